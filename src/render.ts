@@ -1,0 +1,153 @@
+/**
+ * `renderPrompt`: strict interpolation of an assembly into the prompt text.
+ *
+ * @module
+ */
+
+import { closestName } from "./closest_name.ts";
+import { describeValue } from "./describe_value.ts";
+import { PromptError } from "./errors.ts";
+import { compileTemplate, locate } from "./template.ts";
+import type { PromptAssembly } from "./types.ts";
+
+const SECTION_SEPARATOR = "\n\n";
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * Renders an assembly into the full system prompt: each section in the order
+ * the assembly lists them is interpolated, trimmed, and dropped when empty;
+ * the rest are joined with one blank line.
+ *
+ * A reference is a complete group `{{name}}` (spaces and tabs around the
+ * name allowed) whose name is `[A-Za-z_][A-Za-z0-9_]*` segments joined by
+ * dots. Its value is the own property `assembly.variables[name]`, inserted
+ * verbatim and never interpolated again. `\{{` renders a literal `{{`; a
+ * lone `{{` or `}}` passes through as it is.
+ *
+ * Pure and linear in the text; parsed section texts are cached (bounded), so
+ * unchanged sections are not parsed again on the next step.
+ *
+ * @param assembly The assembly, usually from `SystemPrompt.assemble()`.
+ * @returns The prompt text.
+ * @throws {PromptError} `unknown-variable` for a reference to a name that
+ * is not a variable of the assembly (with a "did you mean" when one is
+ * close), `missing-value` for a variable whose value is `undefined`,
+ * `malformed-reference` for a complete group that is not a reference,
+ * `invalid-value` for a non-string value, `invalid-section` for a
+ * non-string section text. Each names the section, the reference and its
+ * line:column.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderPrompt } from "@dsh/system-prompt";
+ *
+ * const prompt = renderPrompt({
+ *   sections: [
+ *     { name: "persona", order: 0, text: "You are {{ model }}." },
+ *     { name: "empty", order: 50, text: "  " },
+ *     { name: "tool:bash", order: 105, text: "Quote \\{{name}} literally." },
+ *   ],
+ *   tools: [],
+ *   variables: { model: "m-1" },
+ * });
+ * assert.equal(prompt, "You are m-1.\n\nQuote {{name}} literally.");
+ * ```
+ */
+export function renderPrompt(assembly: PromptAssembly): string {
+  const { sections, variables } = assembly;
+  // A registry-built null-prototype object has only own properties.
+  const ownOnly = Object.getPrototypeOf(variables) !== null;
+  let prompt = "";
+  for (let i = 0; i < sections.length; i++) {
+    const section = sections[i]!;
+    const text = section.text;
+    if (typeof text !== "string") {
+      throw new PromptError(
+        "invalid-section",
+        `Cannot render section "${section.name}": its text is ${
+          describeValue(text)
+        }, not a string`,
+        { section: section.name, ...ownerOf(section) },
+      );
+    }
+    let rendered = text;
+    // Fast path: without `{{` there is nothing to interpolate or unescape.
+    if (text.indexOf("{{") !== -1) {
+      const { parts } = compileTemplate(text, section.name);
+      rendered = parts[0]!;
+      for (let k = 1; k < parts.length; k += 2) {
+        const name = parts[k]!;
+        const value = variables[name];
+        if (
+          typeof value !== "string" ||
+          (ownOnly && !hasOwn.call(variables, name))
+        ) {
+          throw badReference(assembly, i, (k - 1) / 2);
+        }
+        rendered += value + parts[k + 1]!;
+      }
+    }
+    rendered = rendered.trim();
+    if (rendered === "") continue;
+    prompt = prompt === "" ? rendered : prompt + SECTION_SEPARATOR + rendered;
+  }
+  return prompt;
+}
+
+/** The error for reference `index` of section `sectionIndex`; the cold path. */
+function badReference(
+  assembly: PromptAssembly,
+  sectionIndex: number,
+  index: number,
+): PromptError {
+  const section = assembly.sections[sectionIndex]!;
+  const text = section.text;
+  const { parts, offsets } = compileTemplate(text, section.name);
+  const variable = parts[2 * index + 1]!;
+  const offset = offsets[index]!;
+  const reference = text.slice(offset, text.indexOf("}}", offset) + 2);
+  const { line, column } = locate(text, offset);
+  const fields = {
+    section: section.name,
+    variable,
+    reference,
+    line,
+    column,
+    offset,
+    ...ownerOf(section),
+  };
+  const where =
+    `Cannot render section "${section.name}": ${reference} at ${line}:${column}`;
+  const { variables } = assembly;
+  if (!hasOwn.call(variables, variable)) {
+    const suggestion = closestName(variable, Object.keys(variables));
+    const hint = suggestion === undefined
+      ? ""
+      : `; did you mean "${suggestion}"?`;
+    return new PromptError(
+      "unknown-variable",
+      `${where} names variable "${variable}", which is not registered${hint}`,
+      { ...fields, suggestion },
+    );
+  }
+  const value = variables[variable];
+  if (value === undefined) {
+    return new PromptError(
+      "missing-value",
+      `${where} names variable "${variable}", which has no value in this assembly`,
+      fields,
+    );
+  }
+  return new PromptError(
+    "invalid-value",
+    `${where} names variable "${variable}", whose value is ${
+      describeValue(value)
+    }, not a string`,
+    fields,
+  );
+}
+
+function ownerOf(section: { owner?: string }): { owner?: string } {
+  return section.owner === undefined ? {} : { owner: section.owner };
+}

@@ -1,0 +1,298 @@
+/**
+ * The data shapes the registry takes and produces.
+ *
+ * @module
+ */
+
+/**
+ * What one `assemble()` call is for. Declared empty and merge-extensible:
+ * another package adds its fields by declaration merging, and every provider
+ * must tolerate their absence (a bare `assemble()` passes `{}`).
+ *
+ * @example Augmenting the context
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SystemPrompt } from "@dsh/system-prompt";
+ *
+ * interface Agent {
+ *   model: string;
+ * }
+ * // In a consumer module:
+ * // declare module "@dsh/system-prompt" {
+ * //   interface AssembleContext { agent?: Agent }
+ * // }
+ * // A JSR package cannot declare modules; it narrows the registry instead:
+ * const prompt = new SystemPrompt<{ agent?: Agent }>();
+ * prompt.variable("model", (context) => context.agent?.model);
+ * const assembly = await prompt.assemble({ agent: { model: "m-1" } });
+ * assert.equal(assembly.variables.model, "m-1");
+ * ```
+ */
+// deno-lint-ignore no-empty-interface -- merge-extensible by design
+export interface AssembleContext {}
+
+/**
+ * A JSON Schema object describing a tool's input.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { JsonSchema } from "@dsh/system-prompt";
+ *
+ * const schema: JsonSchema = { type: "object", properties: {} };
+ * assert.equal(schema.type, "object");
+ * ```
+ */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+/**
+ * A tool as the model is told about it. Per-tool semantics belong in
+ * `description`; the registry treats `parameters` as read-only.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ToolSchema } from "@dsh/system-prompt";
+ *
+ * const bash: ToolSchema = {
+ *   name: "bash",
+ *   description: "Runs a shell command.",
+ *   parameters: { type: "object", properties: { command: { type: "string" } } },
+ * };
+ * assert.equal(bash.name, "bash");
+ * ```
+ */
+export interface ToolSchema {
+  /** Unique within one assembly. */
+  name: string;
+  /** What the tool does and how to call it. */
+  description: string;
+  /** The JSON Schema of the tool's input. */
+  parameters: JsonSchema;
+}
+
+/**
+ * A section's text: a string, or a function of the context that returns one.
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AssembleContext, SectionText } from "@dsh/system-prompt";
+ *
+ * const text: SectionText<AssembleContext> = () => "Be brief.";
+ * assert.equal(typeof text, "function");
+ * ```
+ */
+export type SectionText<C> = string | ((context: C) => string);
+
+/**
+ * A section as a plugin registers it.
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AssembleContext, PromptSection } from "@dsh/system-prompt";
+ *
+ * const habit: PromptSection<AssembleContext> = {
+ *   name: "tool:bash",
+ *   order: 105,
+ *   text: "Check the exit code of every command.",
+ * };
+ * assert.equal(habit.order, 105);
+ * ```
+ */
+export interface PromptSection<C = AssembleContext> {
+  /** A non-empty name, unique among live sections. */
+  name: string;
+  /**
+   * Position in the prompt: ascending, ties by name in code-point order.
+   * `0` is the persona, `100`–`199` tool guidance, negatives come first.
+   */
+  order: number;
+  /** The text, resolved at every assembly when it is a function. */
+  text: SectionText<C>;
+}
+
+/**
+ * A section in an assembly: its text resolved, not yet interpolated.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AssembledSection } from "@dsh/system-prompt";
+ *
+ * const section: AssembledSection = { name: "a", order: 0, text: "Hi", owner: "p" };
+ * assert.equal(section.owner, "p");
+ * ```
+ */
+export interface AssembledSection {
+  /** The section's name. */
+  name: string;
+  /** The section's order. */
+  order: number;
+  /** The resolved text, with its `{{references}}` still in it. */
+  text: string;
+  /** The scope that registered the section; absent for the root registry. */
+  owner?: string;
+}
+
+/**
+ * One step's prompt before rendering. Merge-extensible: a plugin can declare
+ * more fields and set them in a `system-prompt/assemble` handler.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type PromptAssembly, renderPrompt } from "@dsh/system-prompt";
+ *
+ * const assembly: PromptAssembly = {
+ *   sections: [{ name: "persona", order: 0, text: "You are {{model}}." }],
+ *   tools: [],
+ *   variables: { model: "m-1" },
+ * };
+ * assert.equal(renderPrompt(assembly), "You are m-1.");
+ * ```
+ */
+export interface PromptAssembly {
+  /** Sections in render order. */
+  sections: AssembledSection[];
+  /** Tools in provider registration order. */
+  tools: ToolSchema[];
+  /**
+   * Every registered variable, resolved; `undefined` means no value in this
+   * assembly. A null-prototype object when the registry builds it.
+   */
+  variables: Record<string, string | undefined>;
+}
+
+/**
+ * Returns a variable's value for one assembly, or `undefined` for none.
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { VariableProvider } from "@dsh/system-prompt";
+ *
+ * const cwd: VariableProvider<{ cwd?: string }> = (context) => context.cwd;
+ * assert.equal(cwd({}), undefined);
+ * ```
+ */
+export type VariableProvider<C = AssembleContext> = (
+  context: C,
+) => string | undefined;
+
+/**
+ * Returns the tools of one assembly; evaluated at every assembly.
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ToolProvider } from "@dsh/system-prompt";
+ *
+ * const tools: ToolProvider = () => [];
+ * assert.deepEqual(tools({}), []);
+ * ```
+ */
+export type ToolProvider<C = AssembleContext> = (
+  context: C,
+) => readonly ToolSchema[];
+
+/**
+ * A `system-prompt/assemble` handler: returns the next assembly, or
+ * `undefined` to keep the one it got (which it may have mutated).
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AssembleHandler } from "@dsh/system-prompt";
+ *
+ * const noTools: AssembleHandler = (assembly) => ({ ...assembly, tools: [] });
+ * assert.equal(typeof noTools, "function");
+ * ```
+ */
+export type AssembleHandler<C = AssembleContext> = (
+  assembly: PromptAssembly,
+  context: C,
+) =>
+  | PromptAssembly
+  | undefined
+  | void
+  | PromiseLike<PromptAssembly | undefined | void>;
+
+/**
+ * What a `system-prompt/change` event says: one per registration and one per
+ * unregistration.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type PromptChange, SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const prompt = new SystemPrompt();
+ * const seen: PromptChange[] = [];
+ * prompt.on("system-prompt/change", (change) => void seen.push(change));
+ * prompt.scope("git").variable("branch", () => "main");
+ * assert.deepEqual(seen, [
+ *   { kind: "variable", action: "register", name: "branch", owner: "git" },
+ * ]);
+ * ```
+ */
+export interface PromptChange {
+  /** What kind of registration changed. */
+  kind: "section" | "variable" | "tools" | "assemble-handler";
+  /** Whether it came or went. */
+  action: "register" | "unregister";
+  /** The section or variable name; absent for tools and handlers. */
+  name?: string;
+  /** The owner of the registration; absent for the root registry. */
+  owner?: string;
+}
+
+/**
+ * A `system-prompt/change` listener.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ChangeListener } from "@dsh/system-prompt";
+ *
+ * const log: ChangeListener = (change) => void change.kind;
+ * assert.equal(typeof log, "function");
+ * ```
+ */
+export type ChangeListener = (change: PromptChange) => void;
+
+/**
+ * The registry's events and their handler types, so `on()` infers the
+ * handler from the event name.
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { PromptEvents } from "@dsh/system-prompt";
+ *
+ * const names: (keyof PromptEvents)[] = [
+ *   "system-prompt/assemble",
+ *   "system-prompt/change",
+ * ];
+ * assert.equal(names.length, 2);
+ * ```
+ */
+export interface PromptEvents<C = AssembleContext> {
+  /** Waterfall: reshape the assembly for one caller. */
+  "system-prompt/assemble": AssembleHandler<C>;
+  /** Emit: a registration came or went. */
+  "system-prompt/change": ChangeListener;
+}

@@ -1,0 +1,23 @@
+import { describe, it, mock } from "node:test";
+import assert from "node:assert/strict";
+import { createDisposer } from "../src/disposer.ts";
+
+describe("createDisposer()", () => {
+  it("runs the undo once however often it is called or disposed", () => {
+    const undo = mock.fn();
+    const dispose = createDisposer(undo);
+    dispose();
+    dispose();
+    dispose[Symbol.dispose]();
+    assert.equal(undo.mock.callCount(), 1);
+  });
+
+  it("is disposed by using", () => {
+    const undo = mock.fn();
+    {
+      using _ = createDisposer(undo);
+      assert.equal(undo.mock.callCount(), 0);
+    }
+    assert.equal(undo.mock.callCount(), 1);
+  });
+});

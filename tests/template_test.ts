@@ -1,0 +1,117 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { PromptError } from "../mod.ts";
+import {
+  compileTemplate,
+  locate,
+  parseTemplate,
+  TEMPLATE_CACHE,
+} from "../src/template.ts";
+
+const parts = (text: string) => parseTemplate(text, "s").parts;
+
+describe("parseTemplate()", () => {
+  it("keeps a text without groups as one static part", () => {
+    assert.deepEqual(parts("plain {single} text"), ["plain {single} text"]);
+  });
+
+  it("splits at references, with spaces and tabs around the name", () => {
+    assert.deepEqual(parts("a{{x}}b{{ y }}c{{\tgit.branch\t}}"), [
+      "a",
+      "x",
+      "b",
+      "y",
+      "c",
+      "git.branch",
+      "",
+    ]);
+  });
+
+  it("records the offset of each reference's {{", () => {
+    assert.deepEqual(parseTemplate("ab{{x}}cd{{y}}", "s").offsets, [2, 9]);
+  });
+
+  it("takes the leftmost complete group in a {{{ run", () => {
+    assert.deepEqual(parts("{{{x}}}"), ["{", "x", "}"]);
+    assert.deepEqual(parts("{{{{x}}}}"), ["{{", "x", "}}"]);
+  });
+
+  it("passes lone {{ and }} through verbatim", () => {
+    assert.deepEqual(parts("a {{ b"), ["a {{ b"]);
+    assert.deepEqual(parts("a }} b"), ["a }} b"]);
+    assert.deepEqual(parts("{{ a } b"), ["{{ a } b"]);
+    assert.deepEqual(parts("{{a}"), ["{{a}"]);
+    assert.deepEqual(parts("}}{{"), ["}}{{"]);
+  });
+
+  it("renders \\{{ as a literal {{ that never opens a group", () => {
+    assert.deepEqual(parts("\\{{name}}"), ["{{name}}"]);
+    assert.deepEqual(parts("${\\{{ github.sha }}"), ["${{{ github.sha }}"]);
+    assert.deepEqual(parts("\\{{a}} {{b}}"), ["{{a}} ", "b", ""]);
+  });
+
+  it("leaves a backslash that does not precede {{ alone", () => {
+    assert.deepEqual(parts("a\\b \\{ \\}}"), ["a\\b \\{ \\}}"]);
+  });
+
+  for (
+    const bad of [
+      "{{}}",
+      "{{ }}",
+      "{{a b}}",
+      "{{1x}}",
+      "{{a..b}}",
+      "{{.a}}",
+      "{{a.}}",
+      "{{ use braces }}",
+      "{{\nx\n}}",
+      "{{x-y}}",
+    ]
+  ) {
+    it(`throws malformed-reference for ${JSON.stringify(bad)}`, () => {
+      assert.throws(() => parseTemplate(`ok\n  ${bad}`, "persona"), (error) => {
+        assert.ok(error instanceof PromptError);
+        assert.equal(error.code, "malformed-reference");
+        assert.equal(error.section, "persona");
+        assert.equal(error.reference, bad);
+        assert.equal(error.line, 2);
+        assert.equal(error.column, 3);
+        assert.equal(error.offset, 5);
+        assert.match(error.message, /^Cannot render section "persona": /);
+        return true;
+      });
+    });
+  }
+
+  it("completes on floods of braces (linear scan; timed in bench/)", () => {
+    for (const unit of ["{", "}", "{{ x", "\\{{", "{{{"]) {
+      const text = unit.repeat(200_000);
+      assert.equal(parseTemplate(text, "s").parts.length, 1);
+    }
+  });
+});
+
+describe("compileTemplate()", () => {
+  it("returns the cached parse for the same text", () => {
+    const text = `cached {{x}} ${Math.random()}`;
+    assert.equal(compileTemplate(text, "s"), compileTemplate(text, "t"));
+    assert.ok(TEMPLATE_CACHE.size <= TEMPLATE_CACHE.maxSize);
+  });
+
+  it("does not cache a malformed text", () => {
+    const text = `bad {{ }} ${Math.random()}`;
+    assert.throws(() => compileTemplate(text, "s"), {
+      code: "malformed-reference",
+    });
+    assert.equal(TEMPLATE_CACHE.get(text), undefined);
+  });
+});
+
+describe("locate()", () => {
+  it("counts lines and UTF-16 columns from 1", () => {
+    assert.deepEqual(locate("abc", 0), { line: 1, column: 1 });
+    assert.deepEqual(locate("a\nbc\nd", 4), { line: 2, column: 3 });
+    assert.deepEqual(locate("a\nbc\nd", 5), { line: 3, column: 1 });
+    assert.deepEqual(locate("😀x", 2), { line: 1, column: 3 });
+  });
+});

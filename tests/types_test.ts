@@ -1,0 +1,77 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import {
+  type AssembleContext,
+  type PromptAssembly,
+  type PromptRegistrar,
+  renderPrompt,
+  SystemPrompt,
+} from "@dsh/system-prompt";
+
+interface Agent {
+  model: string;
+  cwd?: string;
+}
+
+// The consumer-side augmentation the README shows.
+declare module "@dsh/system-prompt" {
+  interface AssembleContext {
+    agent?: Agent;
+  }
+  interface PromptAssembly {
+    budget?: number;
+  }
+}
+
+describe("AssembleContext augmentation", () => {
+  it("types providers by the merged context and accepts a bare assemble()", async () => {
+    const prompt = new SystemPrompt();
+    prompt.variable("model", (context) => context.agent?.model);
+    prompt.on(
+      "system-prompt/assemble",
+      (assembly: PromptAssembly, context: AssembleContext) => {
+        assembly.budget = context.agent === undefined ? 0 : 100;
+      },
+    );
+    prompt.section({ name: "persona", order: 0, text: "You are {{model}}." });
+    const assembly = await prompt.assemble({ agent: { model: "m-1" } });
+    assert.equal(renderPrompt(assembly), "You are m-1.");
+    assert.equal(assembly.budget, 100);
+    assert.equal((await prompt.assemble()).budget, 0);
+    // @ts-expect-error: the merged context has no field `agnet`
+    await prompt.assemble({ agnet: {} });
+  });
+});
+
+describe("generic context", () => {
+  it("types providers by C and requires a context when C has required fields", async () => {
+    interface Step {
+      cwd: string;
+    }
+    const prompt = new SystemPrompt<Step>();
+    prompt.variable("cwd", (context) => context.cwd);
+    const registrar: PromptRegistrar<Step> = prompt.scope("agent-loop");
+    registrar.section({
+      name: "where",
+      order: 0,
+      text: (context) => `in ${context.cwd}`,
+    });
+    assert.equal(
+      renderPrompt(await prompt.assemble({ cwd: "/repo" })),
+      "in /repo",
+    );
+    // @ts-expect-error: a required field cannot come from the default `{}`
+    await prompt.assemble().catch(() => {});
+    // @ts-expect-error: a provider must return a string or undefined
+    prompt.variable("n", () => 42);
+  });
+
+  it("infers the handler type from the event name", () => {
+    const prompt = new SystemPrompt();
+    prompt.on("system-prompt/change", (change) => void change.kind);
+    const wrong = (assembly: PromptAssembly) => assembly.tools;
+    // @ts-expect-error: a change listener gets a PromptChange, not an assembly
+    const off = prompt.on("system-prompt/change", wrong); // type-checked only
+    assert.equal(typeof off, "function");
+  });
+});
