@@ -1,24 +1,15 @@
 /**
- * Prints a rendered system prompt built from a small plugin set.
+ * `deno task demo`: prints the system prompt the example agent loop builds.
  *
  * @module
  */
-import { renderPrompt, SystemPrompt } from "../mod.ts";
 
-const prompt = new SystemPrompt<{ model?: string; cwd?: string }>();
-const loop = prompt.scope("agent-loop");
-loop.section({
-  name: "agent:persona",
-  order: 0,
-  text: "You are a coding agent running on {{model}} in {{cwd}}.",
-});
-loop.variable("model", (context) => context.model);
-loop.variable("cwd", (context) => context.cwd);
-prompt.scope("bash").section({
-  name: "tool:bash",
-  order: 105,
-  text: "After every command, check its exit code before you go on.",
-});
+import { readFile } from "node:fs/promises";
+import process from "node:process";
+import { runDemo } from "./demo_cli.ts";
 
-const assembly = await prompt.assemble({ model: "demo-model", cwd: "/repo" });
-console.log(renderPrompt(assembly));
+process.exitCode = await runDemo(process.argv.slice(2), {
+  readTextFile: (path) => readFile(path, "utf8"),
+  out: (text) => console.log(text),
+  err: (text) => console.error(text),
+});

@@ -1,0 +1,55 @@
+/**
+ * The agent loop: owns the persona section and the `model` and `cwd`
+ * variables, and builds each step's prompt with `assemble` + `renderPrompt`
+ * and nothing else.
+ *
+ * @module
+ */
+
+import {
+  type PromptAssembly,
+  renderPrompt,
+  type ToolSchema,
+} from "../../mod.ts";
+import type { Agent } from "../agent.ts";
+import type { Plugin } from "../host.ts";
+
+/** What one step hands to the model. */
+export interface StepRequest {
+  /** The full system prompt: `renderPrompt(assembly)`, nothing added. */
+  system: string;
+  /** The tool schemas, as the assembly lists them. */
+  tools: ToolSchema[];
+  /** The assembly both came from. */
+  assembly: PromptAssembly;
+}
+
+/** The loop's per-step entry point, offered to other plugins and the host. */
+export interface AgentLoop {
+  step(agent: Agent): Promise<StepRequest>;
+}
+
+/** Registers `agent:persona` at order 0: identity renders before tool guidance. */
+export const agentLoopPlugin: Plugin = {
+  name: "agent-loop",
+  load({ prompt, config, assemble, provide }) {
+    const { identity, behaviour } = config.persona;
+    prompt.section({
+      name: "agent:persona",
+      order: 0,
+      text: `${identity}\n\n${behaviour}`,
+    });
+    prompt.variable("model", (context) => context.agent?.model);
+    prompt.variable("cwd", (context) => context.agent?.cwd);
+    provide("agent-loop", {
+      step: async (agent) => {
+        const assembly = await assemble({ agent });
+        return {
+          system: renderPrompt(assembly),
+          tools: assembly.tools,
+          assembly,
+        };
+      },
+    });
+  },
+};
