@@ -21,7 +21,7 @@ import type {
   ToolProvider,
   VariableProvider,
 } from "./types.ts";
-import { runWaterfall } from "./waterfall.ts";
+import { runWaterfall, type RunWaterfallOptions } from "./waterfall.ts";
 import type { PromptRegistrar } from "./registrar.ts";
 import {
   checkHandledTools,
@@ -82,6 +82,12 @@ export interface SystemPromptOptions {
   onListenerError?: (error: PromptError) => void;
 }
 
+/** The assemble handlers and the hooks that name them in errors. */
+interface Waterfall<C> {
+  readonly handlers: readonly AssembleHandler<C>[];
+  readonly options: RunWaterfallOptions<PromptAssembly>;
+}
+
 const EVENTS: readonly string[] = [
   "system-prompt/assemble",
   "system-prompt/change",
@@ -122,7 +128,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   #variableList: readonly VariableEntry<C>[] | undefined = [];
   #toolProviders: readonly ToolEntry<C>[] = [];
   #handlers: readonly HandlerEntry<C>[] = [];
-  #handlerFns: readonly AssembleHandler<C>[] = [];
+  #waterfall: Waterfall<C> = { handlers: [], options: {} };
   #listeners: readonly ListenerEntry[] = [];
   readonly #onListenerError: (error: PromptError) => void;
 
@@ -304,21 +310,21 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   assemble(...args: AssembleArgs<C>): Promise<PromptAssembly> {
     const context = (args[0] ?? {}) as C;
     try {
-      // Snapshot: these arrays are replaced, never mutated, on change.
-      const handlers = this.#handlers;
+      // Snapshot: these are replaced, never mutated, on change.
+      const waterfall = this.#waterfall;
       const assembly: PromptAssembly = {
         sections: resolveSections(this.#sorted(), context),
         tools: resolveTools(this.#toolProviders, context),
         variables: resolveVariables(this.#variableEntries(), context),
       };
       // Fast path: no handlers, nothing to run or check again.
-      if (handlers.length === 0) return Promise.resolve(assembly);
-      const result = runWaterfall(this.#handlerFns, assembly, context, {
-        onError: (error, index) =>
-          handlerFailed(handlers[index]!, index, error),
-        accept: (value, index) =>
-          acceptAssembly(value, handlers[index]!, index),
-      });
+      if (waterfall.handlers.length === 0) return Promise.resolve(assembly);
+      const result = runWaterfall(
+        waterfall.handlers,
+        assembly,
+        context,
+        waterfall.options,
+      );
       return isPromise(result)
         ? result.then(checkHandledTools)
         : Promise.resolve(checkHandledTools(result));
@@ -446,7 +452,16 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
 
   #setHandlers(handlers: readonly HandlerEntry<C>[]): void {
     this.#handlers = handlers;
-    this.#handlerFns = handlers.map((entry) => entry.handler);
+    // Built once per change, so an assembly allocates no closures for it.
+    this.#waterfall = {
+      handlers: handlers.map((entry) => entry.handler),
+      options: {
+        onError: (error, index) =>
+          handlerFailed(handlers[index]!, index, error),
+        accept: (value, index) =>
+          acceptAssembly(value, handlers[index]!, index),
+      },
+    };
   }
 
   #emit(

@@ -48,50 +48,76 @@ export function compileTemplate(text: string, section: string): Template {
 /**
  * Splits `text` at its complete `{{…}}` groups in one left-to-right pass.
  *
- * Linear in the text: the only backward step is to `p + 1` after a failed
- * group at `p`, and a failed group's content holds no brace, so no `{{`
- * starts inside it; each character is read a bounded number of times.
+ * Linear in the text for every input: each search starts where the last one
+ * stopped or further on. A group's content holds no brace, so a failed
+ * candidate's content holds no `{{` either; and the next `{` and `}` are
+ * found with native `indexOf` and remembered until the scan passes them, so
+ * a text full of `{{` but without `}` (or the reverse) is read once.
  */
 export function parseTemplate(text: string, section: string): Template {
   const parts: string[] = [];
   const offsets: number[] = [];
-  let pending = ""; // static text already cut out, waiting for `text[start..]`
-  let start = 0; // first character not yet copied into the parts
-  let from = 0; // where to look for the next `{{`
   const length = text.length;
+  let start = 0; // first character of the static text being gathered
+  let escaped = false; // whether that static text holds a `\{{`
+  let from = 0; // where to look for the next `{{`
+  let nextOpen = -1; // the next `{` at or after some candidate's content
+  let nextClose = -1; // the next `}` likewise
   for (;;) {
     const open = text.indexOf("{{", from);
     if (open === -1) break;
     if (open > 0 && text.charCodeAt(open - 1) === BACKSLASH) {
-      // `\{{` is a literal `{{` and never opens a group.
-      pending += text.slice(start, open - 1) + "{{";
-      start = from = open + 2;
+      escaped = true; // `\{{` is a literal `{{`, unescaped when the static text is cut
+      from = open + 2;
       continue;
     }
-    let close = open + 2;
-    while (close < length) {
-      const code = text.charCodeAt(close);
-      if (code === OPEN_BRACE || code === CLOSE_BRACE) break;
-      close++;
+    const content = open + 2;
+    if (nextClose < content) {
+      nextClose = text.indexOf("}", content);
+      // No `}` after this `{{`: no complete group at or after it.
+      if (nextClose === -1) break;
     }
-    if (
-      close + 1 < length && text.charCodeAt(close) === CLOSE_BRACE &&
-      text.charCodeAt(close + 1) === CLOSE_BRACE
-    ) {
-      const name = trimSpacesAndTabs(text, open + 2, close);
-      if (!isReferenceName(name)) {
-        throw malformed(text, section, open, close + 2);
+    if (nextOpen < content) nextOpen = text.indexOf("{", content);
+    if (nextOpen !== -1 && nextOpen < nextClose) {
+      // The content meets a `{` first: no group here. In a run of `{`, only
+      // the last two characters can open one.
+      let next = nextOpen;
+      if (next === content) {
+        while (next + 1 < length && text.charCodeAt(next + 1) === OPEN_BRACE) {
+          next++;
+        }
+        next--;
       }
-      parts.push(pending + text.slice(start, open), name);
+      from = next;
+    } else if (text.charCodeAt(nextClose + 1) === CLOSE_BRACE) {
+      const name = trimSpacesAndTabs(text, content, nextClose);
+      if (!isReferenceName(name)) {
+        throw malformed(text, section, open, nextClose + 2);
+      }
+      parts.push(staticText(text, start, open, escaped), name);
       offsets.push(open);
-      pending = "";
-      start = from = close + 2;
+      start = from = nextClose + 2;
+      escaped = false;
     } else {
-      from = open + 1;
+      from = nextClose + 1; // a lone `}`
     }
   }
-  parts.push(pending + text.slice(start));
+  parts.push(staticText(text, start, length, escaped));
   return { parts, offsets };
+}
+
+/**
+ * `text[start..end)` with each `\{{` turned into `{{`. Every `\{{` in static
+ * text is an escape: the scan visits each `{{` that a backslash precedes.
+ */
+function staticText(
+  text: string,
+  start: number,
+  end: number,
+  escaped: boolean,
+): string {
+  const slice = text.slice(start, end);
+  return escaped ? slice.replaceAll("\\{{", "{{") : slice;
 }
 
 function trimSpacesAndTabs(text: string, start: number, end: number): string {

@@ -26,6 +26,8 @@ export interface RunWaterfallOptions<T> {
   accept?: (value: unknown, index: number) => T;
 }
 
+const NO_OPTIONS: RunWaterfallOptions<never> = Object.freeze({});
+
 /**
  * Runs `handlers` in order, each on the value the previous one left.
  *
@@ -37,21 +39,32 @@ export function runWaterfall<T, A>(
   handlers: readonly WaterfallHandler<T, A>[],
   value: T,
   arg: A,
-  options: RunWaterfallOptions<T> = {},
+  options: RunWaterfallOptions<T> = NO_OPTIONS,
 ): T | Promise<T> {
   // Fast path: nothing to run.
   if (handlers.length === 0) return value;
-  for (let index = 0; index < handlers.length; index++) {
-    let result;
-    try {
-      result = handlers[index]!(value, arg);
-    } catch (error) {
-      throw options.onError ? options.onError(error, index) : error;
+  const { onError, accept } = options;
+  let index = 0;
+  // One try around the loop, not one per handler; `accepting` tells an
+  // `accept` error (thrown as it is) from a handler's (mapped by onError).
+  let accepting = false;
+  try {
+    for (; index < handlers.length; index++) {
+      const result = handlers[index]!(value, arg);
+      if (result === undefined) continue;
+      if (isThenable(result)) {
+        return continueAsync(handlers, index, result, value, arg, options);
+      }
+      if (accept === undefined) value = result as T;
+      else {
+        accepting = true;
+        value = accept(result, index);
+        accepting = false;
+      }
     }
-    if (isThenable(result)) {
-      return continueAsync(handlers, index, result, value, arg, options);
-    }
-    if (result !== undefined) value = accept(result, index, options);
+  } catch (error) {
+    if (accepting) throw error;
+    throw onError ? onError(error, index) : error;
   }
   return value;
 }
@@ -93,7 +106,13 @@ function accept<T>(
   return options.accept ? options.accept(result, index) : result as T;
 }
 
-/** Thenables, not only native promises, count (`instanceof` would miss them). */
+/**
+ * Thenables, not only native promises, count (`instanceof` would miss them).
+ * Primitives are ruled out first: reading `.then` off one goes through its
+ * prototype.
+ */
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | null)?.then === "function";
+  return (typeof value === "object" && value !== null ||
+    typeof value === "function") &&
+    typeof (value as PromiseLike<unknown>).then === "function";
 }

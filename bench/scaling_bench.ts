@@ -1,0 +1,68 @@
+/**
+ * scaling: per-section cost from 10 to 1,000 sections; and 1 MB hostile
+ * texts against 1 MB of plain text. The parsed-text cache is cleared before
+ * every hostile render, so each one pays for a full parse.
+ *
+ * @module
+ */
+
+import { renderPrompt, SystemPrompt } from "../mod.ts";
+import { TEMPLATE_CACHE } from "../src/template.ts";
+import { makeCorpus, writeSections } from "./corpus.ts";
+
+for (const count of [10, 100, 1000]) {
+  const corpus = makeCorpus({ sections: count, variables: 100 });
+  const prompt = new SystemPrompt();
+  writeSections(corpus, (name) => `{{${name}}}`).forEach((text, i) =>
+    prompt.section({ name: `s${i}`, order: i, text })
+  );
+  for (const [name, value] of Object.entries(corpus.values)) {
+    prompt.variable(name, () => value);
+  }
+  const assembly = await prompt.assemble();
+  renderPrompt(assembly);
+  Deno.bench({
+    group: "scaling render",
+    name: `S=${count}`,
+    baseline: count === 10,
+    fn: () => void renderPrompt(assembly),
+  });
+  Deno.bench({
+    group: "scaling assemble+render",
+    name: `S=${count}`,
+    baseline: count === 10,
+    fn: async () => void renderPrompt(await prompt.assemble()),
+  });
+}
+
+const MB = 1 << 20;
+const fill = (unit: string) =>
+  unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB);
+const texts: Record<string, string> = {
+  "plain text": fill("the agent reads each file before it edits. "),
+  "prose with references": fill(
+    "the agent on {{model}} reads each file before it edits. ",
+  ),
+  "{ flood": fill("{"),
+  "} flood": fill("}"),
+  "{{ x runs": fill("{{ x"),
+  "\\{{ runs": fill("\\{{"),
+  "{{ unterminated": "{{ " + fill("x"),
+};
+for (const [name, text] of Object.entries(texts)) {
+  const assembly = {
+    sections: [{ name: "s", order: 0, text }],
+    tools: [],
+    variables: { model: "m-1" },
+  };
+  renderPrompt(assembly); // must not throw: every text above renders
+  Deno.bench({
+    group: "hostile 1 MB",
+    name,
+    baseline: name === "plain text",
+    fn: () => {
+      TEMPLATE_CACHE.clear();
+      renderPrompt(assembly);
+    },
+  });
+}
