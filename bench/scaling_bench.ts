@@ -11,7 +11,7 @@ import { TEMPLATE_CACHE } from "../src/template.ts";
 import { makeCorpus, writeSections } from "./corpus.ts";
 
 for (const count of [10, 100, 1000]) {
-  const corpus = makeCorpus({ sections: count, variables: 100 });
+  const corpus = makeCorpus({ sections: count, variables: count });
   const prompt = new SystemPrompt();
   writeSections(corpus, (name) => `{{${name}}}`).forEach((text, i) =>
     prompt.section({ name: `s${i}`, order: i, text })
@@ -49,13 +49,24 @@ const texts: Record<string, string> = {
   "\\{{ runs": fill("\\{{"),
   "{{ unterminated": "{{ " + fill("x"),
 };
+// The least any correct renderer does with `\\{{` runs: rewrite every escape.
+const escapes = texts["\\{{ runs"]!;
+const expected = escapes.replace(/\\\{\{/g, "{{");
+Deno.bench({
+  group: "hostile 1 MB",
+  name: "native rewrite of \\{{ runs",
+  fn: () => void escapes.replace(/\\\{\{/g, "{{"),
+});
 for (const [name, text] of Object.entries(texts)) {
   const assembly = {
     sections: [{ name: "s", order: 0, text }],
     tools: [],
     variables: { model: "m-1" },
   };
-  renderPrompt(assembly); // must not throw: every text above renders
+  const rendered = renderPrompt(assembly); // must not throw: every text renders
+  if (text === escapes && rendered !== expected.trim()) {
+    throw new Error("ours and the native rewrite differ on \\{{ runs");
+  }
   Deno.bench({
     group: "hostile 1 MB",
     name,

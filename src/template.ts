@@ -23,6 +23,8 @@ export interface Template {
 const OPEN_BRACE = 0x7b; // {
 const CLOSE_BRACE = 0x7d; // }
 const BACKSLASH = 0x5c; // \
+/** `\{{`, global: V8 rewrites many matches faster with a regex than replaceAll. */
+const ESCAPED_BRACES = /\\\{\{/g;
 const SPACE = 0x20;
 const TAB = 0x09;
 
@@ -117,7 +119,7 @@ function staticText(
   escaped: boolean,
 ): string {
   const slice = text.slice(start, end);
-  return escaped ? slice.replaceAll("\\{{", "{{") : slice;
+  return escaped ? slice.replace(ESCAPED_BRACES, "{{") : slice;
 }
 
 function trimSpacesAndTabs(text: string, start: number, end: number): string {

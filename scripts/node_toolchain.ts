@@ -1,0 +1,137 @@
+/**
+ * The pinned Node.js toolchain the npm build and the Node test suite share:
+ * a scratch project under `.tmp/` with TypeScript from npm, into which the
+ * sources are copied and compiled to ESM (so `node_modules` resolves as it
+ * would for a user).
+ *
+ * @module
+ */
+
+import { cp, mkdir, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Pinned versions: the same build on every machine. */
+export const VERSIONS = {
+  typescript: "5.9.3",
+  typesNode: "20.19.43",
+  ai: "6.0.325",
+} as const;
+
+/** The repository root. */
+export const ROOT: string = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Runs a command; prints its output only when it fails (or always, with `echo`). */
+export async function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; echo?: boolean },
+): Promise<string> {
+  const output = await new Deno.Command(command, {
+    args,
+    cwd: options.cwd,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stdout = new TextDecoder().decode(output.stdout);
+  const stderr = new TextDecoder().decode(output.stderr);
+  if (options.echo || !output.success) {
+    await Deno.stdout.write(new TextEncoder().encode(stdout));
+    await Deno.stderr.write(new TextEncoder().encode(stderr));
+  }
+  if (!output.success) {
+    throw new Error(
+      `${command} ${args.join(" ")} failed with exit code ${output.code}`,
+    );
+  }
+  return stdout;
+}
+
+/**
+ * A fresh scratch project at `.tmp/<name>` with `packageJson`, the given
+ * paths of this repository copied in, and `packages` installed.
+ */
+export async function scratchProject(
+  name: string,
+  packageJson: Record<string, unknown>,
+  copy: string[],
+  packages: string[],
+): Promise<string> {
+  const dir = join(ROOT, ".tmp", name);
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  await writeFile(
+    join(dir, "package.json"),
+    JSON.stringify(packageJson, null, 2),
+  );
+  for (const path of copy) {
+    await cp(join(ROOT, path), join(dir, path), { recursive: true });
+  }
+  await run("npm", [
+    "install",
+    "--no-audit",
+    "--no-fund",
+    "--loglevel=error",
+    ...packages,
+  ], {
+    cwd: dir,
+  });
+  return dir;
+}
+
+/** Options of {@linkcode compile}. */
+export interface CompileOptions {
+  /** Paths to compile, relative to `dir`. */
+  include: string[];
+  /** Where the JavaScript (and `.d.ts`) files go. */
+  outDir: string;
+  /** Emit `.d.ts` files. @default {false} */
+  declaration?: boolean;
+}
+
+/**
+ * Compiles `dir`'s sources with its pinned `tsc`, rewriting `.ts` import
+ * extensions to `.js`, as strict as deno.json.
+ */
+export async function compile(
+  dir: string,
+  options: CompileOptions,
+): Promise<void> {
+  await writeFile(
+    join(dir, "tsconfig.json"),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          lib: ["ES2022", "ESNext.Disposable", "DOM"],
+          types: ["node"],
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          noUncheckedIndexedAccess: true,
+          noImplicitOverride: true,
+          skipLibCheck: true,
+          allowImportingTsExtensions: true,
+          rewriteRelativeImportExtensions: true,
+          declaration: options.declaration ?? false,
+          rootDir: ".",
+          outDir: options.outDir,
+          paths: { "@dsh/system-prompt": ["./mod.ts"] },
+        },
+        include: options.include,
+      },
+      null,
+      2,
+    ),
+  );
+  await run(join(dir, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json"], {
+    cwd: dir,
+  });
+}
+
+/** The package's version, from deno.json. */
+export async function packageVersion(): Promise<string> {
+  const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  return config.version;
+}
