@@ -16,6 +16,7 @@ export const VERSIONS = {
   typescript: "5.9.3",
   typesNode: "20.19.43",
   ai: "6.0.325",
+  fastCheck: "4.11.0",
 } as const;
 
 /** The repository root. */

@@ -24,6 +24,7 @@ const dir = await scratchProject(
     `typescript@${VERSIONS.typescript}`,
     `@types/node@${VERSIONS.typesNode}`,
     `ai@${VERSIONS.ai}`,
+    `fast-check@${VERSIONS.fastCheck}`,
   ],
 );
 await compile(dir, {

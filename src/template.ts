@@ -61,7 +61,6 @@ export function parseTemplate(text: string, section: string): Template {
   const offsets: number[] = [];
   const length = text.length;
   let start = 0; // first character of the static text being gathered
-  let escaped = false; // whether that static text holds a `\{{`
   let from = 0; // where to look for the next `{{`
   let nextOpen = -1; // the next `{` at or after some candidate's content
   let nextClose = -1; // the next `}` likewise
@@ -69,8 +68,7 @@ export function parseTemplate(text: string, section: string): Template {
     const open = text.indexOf("{{", from);
     if (open === -1) break;
     if (open > 0 && text.charCodeAt(open - 1) === BACKSLASH) {
-      escaped = true; // `\{{` is a literal `{{`, unescaped when the static text is cut
-      from = open + 2;
+      from = open + 2; // `\{{` is a literal `{{`, unescaped in staticText
       continue;
     }
     const content = open + 2;
@@ -96,30 +94,28 @@ export function parseTemplate(text: string, section: string): Template {
       if (!isReferenceName(name)) {
         throw malformed(text, section, open, nextClose + 2);
       }
-      parts.push(staticText(text, start, open, escaped), name);
+      parts.push(staticText(text, start, open), name);
       offsets.push(open);
       start = from = nextClose + 2;
-      escaped = false;
     } else {
       from = nextClose + 1; // a lone `}`
     }
   }
-  parts.push(staticText(text, start, length, escaped));
+  parts.push(staticText(text, start, length));
   return { parts, offsets };
 }
 
 /**
- * `text[start..end)` with each `\{{` turned into `{{`. Every `\{{` in static
- * text is an escape: the scan visits each `{{` that a backslash precedes.
+ * `text[start..end)` with each `\{{` turned into `{{`. Every `\{{` in
+ * static text is an escape: static text holds no complete group, and a `\{{`
+ * cannot overlap another. Parsing runs once per distinct text, so the extra
+ * native scan costs nothing per step.
  */
-function staticText(
-  text: string,
-  start: number,
-  end: number,
-  escaped: boolean,
-): string {
+function staticText(text: string, start: number, end: number): string {
   const slice = text.slice(start, end);
-  return escaped ? slice.replace(ESCAPED_BRACES, "{{") : slice;
+  return slice.indexOf("\\{{") === -1
+    ? slice
+    : slice.replace(ESCAPED_BRACES, "{{");
 }
 
 function trimSpacesAndTabs(text: string, start: number, end: number): string {

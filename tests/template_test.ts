@@ -50,6 +50,11 @@ describe("parseTemplate()", () => {
     assert.deepEqual(parts("\\{{a}} {{b}}"), ["{{a}} ", "b", ""]);
   });
 
+  it("unescapes \\{{ after a {{ that no }} follows (found by the property tests)", () => {
+    assert.deepEqual(parts("{{{\\{{"), ["{{{{{"]);
+    assert.deepEqual(parts("{{ x \\{{ y"), ["{{ x {{ y"]);
+  });
+
   it("leaves a backslash that does not precede {{ alone", () => {
     assert.deepEqual(parts("a\\b \\{ \\}}"), ["a\\b \\{ \\}}"]);
   });

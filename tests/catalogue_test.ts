@@ -1,0 +1,324 @@
+// One test per row of the README's "Bad input catalogue", named by its row.
+import { describe, it, mock } from "node:test";
+import assert from "node:assert/strict";
+import {
+  type PromptAssembly,
+  PromptError,
+  renderPrompt,
+  SystemPrompt,
+} from "../mod.ts";
+import { TEMPLATE_CACHE } from "../src/template.ts";
+
+const boom = new Error("boom");
+const fail = () => {
+  throw boom;
+};
+const tool = (name: string) => ({ name, description: "", parameters: {} });
+
+function render(text: string, variables: Record<string, unknown> = {}): string {
+  return renderPrompt({
+    sections: [{ name: "s", order: 0, text }],
+    tools: [],
+    variables: variables as PromptAssembly["variables"],
+  });
+}
+
+/** The registry rejects `fn`'s registration with `code`, or a TypeError. */
+function rejectsRegistration(
+  fn: (prompt: SystemPrompt) => unknown,
+  code: string | typeof TypeError,
+) {
+  const prompt = new SystemPrompt();
+  if (code === TypeError) assert.throws(() => fn(prompt), TypeError);
+  else {assert.throws(() =>
+      fn(prompt), (e) =>
+      e instanceof PromptError && e.code === code);}
+}
+
+async function rejectsAssembly(
+  setup: (prompt: SystemPrompt) => void,
+  code: string,
+  cause?: unknown,
+) {
+  const prompt = new SystemPrompt();
+  setup(prompt);
+  await assert.rejects(prompt.assemble(), (error) => {
+    assert.ok(error instanceof PromptError);
+    assert.equal(error.code, code);
+    if (cause !== undefined) assert.equal(error.cause, cause);
+    return true;
+  });
+}
+
+describe("bad-input catalogue: registration", () => {
+  it("catalogue R1: a section name that is not a string throws TypeError", () => {
+    rejectsRegistration(
+      (p) => p.section({ name: 1 as never, order: 0, text: "" }),
+      TypeError,
+    );
+  });
+  it("catalogue R2: an empty section name throws invalid-section", () => {
+    rejectsRegistration(
+      (p) => p.section({ name: "", order: 0, text: "" }),
+      "invalid-section",
+    );
+  });
+  it("catalogue R3: an order that is not a number throws TypeError", () => {
+    rejectsRegistration(
+      (p) => p.section({ name: "a", order: "1" as never, text: "" }),
+      TypeError,
+    );
+  });
+  it("catalogue R4: a NaN or infinite order throws invalid-section", () => {
+    rejectsRegistration(
+      (p) => p.section({ name: "a", order: NaN, text: "" }),
+      "invalid-section",
+    );
+    rejectsRegistration(
+      (p) => p.section({ name: "a", order: -Infinity, text: "" }),
+      "invalid-section",
+    );
+  });
+  it("catalogue R5: a text that is neither string nor function throws TypeError", () => {
+    rejectsRegistration(
+      (p) => p.section({ name: "a", order: 0, text: null as never }),
+      TypeError,
+    );
+  });
+  it("catalogue R6: a live section name throws duplicate-section naming the owner", () => {
+    rejectsRegistration((p) => {
+      p.scope("x").section({ name: "a", order: 0, text: "" });
+      p.section({ name: "a", order: 1, text: "" });
+    }, "duplicate-section");
+  });
+  it("catalogue R7: a variable name a reference cannot spell throws invalid-variable-name", () => {
+    for (const name of ["", "1x", "a b", "a..b", "a-b", "{{a}}"]) {
+      rejectsRegistration(
+        (p) => p.variable(name, () => ""),
+        "invalid-variable-name",
+      );
+    }
+  });
+  it("catalogue R8: a live variable name throws duplicate-variable naming the owner", () => {
+    rejectsRegistration((p) => {
+      p.variable("a", () => "");
+      p.variable("a", () => "");
+    }, "duplicate-variable");
+  });
+  it("catalogue R9: a provider or handler that is not a function throws TypeError", () => {
+    rejectsRegistration((p) => p.variable("a", "x" as never), TypeError);
+    rejectsRegistration((p) => p.tools([] as never), TypeError);
+    rejectsRegistration(
+      (p) => p.on("system-prompt/assemble", {} as never),
+      TypeError,
+    );
+  });
+  it("catalogue R10: an unknown event name throws TypeError", () => {
+    rejectsRegistration(
+      (p) => p.on("assemble" as never, (() => {}) as never),
+      TypeError,
+    );
+  });
+  it("catalogue R11: a scope owner that is not a non-empty string throws TypeError", () => {
+    rejectsRegistration((p) => p.scope(""), TypeError);
+  });
+  it("catalogue R12: registering through a disposed scope throws scope-disposed", () => {
+    rejectsRegistration((p) => {
+      const scope = p.scope("gone");
+      scope.dispose();
+      scope.section({ name: "a", order: 0, text: "" });
+    }, "scope-disposed");
+  });
+  it("catalogue R13: calling a disposer again does nothing", async () => {
+    const prompt = new SystemPrompt();
+    const off = prompt.variable("a", () => "1");
+    off();
+    prompt.variable("a", () => "2");
+    off();
+    assert.equal((await prompt.assemble()).variables.a, "2");
+  });
+});
+
+describe("bad-input catalogue: assembly", () => {
+  it("catalogue A1: a throwing section function rejects with provider-failed", async () => {
+    await rejectsAssembly(
+      (p) => p.section({ name: "a", order: 0, text: fail }),
+      "provider-failed",
+      boom,
+    );
+  });
+  it("catalogue A2: a section function returning a non-string rejects with invalid-value", async () => {
+    await rejectsAssembly(
+      (p) => p.section({ name: "a", order: 0, text: () => 1 as never }),
+      "invalid-value",
+    );
+  });
+  it("catalogue A3: a throwing variable provider rejects with provider-failed", async () => {
+    await rejectsAssembly(
+      (p) => p.variable("a", fail),
+      "provider-failed",
+      boom,
+    );
+  });
+  it("catalogue A4: a variable provider returning a non-string (a promise, a number) rejects with invalid-value", async () => {
+    await rejectsAssembly(
+      (p) => p.variable("a", () => Promise.resolve("x") as never),
+      "invalid-value",
+    );
+    await rejectsAssembly(
+      (p) => p.variable("a", () => 1 as never),
+      "invalid-value",
+    );
+  });
+  it("catalogue A5: a throwing tool provider rejects with provider-failed", async () => {
+    await rejectsAssembly((p) => p.tools(fail), "provider-failed", boom);
+  });
+  it("catalogue A6: a tool provider returning a non-array or a nameless tool rejects with invalid-value", async () => {
+    await rejectsAssembly((p) => p.tools(() => ({}) as never), "invalid-value");
+    await rejectsAssembly(
+      (p) => p.tools(() => [{ description: "" }] as never),
+      "invalid-value",
+    );
+  });
+  it("catalogue A7: two tools with one name reject with duplicate-tool", async () => {
+    await rejectsAssembly((p) => {
+      p.tools(() => [tool("bash")]);
+      p.tools(() => [tool("bash")]);
+    }, "duplicate-tool");
+  });
+  it("catalogue A8: a throwing or rejecting handler rejects with handler-failed", async () => {
+    await rejectsAssembly(
+      (p) => p.on("system-prompt/assemble", fail),
+      "handler-failed",
+      boom,
+    );
+    await rejectsAssembly(
+      (p) => p.on("system-prompt/assemble", () => Promise.reject(boom)),
+      "handler-failed",
+      boom,
+    );
+  });
+  it("catalogue A9: a handler returning something other than an assembly rejects with invalid-value", async () => {
+    await rejectsAssembly(
+      (p) => p.on("system-prompt/assemble", () => null as never),
+      "invalid-value",
+    );
+  });
+  it("catalogue A10: a throwing change listener is reported as listener-failed and the registration stands", async () => {
+    const onListenerError = mock.fn();
+    const prompt = new SystemPrompt({ onListenerError });
+    prompt.on("system-prompt/change", fail);
+    prompt.variable("a", () => "1");
+    assert.equal(
+      (onListenerError.mock.calls[0]?.arguments[0] as PromptError).code,
+      "listener-failed",
+    );
+    assert.equal((await prompt.assemble()).variables.a, "1");
+  });
+  it("catalogue A11: after a failure the registry is intact and the next assembly succeeds", async () => {
+    const prompt = new SystemPrompt();
+    prompt.section({ name: "ok", order: 0, text: "fine" });
+    const plugin = prompt.scope("flaky");
+    plugin.variable("x", fail);
+    await assert.rejects(prompt.assemble(), {
+      code: "provider-failed",
+      owner: "flaky",
+    });
+    plugin.dispose();
+    assert.equal(renderPrompt(await prompt.assemble()), "fine");
+  });
+});
+
+describe("bad-input catalogue: rendering", () => {
+  const code = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (error) {
+      return (error as PromptError).code;
+    }
+    return "rendered";
+  };
+  it("catalogue P1: a reference to no variable throws unknown-variable with a suggestion", () => {
+    assert.throws(() => render("{{modle}}", { model: "m" }), {
+      code: "unknown-variable",
+      suggestion: "model",
+    });
+  });
+  it("catalogue P2: a reference to a valueless variable throws missing-value", () => {
+    assert.equal(
+      code(() => render("{{cwd}}", { cwd: undefined })),
+      "missing-value",
+    );
+  });
+  it("catalogue P3: an empty group {{}} or {{ }} throws malformed-reference", () => {
+    assert.equal(code(() => render("{{}}")), "malformed-reference");
+    assert.equal(code(() => render("{{ }}")), "malformed-reference");
+  });
+  it("catalogue P4: a group with inner spaces {{a b}} throws malformed-reference", () => {
+    assert.equal(code(() => render("{{a b}}")), "malformed-reference");
+  });
+  it("catalogue P5: a name starting with a digit {{1x}} throws malformed-reference", () => {
+    assert.equal(code(() => render("{{1x}}")), "malformed-reference");
+  });
+  it("catalogue P6: an empty dotted segment {{a..b}} throws malformed-reference", () => {
+    assert.equal(code(() => render("{{a..b}}")), "malformed-reference");
+  });
+  it("catalogue P7: prose in braces {{ use braces }} throws malformed-reference", () => {
+    assert.equal(
+      code(() => render("Write {{ use braces }} here")),
+      "malformed-reference",
+    );
+  });
+  it("catalogue P8: a group spanning lines throws malformed-reference", () => {
+    assert.equal(
+      code(() => render("{{\nmodel\n}}", { model: "m" })),
+      "malformed-reference",
+    );
+  });
+  it("catalogue P9: a non-string value set by a handler throws invalid-value", () => {
+    assert.equal(code(() => render("{{n}}", { n: 42 })), "invalid-value");
+  });
+  it("catalogue P10: a non-string section text in an assembly throws invalid-section", () => {
+    const assembly = {
+      sections: [{ name: "s", order: 0, text: 5 }],
+      tools: [],
+      variables: {},
+    };
+    assert.equal(
+      code(() => renderPrompt(assembly as never)),
+      "invalid-section",
+    );
+  });
+  it("catalogue P11: {{__proto__}}, {{constructor}} or {{toString}} with no such variable throws unknown-variable", () => {
+    for (const name of ["__proto__", "constructor", "toString"]) {
+      assert.equal(code(() => render(`{{${name}}}`, {})), "unknown-variable");
+    }
+  });
+  it("catalogue P12: lone braces, {{{ runs and a group left open render verbatim", () => {
+    assert.equal(render("a {{ b } c }} d {"), "a {{ b } c }} d {");
+    assert.equal(render("{{{x}}}", { x: "v" }), "{v}");
+  });
+});
+
+describe("bad-input catalogue: huge input", () => {
+  const MB = "{".repeat(1 << 20);
+  it("catalogue H1: 1 MB of {, }, {{ x or one open group renders verbatim in linear time", () => {
+    assert.equal(render(MB), MB);
+    assert.equal(render("{{ " + "x".repeat(1 << 20)).length, 3 + (1 << 20));
+  });
+  it("catalogue H2: 1 MB of \\{{ renders as {{", () => {
+    assert.equal(render("\\{{".repeat(1 << 18)), "{{".repeat(1 << 18));
+  });
+  it("catalogue H3: 10,000 sections and 10,000 variables assemble and render", async () => {
+    const prompt = new SystemPrompt();
+    for (let i = 0; i < 10_000; i++) {
+      prompt.variable(`v${i}`, () => "x");
+      prompt.section({ name: `s${i}`, order: i, text: `{{v${i}}}` });
+    }
+    assert.equal(renderPrompt(await prompt.assemble()).length, 10_000 * 3 - 2);
+  });
+  it("catalogue H4: texts that change every step never grow the parse cache past its bound", () => {
+    for (let i = 0; i < 10_000; i++) render(`{{x}} ${i}`, { x: "" });
+    assert.ok(TEMPLATE_CACHE.size <= TEMPLATE_CACHE.maxSize);
+  });
+});
