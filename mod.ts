@@ -34,7 +34,25 @@
  * @module
  */
 
+export {
+  type CacheBlock,
+  cacheBlocks,
+  type CacheBlocksOptions,
+} from "./src/cache_blocks.ts";
+export type { DiagnosticCode, PromptDiagnostic } from "./src/check.ts";
+export {
+  comparePrompts,
+  type PrefixBreak,
+  type PromptComparison,
+} from "./src/compare.ts";
 export type { Disposer } from "./src/disposer.ts";
+export { estimateTokens } from "./src/estimate_tokens.ts";
+export {
+  explainPrompt,
+  type PromptExplanation,
+  type SectionExplanation,
+  type ToolExplanation,
+} from "./src/explain.ts";
 export {
   PromptError,
   type PromptErrorCode,
@@ -46,7 +64,9 @@ export type { PromptRegistrar } from "./src/registrar.ts";
 export type { PromptScope } from "./src/scope.ts";
 export {
   type AssembleArgs,
+  type AssembleOptions,
   SystemPrompt,
   type SystemPromptOptions,
 } from "./src/system_prompt.ts";
+export { toolOwner } from "./src/tool_owner.ts";
 export type * from "./src/types.ts";

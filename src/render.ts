@@ -55,44 +55,63 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * ```
  */
 export function renderPrompt(assembly: PromptAssembly): string {
-  const { sections, variables } = assembly;
-  // A registry-built null-prototype object has only own properties.
-  const ownOnly = Object.getPrototypeOf(variables) !== null;
+  const checkOwn = needsOwnCheck(assembly.variables);
+  const sections = assembly.sections;
   let prompt = "";
   for (let i = 0; i < sections.length; i++) {
-    const section = sections[i]!;
-    const text = section.text;
-    if (typeof text !== "string") {
-      throw new PromptError(
-        "invalid-section",
-        `Cannot render section "${section.name}": its text is ${
-          describeValue(text)
-        }, not a string`,
-        { section: section.name, ...ownerOf(section) },
-      );
-    }
-    let rendered = text;
-    // Fast path: without `{{` there is nothing to interpolate or unescape.
-    if (text.indexOf("{{") !== -1) {
-      const { parts } = compileTemplate(text, section.name);
-      rendered = parts[0]!;
-      for (let k = 1; k < parts.length; k += 2) {
-        const name = parts[k]!;
-        const value = variables[name];
-        if (
-          typeof value !== "string" ||
-          (ownOnly && !hasOwn.call(variables, name))
-        ) {
-          throw badReference(assembly, i, (k - 1) / 2);
-        }
-        rendered += value + parts[k + 1]!;
-      }
-    }
-    rendered = rendered.trim();
+    const rendered = renderSection(assembly, i, checkOwn);
     if (rendered === "") continue;
     prompt = prompt === "" ? rendered : prompt + SECTION_SEPARATOR + rendered;
   }
   return prompt;
+}
+
+/**
+ * Whether lookups in `variables` must check for own properties: a
+ * registry-built null-prototype object has nothing else.
+ */
+export function needsOwnCheck(variables: object): boolean {
+  return Object.getPrototypeOf(variables) !== null;
+}
+
+/**
+ * Section `index` of `assembly`, interpolated and trimmed: the step shared
+ * by `renderPrompt` and `explainPrompt`.
+ *
+ * @throws {PromptError} As `renderPrompt` does.
+ */
+export function renderSection(
+  assembly: PromptAssembly,
+  index: number,
+  checkOwn: boolean,
+): string {
+  const section = assembly.sections[index]!;
+  const text = section.text;
+  if (typeof text !== "string") {
+    throw new PromptError(
+      "invalid-section",
+      `Cannot render section "${section.name}": its text is ${
+        describeValue(text)
+      }, not a string`,
+      { section: section.name, ...ownerOf(section) },
+    );
+  }
+  // Fast path: without `{{` there is nothing to interpolate or unescape.
+  if (text.indexOf("{{") === -1) return text.trim();
+  const { parts } = compileTemplate(text, section.name);
+  const variables = assembly.variables;
+  let rendered = parts[0]!;
+  for (let k = 1; k < parts.length; k += 2) {
+    const name = parts[k]!;
+    const value = variables[name];
+    if (
+      typeof value !== "string" || (checkOwn && !hasOwn.call(variables, name))
+    ) {
+      throw badReference(assembly, index, (k - 1) / 2);
+    }
+    rendered += value + parts[k + 1]!;
+  }
+  return rendered.trim();
 }
 
 /** The error for reference `index` of section `sectionIndex`; the cold path. */

@@ -6,12 +6,14 @@
 
 import { describeValue } from "./describe_value.ts";
 import { describeOwner, messageOf, PromptError } from "./errors.ts";
+import { ownedCopy } from "./tool_owner.ts";
 import type {
   AssembledSection,
   AssembleHandler,
   ChangeListener,
   PromptAssembly,
   SectionText,
+  Stability,
   ToolProvider,
   ToolSchema,
   VariableProvider,
@@ -25,6 +27,7 @@ export interface SectionEntry<C> extends Entry {
   readonly name: string;
   readonly order: number;
   readonly text: SectionText<C>;
+  readonly stability: Stability | undefined;
 }
 export interface VariableEntry<C> extends Entry {
   readonly name: string;
@@ -46,7 +49,7 @@ export function resolveSections<C>(
 ): AssembledSection[] {
   const sections = new Array<AssembledSection>(entries.length);
   for (let i = 0; i < entries.length; i++) {
-    const { name, order, text, owner } = entries[i]!;
+    const { name, order, text, owner, stability } = entries[i]!;
     let resolved: unknown = text;
     if (typeof text === "function") {
       try {
@@ -72,9 +75,10 @@ export function resolveSections<C>(
         );
       }
     }
-    sections[i] = owner === undefined
-      ? { name, order, text: resolved as string }
-      : { name, order, text: resolved as string, owner };
+    const section: AssembledSection = { name, order, text: resolved as string };
+    if (owner !== undefined) section.owner = owner;
+    if (stability !== undefined) section.stability = stability;
+    sections[i] = section;
   }
   return sections;
 }
@@ -174,7 +178,7 @@ export function resolveTools<C>(
       }
       owners.set(tool.name, owner);
       // A copy, so that a handler editing a tool never edits the provider's.
-      tools.push({ ...tool });
+      tools.push(ownedCopy(tool, owner));
     }
   }
   return tools;

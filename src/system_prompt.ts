@@ -5,7 +5,10 @@
  * @module
  */
 
+import { auditedHandlers, type HandlerLabel } from "./audit.ts";
+import { diagnose, type PromptDiagnostic } from "./check.ts";
 import { describeValue } from "./describe_value.ts";
+import { isAssembly } from "./is_assembly.ts";
 import { createDisposer, type Disposer } from "./disposer.ts";
 import { describeOwner, messageOf, PromptError } from "./errors.ts";
 import { isReferenceName } from "./reference_name.ts";
@@ -13,6 +16,7 @@ import { compareCodePoints } from "./compare_code_points.ts";
 import type {
   AssembleContext,
   AssembleHandler,
+  AuditEntry,
   ChangeListener,
   PromptAssembly,
   PromptChange,
@@ -52,8 +56,31 @@ import { type PromptScope, Scope } from "./scope.ts";
  * assert.equal(none.length + one.length, 1);
  * ```
  */
-export type AssembleArgs<C> = Record<never, never> extends C ? [context?: C]
-  : [context: C];
+export type AssembleArgs<C> = Record<never, never> extends C
+  ? [context?: C, options?: AssembleOptions]
+  : [context: C, options?: AssembleOptions];
+
+/**
+ * Options of one `assemble()` call.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type AssembleOptions, SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const options: AssembleOptions = { audit: true };
+ * const assembly = await new SystemPrompt().assemble({}, options);
+ * assert.deepEqual(assembly.audit, []);
+ * ```
+ */
+export interface AssembleOptions {
+  /**
+   * Record in `assembly.audit` what each `system-prompt/assemble` handler
+   * added, removed or changed. Costs a snapshot of the assembly per handler.
+   * @default {false}
+   */
+  audit?: boolean;
+}
 
 /**
  * Options of {@linkcode SystemPrompt}.
@@ -85,6 +112,7 @@ export interface SystemPromptOptions {
 /** The assemble handlers and the hooks that name them in errors. */
 interface Waterfall<C> {
   readonly handlers: readonly AssembleHandler<C>[];
+  readonly labels: readonly HandlerLabel[];
   readonly options: RunWaterfallOptions<PromptAssembly>;
 }
 
@@ -128,7 +156,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   #variableList: readonly VariableEntry<C>[] | undefined = [];
   #toolProviders: readonly ToolEntry<C>[] = [];
   #handlers: readonly HandlerEntry<C>[] = [];
-  #waterfall: Waterfall<C> = { handlers: [], options: {} };
+  #waterfall: Waterfall<C> = { handlers: [], labels: [], options: {} };
   #listeners: readonly ListenerEntry[] = [];
   readonly #onListenerError: (error: PromptError) => void;
 
@@ -289,7 +317,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * `system-prompt/assemble` waterfall. Every call returns fresh arrays and
    * objects; concurrent calls with different contexts do not interfere.
    *
-   * @param args The context (`{}` when left out).
+   * @param args The context (`{}` when left out), then options.
    * @returns The assembly; section texts are resolved but not interpolated.
    * @throws {PromptError} (as a rejection) `provider-failed` or
    * `handler-failed` naming the section, variable, tool provider or handler
@@ -309,6 +337,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    */
   assemble(...args: AssembleArgs<C>): Promise<PromptAssembly> {
     const context = (args[0] ?? {}) as C;
+    const audit = args[1]?.audit === true;
     try {
       // Snapshot: these are replaced, never mutated, on change.
       const waterfall = this.#waterfall;
@@ -317,6 +346,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
         tools: resolveTools(this.#toolProviders, context),
         variables: resolveVariables(this.#variableEntries(), context),
       };
+      if (audit) return this.#assembleAudited(waterfall, assembly, context);
       // Fast path: no handlers, nothing to run or check again.
       if (waterfall.handlers.length === 0) return Promise.resolve(assembly);
       const result = runWaterfall(
@@ -333,6 +363,66 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
     }
   }
 
+  /**
+   * Diagnoses the prompt before the first step: assembles it for `context`
+   * and reports references that would fail, variables no section uses, the
+   * same sentence under two owners, and tool guidance outside its band.
+   *
+   * @param args The context (`{}` when left out), then assemble options.
+   * @returns The diagnostics; empty when there is nothing to report.
+   *
+   * @example Usage
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { SystemPrompt } from "@dsh/system-prompt";
+   *
+   * const prompt = new SystemPrompt();
+   * prompt.scope("agent-loop").variable("model", () => "m-1");
+   * prompt.scope("agent-loop").section({ name: "agent:persona", order: 0, text: "I am {{modle}}." });
+   * prompt.scope("bash").section({ name: "tool:bash", order: 5, text: "Check exit codes." });
+   * const codes = (await prompt.check()).map((d) => `${d.code} ${d.owner}`);
+   * assert.deepEqual(codes, [
+   *   "unknown-variable agent-loop",
+   *   "tool-guidance-band bash",
+   *   "unused-variable agent-loop",
+   * ]);
+   * ```
+   */
+  async check(...args: AssembleArgs<C>): Promise<PromptDiagnostic[]> {
+    let assembly: PromptAssembly;
+    try {
+      assembly = await this.assemble(...args);
+    } catch (error) {
+      const diagnostic: PromptDiagnostic = {
+        code: "assemble-failed",
+        severity: "error",
+        message: messageOf(error),
+      };
+      if (error instanceof PromptError && error.owner !== undefined) {
+        diagnostic.owner = error.owner;
+      }
+      return [diagnostic];
+    }
+    const owners = new Map(
+      this.#variableEntries().map((entry) => [entry.name, entry.owner]),
+    );
+    return diagnose(assembly, owners);
+  }
+
+  async #assembleAudited(
+    waterfall: Waterfall<C>,
+    assembly: PromptAssembly,
+    context: C,
+  ): Promise<PromptAssembly> {
+    const log: AuditEntry[] = [];
+    const handlers = auditedHandlers(waterfall.handlers, waterfall.labels, log);
+    const result = checkHandledTools(
+      await runWaterfall(handlers, assembly, context, waterfall.options),
+    );
+    result.audit = log;
+    return result;
+  }
+
   #sorted(): readonly SectionEntry<C>[] {
     return this.#sortedSections ??= [...this.#sections.values()].sort(
       (a, b) => a.order - b.order || compareCodePoints(a.name, b.name),
@@ -345,7 +435,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
 
   #addSection(section: PromptSection<C>, owner: string | undefined): Disposer {
     validateSection(section, owner);
-    const { name, order, text } = section;
+    const { name, order, text, stability } = section;
     const existing = this.#sections.get(name);
     if (existing !== undefined) {
       throw new PromptError(
@@ -356,7 +446,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
         { section: name, owner: existing.owner },
       );
     }
-    const entry: SectionEntry<C> = { name, order, text, owner };
+    const entry: SectionEntry<C> = { name, order, text, owner, stability };
     this.#sections.set(name, entry);
     this.#sortedSections = undefined;
     this.#emit("section", "register", name, owner);
@@ -455,6 +545,10 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
     // Built once per change, so an assembly allocates no closures for it.
     this.#waterfall = {
       handlers: handlers.map((entry) => entry.handler),
+      labels: handlers.map((entry, index) => ({
+        handler: handlerLabel(entry.handler, index),
+        owner: entry.owner,
+      })),
       options: {
         onError: (error, index) =>
           handlerFailed(handlers[index]!, index, error),
@@ -513,7 +607,7 @@ function validateSection<C>(
       }`,
     );
   }
-  const { name, order, text } = section;
+  const { name, order, text, stability } = section;
   if (typeof name !== "string") {
     throw new TypeError(
       `Cannot add section: name must be a string, got ${describeValue(name)}`,
@@ -547,6 +641,17 @@ function validateSection<C>(
       }`,
     );
   }
+  if (
+    stability !== undefined && stability !== "static" &&
+    stability !== "session" && stability !== "step"
+  ) {
+    throw new PromptError(
+      "invalid-section",
+      `Cannot add section "${name}": stability must be "static", "session" ` +
+        `or "step", got ${JSON.stringify(stability)}`,
+      { section: name, owner },
+    );
+  }
 }
 
 function requireFunction(value: unknown, what: string): void {
@@ -562,14 +667,7 @@ function acceptAssembly<C>(
   entry: HandlerEntry<C>,
   index: number,
 ): PromptAssembly {
-  const assembly = value as PromptAssembly;
-  if (
-    typeof value === "object" && value !== null &&
-    Array.isArray(assembly.sections) && Array.isArray(assembly.tools) &&
-    typeof assembly.variables === "object" && assembly.variables !== null
-  ) {
-    return assembly;
-  }
+  if (isAssembly(value)) return value;
   const label = handlerLabel(entry.handler, index);
   throw new PromptError(
     "invalid-value",

@@ -88,6 +88,23 @@ export interface ToolSchema {
 export type SectionText<C> = string | ((context: C) => string);
 
 /**
+ * How often a section's rendered text changes, for prompt caching:
+ * `"static"` (never, while the registry lives; the default), `"session"`
+ * (now and then: a working directory, a git branch) or `"step"` (every
+ * step: a clock). See `cacheBlocks`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { Stability } from "@dsh/system-prompt";
+ *
+ * const clock: Stability = "step";
+ * assert.equal(clock, "step");
+ * ```
+ */
+export type Stability = "static" | "session" | "step";
+
+/**
  * A section as a plugin registers it.
  *
  * @typeParam C The context type of the registry.
@@ -115,6 +132,8 @@ export interface PromptSection<C = AssembleContext> {
   order: number;
   /** The text, resolved at every assembly when it is a function. */
   text: SectionText<C>;
+  /** How often the rendered text changes. @default {"static"} */
+  stability?: Stability;
 }
 
 /**
@@ -138,6 +157,8 @@ export interface AssembledSection {
   text: string;
   /** The scope that registered the section; absent for the root registry. */
   owner?: string;
+  /** The declared stability; absent means `"static"`. */
+  stability?: Stability;
 }
 
 /**
@@ -167,6 +188,43 @@ export interface PromptAssembly {
    * assembly. A null-prototype object when the registry builds it.
    */
   variables: Record<string, string | undefined>;
+  /**
+   * What each `system-prompt/assemble` handler changed, in order; present
+   * only when `assemble()` was called with `{ audit: true }`.
+   */
+  audit?: AuditEntry[];
+}
+
+/**
+ * One change a `system-prompt/assemble` handler made to an assembly.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const prompt = new SystemPrompt();
+ * prompt.variable("model", () => "m-1");
+ * prompt.scope("dates").on("system-prompt/assemble", function addDate(assembly) {
+ *   assembly.variables.date = "2026-11-30";
+ * });
+ * const { audit } = await prompt.assemble({}, { audit: true });
+ * assert.deepEqual(audit, [
+ *   { handler: "addDate", owner: "dates", kind: "variable", name: "date", change: "added" },
+ * ]);
+ * ```
+ */
+export interface AuditEntry {
+  /** The handler's function name, or `#index` for an anonymous one. */
+  handler: string;
+  /** The handler's owner; absent for the root registry. */
+  owner?: string;
+  /** What it changed. */
+  kind: "section" | "tool" | "variable";
+  /** The section, tool or variable name. */
+  name: string;
+  /** How: for sections, a new order or text; for tools, description or parameters; for variables, the value. */
+  change: "added" | "removed" | "changed";
 }
 
 /**

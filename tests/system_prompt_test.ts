@@ -108,6 +108,22 @@ describe("SystemPrompt.section()", () => {
     }
   });
 
+  it("carries a declared stability into the assembly, and rejects an unknown one", async () => {
+    const prompt = new SystemPrompt();
+    prompt.section({ name: "clock", order: 9, text: "t", stability: "step" });
+    assert.equal((await prompt.assemble()).sections[0]?.stability, "step");
+    assert.throws(
+      () =>
+        prompt.section({
+          name: "x",
+          order: 0,
+          text: "",
+          stability: "often" as never,
+        }),
+      { name: "PromptError", code: "invalid-section", section: "x" },
+    );
+  });
+
   it("throws TypeError for fields of the wrong JS type", () => {
     const prompt = new SystemPrompt();
     const bad = [

@@ -1,0 +1,87 @@
+/**
+ * The opt-in waterfall audit: which handler added, removed or changed which
+ * section, tool or variable. It snapshots the assembly around every handler,
+ * so it costs a copy of the assembly per handler (bench/end_to_end_bench.ts)
+ * and runs only for `assemble(context, { audit: true })`.
+ *
+ * @module
+ */
+
+import { isAssembly } from "./is_assembly.ts";
+import type { AssembleHandler, AuditEntry, PromptAssembly } from "./types.ts";
+
+/** Who a handler is, as audit entries name it. */
+export interface HandlerLabel {
+  readonly handler: string;
+  readonly owner: string | undefined;
+}
+
+interface Snapshot {
+  readonly section: Map<string, string>;
+  readonly tool: Map<string, string>;
+  readonly variable: Map<string, string | undefined>;
+}
+
+/**
+ * `handlers`, each wrapped to append what it changed to `log`. The wrappers
+ * keep each handler's sync or async nature.
+ */
+export function auditedHandlers<C>(
+  handlers: readonly AssembleHandler<C>[],
+  labels: readonly HandlerLabel[],
+  log: AuditEntry[],
+): AssembleHandler<C>[] {
+  return handlers.map((handler, index) => (assembly, context) => {
+    const before = snapshot(assembly);
+    const result = handler(assembly, context);
+    const record = (value: PromptAssembly | undefined | void) => {
+      const after = value === undefined ? assembly : value;
+      // A non-assembly is the waterfall's to reject, with the right error.
+      if (isAssembly(after)) diff(before, snapshot(after), labels[index]!, log);
+      return value;
+    };
+    if (typeof result === "object" && result !== null && "then" in result) {
+      return Promise.resolve(result).then(record);
+    }
+    return record(result);
+  });
+}
+
+function snapshot(assembly: PromptAssembly): Snapshot {
+  const section = new Map<string, string>();
+  for (const { name, order, text } of assembly.sections) {
+    section.set(name, `${order}\0${text}`);
+  }
+  const tool = new Map<string, string>();
+  for (const { name, description, parameters } of assembly.tools) {
+    tool.set(name, `${description}\0${JSON.stringify(parameters)}`);
+  }
+  const variable = new Map<string, string | undefined>();
+  for (const name of Object.keys(assembly.variables)) {
+    variable.set(name, assembly.variables[name]);
+  }
+  return { section, tool, variable };
+}
+
+function diff(
+  before: Snapshot,
+  after: Snapshot,
+  label: HandlerLabel,
+  log: AuditEntry[],
+): void {
+  for (const kind of ["section", "tool", "variable"] as const) {
+    const was = before[kind];
+    const is = after[kind];
+    const entry = (name: string, change: AuditEntry["change"]): AuditEntry =>
+      label.owner === undefined
+        ? { handler: label.handler, kind, name, change }
+        : { handler: label.handler, owner: label.owner, kind, name, change };
+    for (const [name, value] of is) {
+      if (!was.has(name)) log.push(entry(name, "added"));
+      else if (was.get(name) !== value) log.push(entry(name, "changed"));
+    }
+    for (const name of was.keys()) {
+      if (!is.has(name)) log.push(entry(name, "removed"));
+    }
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * `explainPrompt`: the rendered prompt with who owns each part of it.
+ *
+ * @module
+ */
+
+import { estimateTokens } from "./estimate_tokens.ts";
+import { needsOwnCheck, renderSection } from "./render.ts";
+import { compileTemplate } from "./template.ts";
+import { toolOwner } from "./tool_owner.ts";
+import type { PromptAssembly, Stability } from "./types.ts";
+
+/**
+ * One rendered section of an explained prompt.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { explainPrompt, type SectionExplanation } from "@dsh/system-prompt";
+ *
+ * const [persona]: SectionExplanation[] = explainPrompt({
+ *   sections: [{ name: "persona", order: 0, text: "I am {{model}}." }],
+ *   tools: [],
+ *   variables: { model: "m-1" },
+ * }).sections;
+ * assert.deepEqual([persona?.start, persona?.end, persona?.variables], [0, 9, ["model"]]);
+ * ```
+ */
+export interface SectionExplanation {
+  /** The section's name. */
+  name: string;
+  /** The owner; absent for the root registry. */
+  owner?: string;
+  /** The section's order. */
+  order: number;
+  /** The declared stability (`"static"` when none was declared). */
+  stability: Stability;
+  /** Where the section starts in `text` (UTF-16 index). */
+  start: number;
+  /** Where it ends, exclusive. */
+  end: number;
+  /** `end - start`. */
+  chars: number;
+  /** `estimateTokens` of the rendered section. */
+  tokens: number;
+  /** The variables the section references, in first-use order. */
+  variables: string[];
+}
+
+/**
+ * One tool of an explained prompt.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { explainPrompt, type ToolExplanation } from "@dsh/system-prompt";
+ *
+ * const tools: ToolExplanation[] = explainPrompt({
+ *   sections: [],
+ *   tools: [{ name: "todo", description: "Tracks tasks.", parameters: {} }],
+ *   variables: {},
+ * }).tools;
+ * assert.equal(tools[0]?.descriptionChars, 13);
+ * ```
+ */
+export interface ToolExplanation {
+  /** The tool's name. */
+  name: string;
+  /** The scope whose provider supplied it; absent for the root or a handler. */
+  owner?: string;
+  /** Characters of its description. */
+  descriptionChars: number;
+  /** Characters of its `parameters` as JSON. */
+  parametersChars: number;
+  /** `estimateTokens` of name, description and parameters JSON together. */
+  tokens: number;
+}
+
+/**
+ * What {@linkcode explainPrompt} returns.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { explainPrompt, type PromptExplanation } from "@dsh/system-prompt";
+ *
+ * const explained: PromptExplanation = explainPrompt({ sections: [], tools: [], variables: {} });
+ * assert.deepEqual(explained.totals, { chars: 0, tokens: 0, sections: 0, tools: 0, toolTokens: 0 });
+ * ```
+ */
+export interface PromptExplanation {
+  /** The prompt, exactly as `renderPrompt` returns it. */
+  text: string;
+  /** The sections that rendered to something, in prompt order. */
+  sections: SectionExplanation[];
+  /** Sections that rendered empty and were dropped. */
+  dropped: string[];
+  /** The tools, in assembly order. */
+  tools: ToolExplanation[];
+  /** Sums: prompt characters and tokens, counts, tokens of all tools. */
+  totals: {
+    chars: number;
+    tokens: number;
+    sections: number;
+    tools: number;
+    toolTokens: number;
+  };
+}
+
+/**
+ * Renders an assembly once and says who owns each part of the result: for
+ * each rendered section its owner, order, `[start, end)` span in the text,
+ * size, estimated tokens and the variables it referenced; for each tool its
+ * owner and sizes; and totals. `text` is exactly `renderPrompt(assembly)`.
+ *
+ * @param assembly The assembly, usually from `SystemPrompt.assemble()`.
+ * @returns The explanation.
+ * @throws {PromptError} As `renderPrompt` does.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { explainPrompt, renderPrompt, SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const prompt = new SystemPrompt();
+ * prompt.scope("agent-loop").section({ name: "agent:persona", order: 0, text: "I am {{model}}." });
+ * prompt.scope("agent-loop").variable("model", () => "m-1");
+ * prompt.scope("bash").section({ name: "tool:bash", order: 105, text: "Check exit codes." });
+ * const assembly = await prompt.assemble();
+ * const explained = explainPrompt(assembly);
+ * assert.equal(explained.text, renderPrompt(assembly));
+ * const bash = explained.sections[1]!;
+ * assert.equal(explained.text.slice(bash.start, bash.end), "Check exit codes.");
+ * assert.equal(bash.owner, "bash");
+ * ```
+ */
+export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
+  const checkOwn = needsOwnCheck(assembly.variables);
+  const sections: SectionExplanation[] = [];
+  const dropped: string[] = [];
+  let text = "";
+  for (let i = 0; i < assembly.sections.length; i++) {
+    const section = assembly.sections[i]!;
+    const rendered = renderSection(assembly, i, checkOwn);
+    if (rendered === "") {
+      dropped.push(section.name);
+      continue;
+    }
+    if (text !== "") text += "\n\n";
+    const start = text.length;
+    text += rendered;
+    const explained: SectionExplanation = {
+      name: section.name,
+      order: section.order,
+      stability: section.stability ?? "static",
+      start,
+      end: text.length,
+      chars: rendered.length,
+      tokens: estimateTokens(rendered),
+      variables: referencedVariables(section.text, section.name),
+    };
+    if (section.owner !== undefined) explained.owner = section.owner;
+    sections.push(explained);
+  }
+  const tools = assembly.tools.map((tool) => {
+    const parameters = JSON.stringify(tool.parameters) ?? "";
+    const explained: ToolExplanation = {
+      name: tool.name,
+      descriptionChars: tool.description.length,
+      parametersChars: parameters.length,
+      tokens: estimateTokens(tool.name + tool.description + parameters),
+    };
+    const owner = toolOwner(tool);
+    if (owner !== undefined) explained.owner = owner;
+    return explained;
+  });
+  return {
+    text,
+    sections,
+    dropped,
+    tools,
+    totals: {
+      chars: text.length,
+      tokens: estimateTokens(text),
+      sections: sections.length,
+      tools: tools.length,
+      toolTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
+    },
+  };
+}
+
+/** The distinct reference names of a section text, in first-use order. */
+export function referencedVariables(text: string, section: string): string[] {
+  if (text.indexOf("{{") === -1) return [];
+  const { parts } = compileTemplate(text, section);
+  const names: string[] = [];
+  for (let k = 1; k < parts.length; k += 2) {
+    if (!names.includes(parts[k]!)) names.push(parts[k]!);
+  }
+  return names;
+}

@@ -1,0 +1,116 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { explainPrompt, renderPrompt, SystemPrompt } from "../mod.ts";
+import { TEMPLATE_CACHE } from "../src/template.ts";
+
+async function sample() {
+  const prompt = new SystemPrompt<{ model?: string }>();
+  const loop = prompt.scope("agent-loop");
+  loop.section({
+    name: "agent:persona",
+    order: 0,
+    text: "  I am {{model}}; {{model}} runs {{cwd}}.  ",
+  });
+  loop.variable("model", (context) => context.model);
+  loop.variable("cwd", () => "/repo");
+  prompt.section({ name: "empty", order: 50, text: " " });
+  const bash = prompt.scope("bash");
+  bash.section({
+    name: "tool:bash",
+    order: 105,
+    text: "Check exit codes.",
+    stability: "static",
+  });
+  bash.tools(
+    () => [{
+      name: "bash",
+      description: "Runs a command.",
+      parameters: { type: "object" },
+    }],
+  );
+  prompt.tools(() => [{ name: "root-tool", description: "", parameters: {} }]);
+  return await prompt.assemble({ model: "m-1" });
+}
+
+describe("explainPrompt()", () => {
+  it("returns exactly the rendered prompt", async () => {
+    const assembly = await sample();
+    assert.equal(explainPrompt(assembly).text, renderPrompt(assembly));
+  });
+
+  it("gives each rendered section its owner, order, span, size, tokens and variables", async () => {
+    const explained = explainPrompt(await sample());
+    assert.deepEqual(explained.sections, [
+      {
+        name: "agent:persona",
+        owner: "agent-loop",
+        order: 0,
+        stability: "static",
+        start: 0,
+        end: 25,
+        chars: 25,
+        tokens: 7,
+        variables: ["model", "cwd"],
+      },
+      {
+        name: "tool:bash",
+        owner: "bash",
+        order: 105,
+        stability: "static",
+        start: 27,
+        end: 44,
+        chars: 17,
+        tokens: 5,
+        variables: [],
+      },
+    ]);
+    for (const section of explained.sections) {
+      assert.equal(
+        explained.text.slice(section.start, section.end).length,
+        section.chars,
+      );
+    }
+    assert.deepEqual(explained.dropped, ["empty"]);
+  });
+
+  it("gives each tool its owner and sizes, and totals", async () => {
+    const explained = explainPrompt(await sample());
+    assert.deepEqual(explained.tools, [
+      {
+        name: "bash",
+        owner: "bash",
+        descriptionChars: 15,
+        parametersChars: 17,
+        tokens: 9,
+      },
+      { name: "root-tool", descriptionChars: 0, parametersChars: 2, tokens: 3 },
+    ]);
+    assert.deepEqual(explained.totals, {
+      chars: 44,
+      tokens: 11,
+      sections: 2,
+      tools: 2,
+      toolTokens: 12,
+    });
+  });
+
+  it("parses each text once: a second explain reuses the cached parse", async () => {
+    const assembly = await sample();
+    explainPrompt(assembly);
+    const size = TEMPLATE_CACHE.size;
+    explainPrompt(assembly);
+    assert.equal(TEMPLATE_CACHE.size, size);
+  });
+
+  it("throws what renderPrompt throws", () => {
+    const assembly = {
+      sections: [{ name: "s", order: 0, text: "{{x}}" }],
+      tools: [],
+      variables: {},
+    };
+    assert.throws(() => explainPrompt(assembly), {
+      code: "unknown-variable",
+      section: "s",
+    });
+  });
+});

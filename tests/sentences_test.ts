@@ -1,0 +1,14 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { sentences } from "../src/sentences.ts";
+
+describe("sentences()", () => {
+  it("splits at . ! ? and keeps sentences of five words or more, normalised", () => {
+    assert.deepEqual(
+      sentences(
+        "Be brief.  Check the exit\ncode of every command! Is this a long question? Ok",
+      ),
+      ["check the exit code of every command!", "is this a long question?"],
+    );
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { SystemPrompt, toolOwner } from "../mod.ts";
+import { ownedCopy } from "../src/tool_owner.ts";
+
+describe("toolOwner()", () => {
+  it("names the scope whose provider supplied the tool", async () => {
+    const prompt = new SystemPrompt();
+    prompt.scope("bash").tools(
+      () => [{ name: "bash", description: "", parameters: {} }],
+    );
+    prompt.tools(() => [{ name: "root", description: "", parameters: {} }]);
+    const { tools } = await prompt.assemble();
+    assert.deepEqual(tools.map(toolOwner), ["bash", undefined]);
+  });
+
+  it("survives filtering and spreading, and stays out of JSON", async () => {
+    const tool = ownedCopy(
+      { name: "t", description: "d", parameters: {} },
+      "p",
+    );
+    assert.equal(toolOwner({ ...tool }), "p");
+    assert.equal(toolOwner([tool].filter(() => true)[0]!), "p");
+    assert.equal(
+      JSON.stringify(tool),
+      '{"name":"t","description":"d","parameters":{}}',
+    );
+  });
+
+  it("is undefined for a tool a handler made", () => {
+    assert.equal(
+      toolOwner({ name: "t", description: "", parameters: {} }),
+      undefined,
+    );
+  });
+});
