@@ -14,7 +14,7 @@ describe("toolOwner()", () => {
     assert.deepEqual(tools.map(toolOwner), ["bash", undefined]);
   });
 
-  it("survives filtering and spreading, and stays out of JSON", async () => {
+  it("survives filtering and spreading, and stays out of JSON", () => {
     const tool = ownedCopy(
       { name: "t", description: "d", parameters: {} },
       "p",
