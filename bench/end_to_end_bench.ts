@@ -60,8 +60,9 @@ plugin.on("system-prompt/assemble", addStep);
 
 async function ours(
   context: Context,
+  audit = false,
 ): Promise<{ prompt: string; tools: ToolSchema[] }> {
-  const assembly = await prompt.assemble(context);
+  const assembly = await prompt.assemble(context, { audit });
   return { prompt: renderPrompt(assembly), tools: assembly.tools };
 }
 
@@ -105,6 +106,12 @@ Deno.bench({
   name: "ours",
   baseline: true,
   fn: async () => void (await ours(context)),
+});
+// The opt-in waterfall audit, to show what it costs.
+Deno.bench({
+  group: "end to end",
+  name: "ours, audit on",
+  fn: async () => void (await ours(context, true)),
 });
 Deno.bench({
   group: "end to end",

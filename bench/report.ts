@@ -99,6 +99,7 @@ function ratiosOf(results: BenchResult[]): Ratio[] {
       add(group, "for-await/ours", times.get("naive for-await")! / ours!);
     } else if (group === "end to end") {
       add(group, "ours/floor", ours! / times.get("floor")!, 1.5);
+      add(group, "audit on/audit off", times.get("ours, audit on")! / ours!);
     } else if (group.startsWith("scaling ")) {
       const perSection = [...times].map(([name, time]) =>
         time / Number(name.slice(2))

@@ -19,4 +19,6 @@ export interface Agent {
 /** The assemble context of the examples. Fields are optional: `{}` is valid. */
 export interface AgentContext {
   agent?: Agent;
+  /** When this step runs, as an ISO 8601 timestamp. */
+  time?: string;
 }

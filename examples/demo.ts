@@ -12,4 +12,5 @@ process.exitCode = await runDemo(process.argv.slice(2), {
   readTextFile: (path) => readFile(path, "utf8"),
   out: (text) => console.log(text),
   err: (text) => console.error(text),
+  now: () => new Date().toISOString(),
 });

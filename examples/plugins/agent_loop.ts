@@ -26,7 +26,8 @@ export interface StepRequest {
 
 /** The loop's per-step entry point, offered to other plugins and the host. */
 export interface AgentLoop {
-  step(agent: Agent): Promise<StepRequest>;
+  /** Builds one step's request for `agent`, at `time` (ISO 8601) if given. */
+  step(agent: Agent, time?: string): Promise<StepRequest>;
 }
 
 /** Registers `agent:persona` at order 0: identity renders before tool guidance. */
@@ -42,8 +43,10 @@ export const agentLoopPlugin: Plugin = {
     prompt.variable("model", (context) => context.agent?.model);
     prompt.variable("cwd", (context) => context.agent?.cwd);
     provide("agent-loop", {
-      step: async (agent) => {
-        const assembly = await assemble({ agent });
+      step: async (agent, time) => {
+        const assembly = await assemble(
+          time === undefined ? { agent } : { agent, time },
+        );
         return {
           system: renderPrompt(assembly),
           tools: assembly.tools,

@@ -7,6 +7,7 @@
 import type { Plugin } from "../host.ts";
 import { agentLoopPlugin } from "./agent_loop.ts";
 import { bashPlugin } from "./bash.ts";
+import { clockPlugin } from "./clock.ts";
 import { readPlugin } from "./read.ts";
 import { subagentPlugin } from "./subagent.ts";
 import { acpPlugin, forkPlugin, spawnPlugin } from "./subagent_backends.ts";
@@ -16,6 +17,7 @@ import { todoPlugin } from "./todo.ts";
 export const PLUGINS: ReadonlyMap<string, Plugin> = new Map(
   [
     agentLoopPlugin,
+    clockPlugin,
     bashPlugin,
     readPlugin,
     todoPlugin,

@@ -87,7 +87,9 @@ describe("agent-loop plugin", () => {
   });
 
   it("keeps persona words in config: no persona or section names a tool list", async () => {
-    for (const name of ["default.json", "acp.json", "fork.json"]) {
+    for (
+      const name of ["default.json", "acp.json", "fork.json", "dated.json"]
+    ) {
       const cfg = await config(name);
       const persona = `${cfg.persona.identity} ${cfg.persona.behaviour}`;
       for (const tool of ["bash", "todo", "subagent"]) {

@@ -66,6 +66,86 @@ describe("runDemo()", () => {
   it("exits 2 with the usage for an unknown argument", async () => {
     const io = recordingIo();
     assert.equal(await runDemo(["--verbose"], io), 2);
-    assert.match(io.stderr[0]!, /Unknown argument "--verbose"\nUsage: /);
+    assert.match(
+      io.stderr[0]!,
+      /Unknown or repeated argument "--verbose"\nUsage: /,
+    );
+  });
+
+  it("explains who owns each span with --explain", async () => {
+    const io = recordingIo();
+    assert.equal(await runDemo(["--explain"], io), 0);
+    const out = io.stdout.join("\n");
+    assert.match(
+      out,
+      /\nagent:persona +agent-loop +0 +\[0, 324\) +324 +81 +model\n/,
+    );
+    assert.match(out, /\ntool:bash +bash +105 +\[326, 479\) +153/);
+    assert.match(out, /\nsubagent +subagent +344 +153 +127\n/);
+    assert.match(
+      out,
+      /\ntotal: 622 characters, ~156 tokens in 3 sections; 4 tools/,
+    );
+  });
+
+  it("reports diagnostics with --check and exits 1 only on an error", async () => {
+    const clean = recordingIo();
+    assert.equal(
+      await runDemo(["--check", "--config", persona("acp.json")], clean),
+      0,
+    );
+    assert.deepEqual(clean.stdout, ["check: no findings"]);
+
+    const warned = recordingIo();
+    assert.equal(await runDemo(["--check"], warned), 0);
+    assert.deepEqual(warned.stdout, [
+      'warning unused-variable [agent-loop]: Variable "cwd" of "agent-loop" is referenced by no section',
+    ]);
+
+    const failing = recordingIo();
+    assert.equal(
+      await runDemo(
+        ["--check", "--config", fixture("typo_persona.json")],
+        failing,
+      ),
+      1,
+    );
+    assert.match(
+      failing.stdout[0]!,
+      /^error unknown-variable \[agent-loop\]: .*did you mean "model"\?/,
+    );
+  });
+
+  it("shows with --two-step how a {{date}} in the persona breaks the cache prefix", async () => {
+    const io = recordingIo();
+    assert.equal(await runDemo(["--two-step"], io), 0);
+    const out = io.stdout.join("\n");
+    assert.match(out, /The current time is 2026-11-30 09:00 UTC\./);
+    assert.match(
+      out,
+      /step 2 prompt: differs from step 1 at character 108, first in section "agent:persona" of "agent-loop"/,
+    );
+    assert.match(out, /\nchanged variables: date\n/);
+    assert.match(
+      out,
+      /cache: Section "agent:persona" of "agent-loop" changed while the 2 sections after it did not: the change invalidates the provider's prefix cache for 298 characters/,
+    );
+  });
+
+  it("reports an unchanged prompt with --two-step on a persona without a clock", async () => {
+    const io = recordingIo();
+    assert.equal(
+      await runDemo(["--two-step", "--config", persona("default.json")], io),
+      0,
+    );
+    assert.equal(
+      io.stdout.at(-1),
+      "step 2 prompt: identical to step 1 (the provider's prompt cache hits in full)",
+    );
+  });
+
+  it("exits 2 when two modes are given", async () => {
+    const io = recordingIo();
+    assert.equal(await runDemo(["--json", "--explain"], io), 2);
   });
 });

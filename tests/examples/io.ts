@@ -16,6 +16,7 @@ export function recordingIo(): RecordingIo {
     readTextFile: (path) => readFile(path, "utf8"),
     out: (text) => void stdout.push(text),
     err: (text) => void stderr.push(text),
+    now: () => "2026-11-30T12:00:00Z",
   };
 }
 
