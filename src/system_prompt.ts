@@ -542,18 +542,17 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
 
   #setHandlers(handlers: readonly HandlerEntry<C>[]): void {
     this.#handlers = handlers;
+    const labels: HandlerLabel[] = handlers.map((entry, index) => ({
+      handler: handlerLabel(entry.handler, index),
+      owner: entry.owner,
+    }));
     // Built once per change, so an assembly allocates no closures for it.
     this.#waterfall = {
       handlers: handlers.map((entry) => entry.handler),
-      labels: handlers.map((entry, index) => ({
-        handler: handlerLabel(entry.handler, index),
-        owner: entry.owner,
-      })),
+      labels,
       options: {
-        onError: (error, index) =>
-          handlerFailed(handlers[index]!, index, error),
-        accept: (value, index) =>
-          acceptAssembly(value, handlers[index]!, index),
+        onError: (error, index) => handlerFailed(labels[index]!, error),
+        accept: (value, index) => acceptAssembly(value, labels[index]!),
       },
     };
   }
@@ -662,37 +661,23 @@ function requireFunction(value: unknown, what: string): void {
   }
 }
 
-function acceptAssembly<C>(
-  value: unknown,
-  entry: HandlerEntry<C>,
-  index: number,
-): PromptAssembly {
+function acceptAssembly(value: unknown, label: HandlerLabel): PromptAssembly {
   if (isAssembly(value)) return value;
-  const label = handlerLabel(entry.handler, index);
   throw new PromptError(
     "invalid-value",
-    `Cannot run "system-prompt/assemble" handler "${label}" of ${
-      describeOwner(entry.owner)
-    }: ` +
-      `it returned ${describeValue(value)}, not an assembly ` +
-      `(return undefined to keep the one it got)`,
-    { owner: entry.owner, handler: label },
+    `Cannot run "system-prompt/assemble" handler "${label.handler}" of ` +
+      `${describeOwner(label.owner)}: it returned ${describeValue(value)}, ` +
+      `not an assembly (return undefined to keep the one it got)`,
+    { owner: label.owner, handler: label.handler },
   );
 }
 
-function handlerFailed<C>(
-  entry: HandlerEntry<C>,
-  index: number,
-  cause: unknown,
-): PromptError {
-  const label = handlerLabel(entry.handler, index);
+function handlerFailed(label: HandlerLabel, cause: unknown): PromptError {
   return new PromptError(
     "handler-failed",
-    `Cannot run "system-prompt/assemble" handler "${label}" of ${
-      describeOwner(entry.owner)
-    }: ` +
-      `it threw: ${messageOf(cause)}`,
-    { cause, owner: entry.owner, handler: label },
+    `Cannot run "system-prompt/assemble" handler "${label.handler}" of ` +
+      `${describeOwner(label.owner)}: it threw: ${messageOf(cause)}`,
+    { cause, owner: label.owner, handler: label.handler },
   );
 }
 
