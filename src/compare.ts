@@ -5,6 +5,7 @@
  * @module
  */
 
+import { describeOwner } from "./errors.ts";
 import { explainPrompt, type PromptExplanation } from "./explain.ts";
 import type { PromptAssembly } from "./types.ts";
 
@@ -184,15 +185,14 @@ function findPrefixBreak(
   const unchangedAfter = after.sections.length - index - 1;
   if (unchangedAfter === 0) return undefined;
   const charsAfter = after.text.length - section.end;
-  const owner = section.owner === undefined
-    ? "the root registry"
-    : `"${section.owner}"`;
   const found: PrefixBreak = {
     section: section.name,
     unchangedAfter,
     charsAfter,
     message:
-      `Section "${section.name}" of ${owner} changed while the ${unchangedAfter} ` +
+      `Section "${section.name}" of ${
+        describeOwner(section.owner)
+      } changed while the ${unchangedAfter} ` +
       `section${
         unchangedAfter === 1 ? "" : "s"
       } after it did not: the change invalidates ` +
