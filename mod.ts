@@ -9,6 +9,10 @@
  * {@linkcode PromptError} for any reference it cannot resolve. Every fact in
  * the prompt has exactly one owner.
  *
+ * This entry point is what an agent loop needs. The tools that tell who owns
+ * each line of the prompt, why a provider's cache missed and what to fix
+ * before the first step are in `@dsh/system-prompt/inspect`.
+ *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
@@ -34,39 +38,22 @@
  * @module
  */
 
-export {
-  type CacheBlock,
-  cacheBlocks,
-  type CacheBlocksOptions,
-} from "./src/cache_blocks.ts";
-export type { DiagnosticCode, PromptDiagnostic } from "./src/check.ts";
-export {
-  comparePrompts,
-  type PrefixBreak,
-  type PromptComparison,
-} from "./src/compare.ts";
-export type { Disposer } from "./src/disposer.ts";
-export { estimateTokens } from "./src/estimate_tokens.ts";
-export {
-  explainPrompt,
-  type PromptExplanation,
-  type SectionExplanation,
-  type ToolExplanation,
-} from "./src/explain.ts";
+export type { Disposer } from "./src/core/disposer.ts";
 export {
   PromptError,
   type PromptErrorCode,
   type PromptErrorOptions,
-} from "./src/errors.ts";
-export { isReferenceName } from "./src/reference_name.ts";
-export { renderPrompt } from "./src/render.ts";
-export type { PromptRegistrar } from "./src/registrar.ts";
-export type { PromptScope } from "./src/scope.ts";
-export {
-  type AssembleArgs,
-  type AssembleOptions,
-  SystemPrompt,
-  type SystemPromptOptions,
-} from "./src/system_prompt.ts";
-export { toolOwner } from "./src/tool_owner.ts";
-export type * from "./src/types.ts";
+} from "./src/core/errors.ts";
+export type * from "./src/core/events.ts";
+export type {
+  AssembleArgs,
+  AssembleOptions,
+  SystemPromptOptions,
+} from "./src/core/options.ts";
+export { isReferenceName } from "./src/core/reference_name.ts";
+export type { PromptRegistrar } from "./src/core/registrar.ts";
+export type { PromptRegistrations } from "./src/core/registrations.ts";
+export type { PromptScope } from "./src/core/scope.ts";
+export { SystemPrompt } from "./src/core/system_prompt.ts";
+export type * from "./src/core/types.ts";
+export { renderPrompt } from "./src/render/render.ts";

@@ -7,7 +7,8 @@
  */
 
 import { renderPrompt, SystemPrompt } from "../mod.ts";
-import { TEMPLATE_CACHE } from "../src/template.ts";
+import { BoundedCache } from "../src/render/_bounded_cache.ts";
+import { useTemplateCache } from "../src/render/_template.ts";
 import { makeCorpus, writeSections } from "./corpus.ts";
 
 for (const count of [10, 100, 1000]) {
@@ -72,7 +73,7 @@ for (const [name, text] of Object.entries(texts)) {
     name,
     baseline: name === "plain text",
     fn: () => {
-      TEMPLATE_CACHE.clear();
+      useTemplateCache(new BoundedCache()); // every text parsed afresh
       renderPrompt(assembly);
     },
   });

@@ -7,7 +7,7 @@
  */
 
 import tapable from "tapable";
-import { runWaterfall, type WaterfallHandler } from "../src/waterfall.ts";
+import { runWaterfall, type WaterfallHandler } from "../src/core/waterfall.ts";
 
 type Handler = WaterfallHandler<number, number>;
 type Shape = "all sync" | "async last" | "all async";

@@ -7,7 +7,12 @@
  * @module
  */
 
-import { comparePrompts, explainPrompt, PromptError } from "../mod.ts";
+import { PromptError } from "@dsh/system-prompt";
+import {
+  checkPrompt,
+  comparePrompts,
+  explainPrompt,
+} from "@dsh/system-prompt/inspect";
 import { parseConfig } from "./config.ts";
 import {
   formatComparison,
@@ -114,7 +119,7 @@ async function run(
     );
   }
   if (mode === "check") {
-    const diagnostics = await host.prompt.check({
+    const diagnostics = await checkPrompt(host.prompt, {
       agent: config.agent,
       time: io.now(),
     });

@@ -21,13 +21,13 @@ export async function buildNpm(): Promise<string> {
   const dir = await scratchProject(
     "npm-build",
     { private: true, type: "module" },
-    ["mod.ts", "src"],
+    ["mod.ts", "inspect.ts", "src"],
     [`typescript@${VERSIONS.typescript}`, `@types/node@${VERSIONS.typesNode}`],
   );
   const out = join(ROOT, "npm");
   await rm(out, { recursive: true, force: true });
   await compile(dir, {
-    include: ["mod.ts", "src"],
+    include: ["mod.ts", "inspect.ts", "src"],
     outDir: out,
     declaration: true,
   });
@@ -41,7 +41,10 @@ export async function buildNpm(): Promise<string> {
           "Assembles an LLM agent's system prompt from owned sections, tools and variables.",
         license: "MIT",
         type: "module",
-        exports: { ".": { types: "./mod.d.ts", default: "./mod.js" } },
+        exports: {
+          ".": { types: "./mod.d.ts", default: "./mod.js" },
+          "./inspect": { types: "./inspect.d.ts", default: "./inspect.js" },
+        },
         types: "./mod.d.ts",
         sideEffects: false,
         engines: { node: ">=20" },

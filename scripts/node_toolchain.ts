@@ -118,7 +118,10 @@ export async function compile(
           declaration: options.declaration ?? false,
           rootDir: ".",
           outDir: options.outDir,
-          paths: { "@dsh/system-prompt": ["./mod.ts"] },
+          paths: {
+            "@dsh/system-prompt": ["./mod.ts"],
+            "@dsh/system-prompt/inspect": ["./inspect.ts"],
+          },
         },
         include: options.include,
       },

@@ -17,9 +17,9 @@ const dir = await scratchProject(
     name: "@dsh/system-prompt",
     private: true,
     type: "module",
-    exports: { ".": "./out/mod.js" },
+    exports: { ".": "./out/mod.js", "./inspect": "./out/inspect.js" },
   },
-  ["mod.ts", "src", "tests", "examples"],
+  ["mod.ts", "inspect.ts", "src", "tests", "examples"],
   [
     `typescript@${VERSIONS.typescript}`,
     `@types/node@${VERSIONS.typesNode}`,
@@ -28,7 +28,7 @@ const dir = await scratchProject(
   ],
 );
 await compile(dir, {
-  include: ["mod.ts", "src", "tests", "examples"],
+  include: ["mod.ts", "inspect.ts", "src", "tests", "examples"],
   outDir: "out",
 });
 // Data files the compiled tests and examples read next to themselves.

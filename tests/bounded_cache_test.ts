@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { BoundedCache } from "../src/bounded_cache.ts";
+import { BoundedCache } from "../src/render/_bounded_cache.ts";
 
 describe("BoundedCache", () => {
   it("returns what was set", () => {

@@ -1,11 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import {
-  cacheBlocks,
-  type PromptAssembly,
-  renderPrompt,
-  type Stability,
-} from "../mod.ts";
+import { type PromptAssembly, renderPrompt, type Stability } from "../mod.ts";
+import { cacheBlocks } from "../inspect.ts";
 
 function assembly(stabilities: (Stability | undefined)[]): PromptAssembly {
   return {

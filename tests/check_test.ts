@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { type PromptDiagnostic, SystemPrompt } from "../mod.ts";
+import { SystemPrompt } from "../mod.ts";
+import { checkPrompt, type PromptDiagnostic } from "../inspect.ts";
 
 const brief = (diagnostics: PromptDiagnostic[]) =>
   diagnostics.map((d) =>
@@ -9,7 +10,7 @@ const brief = (diagnostics: PromptDiagnostic[]) =>
     }`
   );
 
-describe("SystemPrompt.check()", () => {
+describe("checkPrompt()", () => {
   it("reports nothing for a clean prompt", async () => {
     const prompt = new SystemPrompt();
     prompt.scope("agent-loop").variable("model", () => "m-1");
@@ -23,7 +24,7 @@ describe("SystemPrompt.check()", () => {
       order: 105,
       text: "Check exit codes.",
     });
-    assert.deepEqual(await prompt.check(), []);
+    assert.deepEqual(await checkPrompt(prompt), []);
   });
 
   it("reports references to unregistered variables, with a suggestion", async () => {
@@ -34,7 +35,7 @@ describe("SystemPrompt.check()", () => {
       order: 0,
       text: "{{modle}} {{model}} {{nothing_close}}",
     });
-    const diagnostics = await prompt.check();
+    const diagnostics = await checkPrompt(prompt);
     assert.deepEqual(brief(diagnostics), [
       "error unknown-variable loop p",
       "error unknown-variable loop p",
@@ -47,10 +48,10 @@ describe("SystemPrompt.check()", () => {
     const prompt = new SystemPrompt<{ cwd?: string }>();
     prompt.variable("cwd", (context) => context.cwd);
     prompt.section({ name: "where", order: 0, text: "In {{cwd}}." });
-    assert.deepEqual(brief(await prompt.check()), [
+    assert.deepEqual(brief(await checkPrompt(prompt)), [
       "error missing-value - where",
     ]);
-    assert.deepEqual(await prompt.check({ cwd: "/" }), []);
+    assert.deepEqual(await checkPrompt(prompt, { cwd: "/" }), []);
   });
 
   it("reports malformed references", async () => {
@@ -60,7 +61,7 @@ describe("SystemPrompt.check()", () => {
       order: 0,
       text: "Use {{ braces like this }}.",
     });
-    assert.deepEqual(brief(await prompt.check()), [
+    assert.deepEqual(brief(await checkPrompt(prompt)), [
       "error malformed-reference p s",
     ]);
   });
@@ -70,7 +71,7 @@ describe("SystemPrompt.check()", () => {
     prompt.scope("git").variable("git.branch", () => "main");
     prompt.variable("used", () => "u");
     prompt.section({ name: "s", order: 0, text: "{{used}}" });
-    assert.deepEqual(brief(await prompt.check()), [
+    assert.deepEqual(brief(await checkPrompt(prompt)), [
       "warning unused-variable git git.branch",
     ]);
   });
@@ -96,7 +97,7 @@ describe("SystemPrompt.check()", () => {
       text:
         "You are careful. Each call starts a fresh shell, so CD does not persist.",
     });
-    const diagnostics = await prompt.check();
+    const diagnostics = await checkPrompt(prompt);
     assert.deepEqual(brief(diagnostics), [
       "warning duplicate-sentence bash tool:bash",
       "warning duplicate-sentence bash bash",
@@ -111,7 +112,7 @@ describe("SystemPrompt.check()", () => {
     const prompt = new SystemPrompt();
     prompt.section({ name: "a", order: 0, text: "Be brief." });
     prompt.section({ name: "b", order: 1, text: "Be brief." });
-    assert.deepEqual(await prompt.check(), []);
+    assert.deepEqual(await checkPrompt(prompt), []);
   });
 
   it("reports tool guidance outside 100–199", async () => {
@@ -121,7 +122,7 @@ describe("SystemPrompt.check()", () => {
     read.tools(() => [{ name: "read", description: "", parameters: {} }]);
     read.section({ name: "reading", order: 300, text: "y" });
     read.section({ name: "reading-ok", order: 110, text: "z" });
-    assert.deepEqual(brief(await prompt.check()), [
+    assert.deepEqual(brief(await checkPrompt(prompt)), [
       "warning tool-guidance-band bash tool:bash",
       "warning tool-guidance-band read reading",
     ]);
@@ -132,7 +133,7 @@ describe("SystemPrompt.check()", () => {
     prompt.scope("flaky").variable("x", () => {
       throw new Error("boom");
     });
-    assert.deepEqual(brief(await prompt.check()), [
+    assert.deepEqual(brief(await checkPrompt(prompt)), [
       "error assemble-failed flaky ",
     ]);
   });

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { closestName, editDistance } from "../src/closest_name.ts";
+import { closestName, editDistance } from "../src/render/_closest_name.ts";
 
 describe("editDistance()", () => {
   it("counts insertions, deletions and substitutions", () => {

@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { comparePrompts, type PromptAssembly, SystemPrompt } from "../mod.ts";
+import { type PromptAssembly, SystemPrompt } from "../mod.ts";
+import { comparePrompts } from "../inspect.ts";
 
 interface Step {
   date: string;

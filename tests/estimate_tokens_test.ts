@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { estimateTokens } from "../mod.ts";
+import { estimateTokens } from "../inspect.ts";
 
 describe("estimateTokens()", () => {
   it("counts one token per 4 UTF-16 code units, rounded up", () => {

@@ -1,7 +1,9 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { explainPrompt, renderPrompt, SystemPrompt } from "../mod.ts";
-import { TEMPLATE_CACHE } from "../src/template.ts";
+import { renderPrompt, SystemPrompt } from "../mod.ts";
+import { explainPrompt } from "../inspect.ts";
+import { BoundedCache } from "../src/render/_bounded_cache.ts";
+import { type Template, useTemplateCache } from "../src/render/_template.ts";
 
 async function sample() {
   const prompt = new SystemPrompt<{ model?: string }>();
@@ -96,10 +98,17 @@ describe("explainPrompt()", () => {
 
   it("parses each text once: a second explain reuses the cached parse", async () => {
     const assembly = await sample();
-    explainPrompt(assembly);
-    const size = TEMPLATE_CACHE.size;
-    explainPrompt(assembly);
-    assert.equal(TEMPLATE_CACHE.size, size);
+    const cache = new BoundedCache<Template>();
+    const previous = useTemplateCache(cache);
+    try {
+      explainPrompt(assembly);
+      const parsed = cache.size;
+      explainPrompt(assembly);
+      assert.equal(parsed, 1);
+      assert.equal(cache.size, parsed);
+    } finally {
+      useTemplateCache(previous);
+    }
   });
 
   it("throws what renderPrompt throws", () => {

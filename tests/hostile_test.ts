@@ -1,7 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { type PromptAssembly, renderPrompt, SystemPrompt } from "../mod.ts";
-import { TEMPLATE_CACHE } from "../src/template.ts";
+import { BoundedCache } from "../src/render/_bounded_cache.ts";
+import { type Template, useTemplateCache } from "../src/render/_template.ts";
 
 const MB = 1 << 20;
 const fill = (unit: string) =>
@@ -96,21 +97,28 @@ describe("SystemPrompt with hostile names and sizes", () => {
 
 describe("the parsed-text cache", () => {
   it("never passes its bound while 100,000 distinct texts are rendered", () => {
-    TEMPLATE_CACHE.clear();
-    for (let i = 0; i < 100_000; i++) {
-      assert.equal(
-        renderPrompt(one(`step ${i}: {{x}}`, { x: "x" })),
-        `step ${i}: x`,
-      );
-      if (TEMPLATE_CACHE.size > TEMPLATE_CACHE.maxSize) {
-        assert.fail(
-          `cache holds ${TEMPLATE_CACHE.size} > ${TEMPLATE_CACHE.maxSize} after ${
-            i + 1
-          } texts`,
-        );
-      }
+    const cache = new BoundedCache<Template>();
+    const previous = useTemplateCache(cache);
+    try {
+      renderMany(cache);
+    } finally {
+      useTemplateCache(previous);
     }
-    assert.ok(TEMPLATE_CACHE.size > 0);
-    assert.equal(TEMPLATE_CACHE.maxSize, 4096);
   });
 });
+
+function renderMany(cache: BoundedCache<Template>): void {
+  for (let i = 0; i < 100_000; i++) {
+    assert.equal(
+      renderPrompt(one(`step ${i}: {{x}}`, { x: "x" })),
+      `step ${i}: x`,
+    );
+    if (cache.size > cache.maxSize) {
+      assert.fail(
+        `cache holds ${cache.size} > ${cache.maxSize} after ${i + 1} texts`,
+      );
+    }
+  }
+  assert.ok(cache.size > 0);
+  assert.equal(cache.maxSize, 4096);
+}

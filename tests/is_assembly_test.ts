@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { isAssembly } from "../src/is_assembly.ts";
+import { isAssembly } from "../src/core/_is_assembly.ts";
 
 describe("isAssembly()", () => {
   it("accepts sections and tools arrays with a variables object, and nothing else", () => {

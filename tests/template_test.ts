@@ -5,8 +5,8 @@ import {
   compileTemplate,
   locate,
   parseTemplate,
-  TEMPLATE_CACHE,
-} from "../src/template.ts";
+} from "../src/render/_template.ts";
+import { BoundedCache } from "../src/render/_bounded_cache.ts";
 
 const parts = (text: string) => parseTemplate(text, "s").parts;
 
@@ -98,17 +98,22 @@ describe("parseTemplate()", () => {
 
 describe("compileTemplate()", () => {
   it("returns the cached parse for the same text", () => {
-    const text = `cached {{x}} ${Math.random()}`;
-    assert.equal(compileTemplate(text, "s"), compileTemplate(text, "t"));
-    assert.ok(TEMPLATE_CACHE.size <= TEMPLATE_CACHE.maxSize);
+    const cache = new BoundedCache<ReturnType<typeof parseTemplate>>();
+    const text = "cached {{x}}";
+    assert.equal(
+      compileTemplate(text, "s", cache),
+      compileTemplate(text, "t", cache),
+    );
+    assert.equal(cache.size, 1);
   });
 
   it("does not cache a malformed text", () => {
-    const text = `bad {{ }} ${Math.random()}`;
-    assert.throws(() => compileTemplate(text, "s"), {
+    const cache = new BoundedCache<ReturnType<typeof parseTemplate>>();
+    const text = "bad {{ }}";
+    assert.throws(() => compileTemplate(text, "s", cache), {
       code: "malformed-reference",
     });
-    assert.equal(TEMPLATE_CACHE.get(text), undefined);
+    assert.equal(cache.size, 0);
   });
 });
 

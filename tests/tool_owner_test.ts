@@ -1,7 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { SystemPrompt, toolOwner } from "../mod.ts";
-import { ownedCopy } from "../src/tool_owner.ts";
+import { SystemPrompt } from "../mod.ts";
+import { toolOwner } from "../inspect.ts";
+import { ownedCopy } from "../src/core/tool_owner.ts";
 
 describe("toolOwner()", () => {
   it("names the scope whose provider supplied the tool", async () => {

@@ -1,7 +1,7 @@
 // deno-lint-ignore-file require-await -- async handlers that never await are the cases under test
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { runWaterfall, type WaterfallHandler } from "../src/waterfall.ts";
+import { runWaterfall, type WaterfallHandler } from "../src/core/waterfall.ts";
 
 type H = WaterfallHandler<number[], string>;
 

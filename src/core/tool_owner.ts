@@ -37,7 +37,8 @@ export function ownedCopy(
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { SystemPrompt, toolOwner } from "@dsh/system-prompt";
+ * import { SystemPrompt } from "@dsh/system-prompt";
+ * import { toolOwner } from "@dsh/system-prompt/inspect";
  *
  * const prompt = new SystemPrompt();
  * prompt.scope("bash").tools(() => [{ name: "bash", description: "", parameters: {} }]);

@@ -20,7 +20,7 @@ export const CHARS_PER_TOKEN = 4;
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { estimateTokens } from "@dsh/system-prompt";
+ * import { estimateTokens } from "@dsh/system-prompt/inspect";
  *
  * assert.equal(estimateTokens("Check every exit code."), 6);
  * assert.equal(estimateTokens(""), 0);

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { isThenable } from "./_is_thenable.ts";
+
 /** A waterfall step: returns the next value, or `undefined` to keep it. */
 export type WaterfallHandler<T, A> = (
   value: T,
@@ -52,7 +54,7 @@ export function runWaterfall<T, A>(
     for (; index < handlers.length; index++) {
       const result = handlers[index]!(value, arg);
       if (result === undefined) continue;
-      if (typeof result === "object" && isThenable(result)) {
+      if (isThenable(result)) {
         return continueAsync(handlers, index, result, value, arg, options);
       }
       if (accept === undefined) value = result as T;
@@ -89,7 +91,7 @@ async function continueAsync<T, A>(
     try {
       result = handlers[index]!(value, arg);
       // Sync handlers after an async one still run without an extra await.
-      if (typeof result === "object" && isThenable(result)) {
+      if (isThenable(result)) {
         result = await result;
       }
     } catch (error) {
@@ -106,16 +108,4 @@ function accept<T>(
   options: RunWaterfallOptions<T>,
 ): T {
   return options.accept ? options.accept(result, index) : result as T;
-}
-
-/**
- * Thenables, not only native promises, count (`instanceof` would miss them).
- * Callers test `typeof value === "object"` inline first: keeping that test
- * at the call site is what lets the all-sync loop run at the speed of a
- * plain loop (bench/waterfall_bench.ts). A function with a `then` method is
- * not awaited.
- */
-function isThenable(value: object | null): value is PromiseLike<unknown> {
-  return value !== null &&
-    typeof (value as PromiseLike<unknown>).then === "function";
 }

@@ -5,10 +5,10 @@
  */
 
 import { estimateTokens } from "./estimate_tokens.ts";
-import { needsOwnCheck, renderSection } from "./render.ts";
-import { compileTemplate } from "./template.ts";
-import { toolOwner } from "./tool_owner.ts";
-import type { PromptAssembly, Stability } from "./types.ts";
+import { needsOwnCheck, renderSection } from "../render/render.ts";
+import { compileTemplate } from "../render/_template.ts";
+import { toolOwner } from "../core/tool_owner.ts";
+import type { PromptAssembly, Stability } from "../core/types.ts";
 
 /**
  * One rendered section of an explained prompt.
@@ -16,7 +16,7 @@ import type { PromptAssembly, Stability } from "./types.ts";
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { explainPrompt, type SectionExplanation } from "@dsh/system-prompt";
+ * import { explainPrompt, type SectionExplanation } from "@dsh/system-prompt/inspect";
  *
  * const [persona]: SectionExplanation[] = explainPrompt({
  *   sections: [{ name: "persona", order: 0, text: "I am {{model}}." }],
@@ -53,7 +53,7 @@ export interface SectionExplanation {
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { explainPrompt, type ToolExplanation } from "@dsh/system-prompt";
+ * import { explainPrompt, type ToolExplanation } from "@dsh/system-prompt/inspect";
  *
  * const tools: ToolExplanation[] = explainPrompt({
  *   sections: [],
@@ -82,7 +82,7 @@ export interface ToolExplanation {
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { explainPrompt, type PromptExplanation } from "@dsh/system-prompt";
+ * import { explainPrompt, type PromptExplanation } from "@dsh/system-prompt/inspect";
  *
  * const explained: PromptExplanation = explainPrompt({ sections: [], tools: [], variables: {} });
  * assert.deepEqual(explained.totals, { chars: 0, tokens: 0, sections: 0, tools: 0, toolTokens: 0 });
@@ -120,7 +120,8 @@ export interface PromptExplanation {
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { explainPrompt, renderPrompt, SystemPrompt } from "@dsh/system-prompt";
+ * import { renderPrompt, SystemPrompt } from "@dsh/system-prompt";
+ * import { explainPrompt } from "@dsh/system-prompt/inspect";
  *
  * const prompt = new SystemPrompt();
  * prompt.scope("agent-loop").section({ name: "agent:persona", order: 0, text: "I am {{model}}." });

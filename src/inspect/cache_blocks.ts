@@ -6,7 +6,7 @@
  */
 
 import { explainPrompt } from "./explain.ts";
-import type { PromptAssembly, Stability } from "./types.ts";
+import type { PromptAssembly, Stability } from "../core/types.ts";
 
 /**
  * A run of consecutive sections with one stability.
@@ -14,7 +14,7 @@ import type { PromptAssembly, Stability } from "./types.ts";
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { type CacheBlock, cacheBlocks } from "@dsh/system-prompt";
+ * import { type CacheBlock, cacheBlocks } from "@dsh/system-prompt/inspect";
  *
  * const blocks: CacheBlock[] = cacheBlocks({
  *   sections: [{ name: "a", order: 0, text: "A" }],
@@ -41,7 +41,7 @@ export interface CacheBlock {
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import type { CacheBlocksOptions } from "@dsh/system-prompt";
+ * import type { CacheBlocksOptions } from "@dsh/system-prompt/inspect";
  *
  * const options: CacheBlocksOptions = { maxBreakpoints: 2 };
  * assert.equal(options.maxBreakpoints, 2);
@@ -72,7 +72,8 @@ export interface CacheBlocksOptions {
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { cacheBlocks, renderPrompt, SystemPrompt } from "@dsh/system-prompt";
+ * import { renderPrompt, SystemPrompt } from "@dsh/system-prompt";
+ * import { cacheBlocks } from "@dsh/system-prompt/inspect";
  *
  * const prompt = new SystemPrompt<{ cwd?: string; time?: string }>();
  * prompt.section({ name: "persona", order: 0, text: "You are a coding agent." });

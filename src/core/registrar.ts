@@ -5,9 +5,9 @@
  */
 
 import type { Disposer } from "./disposer.ts";
+import type { PromptEvents } from "./events.ts";
 import type {
   AssembleContext,
-  PromptEvents,
   PromptSection,
   ToolProvider,
   VariableProvider,

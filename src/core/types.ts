@@ -162,6 +162,38 @@ export interface AssembledSection {
 }
 
 /**
+ * One change a `system-prompt/assemble` handler made to an assembly.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const prompt = new SystemPrompt();
+ * prompt.variable("model", () => "m-1");
+ * prompt.scope("dates").on("system-prompt/assemble", function addDate(assembly) {
+ *   assembly.variables.date = "2026-11-30";
+ * });
+ * const { audit } = await prompt.assemble({}, { audit: true });
+ * assert.deepEqual(audit, [
+ *   { handler: "addDate", owner: "dates", kind: "variable", name: "date", change: "added" },
+ * ]);
+ * ```
+ */
+export interface AuditEntry {
+  /** The handler's function name, or `#index` for an anonymous one. */
+  handler: string;
+  /** The handler's owner; absent for the root registry. */
+  owner?: string;
+  /** What it changed. */
+  kind: "section" | "tool" | "variable";
+  /** The section, tool or variable name. */
+  name: string;
+  /** How: for sections, a new order or text; for tools, description or parameters; for variables, the value. */
+  change: "added" | "removed" | "changed";
+}
+
+/**
  * One step's prompt before rendering. Merge-extensible: a plugin can declare
  * more fields and set them in a `system-prompt/assemble` handler.
  *
@@ -193,38 +225,6 @@ export interface PromptAssembly {
    * only when `assemble()` was called with `{ audit: true }`.
    */
   audit?: AuditEntry[];
-}
-
-/**
- * One change a `system-prompt/assemble` handler made to an assembly.
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { SystemPrompt } from "@dsh/system-prompt";
- *
- * const prompt = new SystemPrompt();
- * prompt.variable("model", () => "m-1");
- * prompt.scope("dates").on("system-prompt/assemble", function addDate(assembly) {
- *   assembly.variables.date = "2026-11-30";
- * });
- * const { audit } = await prompt.assemble({}, { audit: true });
- * assert.deepEqual(audit, [
- *   { handler: "addDate", owner: "dates", kind: "variable", name: "date", change: "added" },
- * ]);
- * ```
- */
-export interface AuditEntry {
-  /** The handler's function name, or `#index` for an anonymous one. */
-  handler: string;
-  /** The handler's owner; absent for the root registry. */
-  owner?: string;
-  /** What it changed. */
-  kind: "section" | "tool" | "variable";
-  /** The section, tool or variable name. */
-  name: string;
-  /** How: for sections, a new order or text; for tools, description or parameters; for variables, the value. */
-  change: "added" | "removed" | "changed";
 }
 
 /**
@@ -262,95 +262,3 @@ export type VariableProvider<C = AssembleContext> = (
 export type ToolProvider<C = AssembleContext> = (
   context: C,
 ) => readonly ToolSchema[];
-
-/**
- * A `system-prompt/assemble` handler: returns the next assembly, or
- * `undefined` to keep the one it got (which it may have mutated).
- *
- * @typeParam C The context type of the registry.
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import type { AssembleHandler } from "@dsh/system-prompt";
- *
- * const noTools: AssembleHandler = (assembly) => ({ ...assembly, tools: [] });
- * assert.equal(typeof noTools, "function");
- * ```
- */
-export type AssembleHandler<C = AssembleContext> = (
-  assembly: PromptAssembly,
-  context: C,
-) =>
-  | PromptAssembly
-  | undefined
-  | void
-  | PromiseLike<PromptAssembly | undefined | void>;
-
-/**
- * What a `system-prompt/change` event says: one per registration and one per
- * unregistration.
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { type PromptChange, SystemPrompt } from "@dsh/system-prompt";
- *
- * const prompt = new SystemPrompt();
- * const seen: PromptChange[] = [];
- * prompt.on("system-prompt/change", (change) => void seen.push(change));
- * prompt.scope("git").variable("branch", () => "main");
- * assert.deepEqual(seen, [
- *   { kind: "variable", action: "register", name: "branch", owner: "git" },
- * ]);
- * ```
- */
-export interface PromptChange {
-  /** What kind of registration changed. */
-  kind: "section" | "variable" | "tools" | "assemble-handler";
-  /** Whether it came or went. */
-  action: "register" | "unregister";
-  /** The section or variable name; absent for tools and handlers. */
-  name?: string;
-  /** The owner of the registration; absent for the root registry. */
-  owner?: string;
-}
-
-/**
- * A `system-prompt/change` listener.
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import type { ChangeListener } from "@dsh/system-prompt";
- *
- * const log: ChangeListener = (change) => void change.kind;
- * assert.equal(typeof log, "function");
- * ```
- */
-export type ChangeListener = (change: PromptChange) => void;
-
-/**
- * The registry's events and their handler types, so `on()` infers the
- * handler from the event name.
- *
- * @typeParam C The context type of the registry.
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import type { PromptEvents } from "@dsh/system-prompt";
- *
- * const names: (keyof PromptEvents)[] = [
- *   "system-prompt/assemble",
- *   "system-prompt/change",
- * ];
- * assert.equal(names.length, 2);
- * ```
- */
-export interface PromptEvents<C = AssembleContext> {
-  /** Waterfall: reshape the assembly for one caller. */
-  "system-prompt/assemble": AssembleHandler<C>;
-  /** Emit: a registration came or went. */
-  "system-prompt/change": ChangeListener;
-}

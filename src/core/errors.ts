@@ -164,15 +164,3 @@ export class PromptError extends Error {
     this.suggestion = options.suggestion;
   }
 }
-
-/**
- * `by plugin "x"` or `by the root registry`: how messages name an owner.
- */
-export function describeOwner(owner: string | undefined): string {
-  return owner === undefined ? "the root registry" : `"${owner}"`;
-}
-
-/** The message of a caught value, for quoting it in another message. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -5,11 +5,11 @@
  */
 
 import { createDisposer, type Disposer } from "./disposer.ts";
-import { PromptError } from "./errors.ts";
+import { scopeDisposed } from "./_errors.ts";
 import type { PromptRegistrar } from "./registrar.ts";
+import type { PromptEvents } from "./events.ts";
 import type {
   AssembleContext,
-  PromptEvents,
   PromptSection,
   ToolProvider,
   VariableProvider,
@@ -110,12 +110,6 @@ export class Scope<C> implements PromptScope<C> {
   }
 
   #assertOpen(what: string): void {
-    if (this.#disposed) {
-      throw new PromptError(
-        "scope-disposed",
-        `Cannot add ${what}: scope "${this.owner}" is disposed`,
-        { owner: this.owner },
-      );
-    }
+    if (this.#disposed) throw scopeDisposed(what, this.owner);
   }
 }

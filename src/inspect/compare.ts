@@ -5,9 +5,9 @@
  * @module
  */
 
-import { describeOwner } from "./errors.ts";
+import { describeOwner } from "../core/_errors.ts";
 import { explainPrompt, type PromptExplanation } from "./explain.ts";
-import type { PromptAssembly } from "./types.ts";
+import type { PromptAssembly } from "../core/types.ts";
 
 /**
  * A section that changed while every section after it stayed the same: its
@@ -18,7 +18,7 @@ import type { PromptAssembly } from "./types.ts";
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { comparePrompts, type PrefixBreak } from "@dsh/system-prompt";
+ * import { comparePrompts, type PrefixBreak } from "@dsh/system-prompt/inspect";
  *
  * const at = (time: string) => ({
  *   sections: [
@@ -51,7 +51,7 @@ export interface PrefixBreak {
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { comparePrompts, type PromptComparison } from "@dsh/system-prompt";
+ * import { comparePrompts, type PromptComparison } from "@dsh/system-prompt/inspect";
  *
  * const same = { sections: [], tools: [], variables: {} };
  * const comparison: PromptComparison = comparePrompts(same, same);
@@ -91,7 +91,8 @@ export interface PromptComparison {
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { comparePrompts, SystemPrompt } from "@dsh/system-prompt";
+ * import { SystemPrompt } from "@dsh/system-prompt";
+ * import { comparePrompts } from "@dsh/system-prompt/inspect";
  *
  * const prompt = new SystemPrompt<{ date: string }>();
  * prompt.scope("clock").variable("date", (context) => context.date);

@@ -4,9 +4,9 @@
  * @module
  */
 
-import { BoundedCache } from "./bounded_cache.ts";
-import { PromptError } from "./errors.ts";
-import { isReferenceName } from "./reference_name.ts";
+import { PromptError } from "../core/errors.ts";
+import { isReferenceName } from "../core/reference_name.ts";
+import { BoundedCache } from "./_bounded_cache.ts";
 
 /** A section text split at its references. */
 export interface Template {
@@ -28,21 +28,38 @@ const ESCAPED_BRACES = /\\\{\{/g;
 const SPACE = 0x20;
 const TAB = 0x09;
 
-/** Parsed texts, keyed by the text itself. Exported for tests of the bound. */
-export const TEMPLATE_CACHE: BoundedCache<Template> = new BoundedCache();
+/** Parsed texts, keyed by the text itself, shared by every render. */
+let templateCache: BoundedCache<Template> = new BoundedCache();
+
+/**
+ * Replaces the shared parse cache and returns the previous one: the seam
+ * through which tests and benches observe or reset it.
+ */
+export function useTemplateCache(
+  cache: BoundedCache<Template>,
+): BoundedCache<Template> {
+  const previous = templateCache;
+  templateCache = cache;
+  return previous;
+}
 
 /**
  * The parsed form of `text`, from the cache when it was parsed before.
  *
  * @param section Names the section in errors.
+ * @param cache Where parsed texts are kept; tests pass their own.
  * @throws {PromptError} `malformed-reference` for a complete group that
  * holds no reference name.
  */
-export function compileTemplate(text: string, section: string): Template {
-  let template = TEMPLATE_CACHE.get(text);
+export function compileTemplate(
+  text: string,
+  section: string,
+  cache: BoundedCache<Template> = templateCache,
+): Template {
+  let template = cache.get(text);
   if (template === undefined) {
     template = parseTemplate(text, section);
-    TEMPLATE_CACHE.set(text, template);
+    cache.set(text, template);
   }
   return template;
 }

@@ -7,14 +7,11 @@
  * @module
  */
 
-import { isAssembly } from "./is_assembly.ts";
-import type { AssembleHandler, AuditEntry, PromptAssembly } from "./types.ts";
-
-/** Who a handler is, as audit entries name it. */
-export interface HandlerLabel {
-  readonly handler: string;
-  readonly owner: string | undefined;
-}
+import type { HandlerLabel } from "./_errors.ts";
+import { isAssembly } from "./_is_assembly.ts";
+import { isThenable } from "./_is_thenable.ts";
+import type { AssembleHandler } from "./events.ts";
+import type { AuditEntry, PromptAssembly } from "./types.ts";
 
 interface Snapshot {
   readonly section: Map<string, string>;
@@ -40,7 +37,7 @@ export function auditedHandlers<C>(
       if (isAssembly(after)) diff(before, snapshot(after), labels[index]!, log);
       return value;
     };
-    if (typeof result === "object" && result !== null && "then" in result) {
+    if (isThenable(result)) {
       return Promise.resolve(result).then(record);
     }
     return record(result);

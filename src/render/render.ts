@@ -4,14 +4,13 @@
  * @module
  */
 
-import { closestName } from "./closest_name.ts";
-import { describeValue } from "./describe_value.ts";
-import { PromptError } from "./errors.ts";
-import { compileTemplate, locate } from "./template.ts";
-import type { PromptAssembly } from "./types.ts";
+import { describeValue } from "../core/_describe_value.ts";
+import { PromptError } from "../core/errors.ts";
+import type { PromptAssembly } from "../core/types.ts";
+import { referenceProblem } from "./_reference_problem.ts";
+import { compileTemplate, locate } from "./_template.ts";
 
 const SECTION_SEPARATOR = "\n\n";
-const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * Renders an assembly into the full system prompt: each section in the order
@@ -105,7 +104,7 @@ export function renderSection(
     const name = parts[k]!;
     const value = variables[name];
     if (
-      typeof value !== "string" || (checkOwn && !hasOwn.call(variables, name))
+      typeof value !== "string" || (checkOwn && !Object.hasOwn(variables, name))
     ) {
       throw badReference(assembly, index, (k - 1) / 2);
     }
@@ -136,34 +135,13 @@ function badReference(
     offset,
     ...ownerOf(section),
   };
-  const where =
-    `Cannot render section "${section.name}": ${reference} at ${line}:${column}`;
-  const { variables } = assembly;
-  if (!hasOwn.call(variables, variable)) {
-    const suggestion = closestName(variable, Object.keys(variables));
-    const hint = suggestion === undefined
-      ? ""
-      : `; did you mean "${suggestion}"?`;
-    return new PromptError(
-      "unknown-variable",
-      `${where} names variable "${variable}", which is not registered${hint}`,
-      { ...fields, suggestion },
-    );
-  }
-  const value = variables[variable];
-  if (value === undefined) {
-    return new PromptError(
-      "missing-value",
-      `${where} names variable "${variable}", which has no value in this assembly`,
-      fields,
-    );
-  }
+  const problem = referenceProblem(assembly.variables, variable)!;
   return new PromptError(
-    "invalid-value",
-    `${where} names variable "${variable}", whose value is ${
-      describeValue(value)
-    }, not a string`,
-    fields,
+    problem.code,
+    `Cannot render section "${section.name}": ${reference} at ${line}:${column} ${problem.phrase}`,
+    problem.suggestion === undefined
+      ? fields
+      : { ...fields, suggestion: problem.suggestion },
   );
 }
 

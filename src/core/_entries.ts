@@ -1,0 +1,48 @@
+/**
+ * What the registry stores for each live registration, and the snapshot an
+ * assembly captures.
+ *
+ * @module
+ */
+
+import type { AssembleHandler, ChangeListener } from "./events.ts";
+import type {
+  SectionText,
+  Stability,
+  ToolProvider,
+  VariableProvider,
+} from "./types.ts";
+
+/** What every registration records: its scope's owner, if any. */
+export interface Entry {
+  readonly owner: string | undefined;
+}
+
+/** A live section, its fields read once and validated. */
+export interface SectionEntry<C> extends Entry {
+  readonly name: string;
+  readonly order: number;
+  readonly text: SectionText<C>;
+  readonly stability: Stability | undefined;
+}
+
+/** A live variable. */
+export interface VariableEntry<C> extends Entry {
+  readonly name: string;
+  readonly provider: VariableProvider<C>;
+}
+
+/** A live tool provider. */
+export interface ToolEntry<C> extends Entry {
+  readonly provider: ToolProvider<C>;
+}
+
+/** A live `system-prompt/assemble` handler. */
+export interface HandlerEntry<C> extends Entry {
+  readonly handler: AssembleHandler<C>;
+}
+
+/** A live `system-prompt/change` listener. */
+export interface ListenerEntry extends Entry {
+  readonly listener: ChangeListener;
+}

@@ -1,0 +1,156 @@
+/**
+ * The registry's storage: live registrations in maps, and the snapshot an
+ * assembly reads, rebuilt once after each change.
+ *
+ * @module
+ */
+
+import {
+  type AssembleHandlers,
+  assembleHandlers,
+} from "./_assemble_handlers.ts";
+import { ChangeEvents } from "./_change_events.ts";
+import { compareCodePoints } from "./_compare_code_points.ts";
+import type {
+  HandlerEntry,
+  SectionEntry,
+  ToolEntry,
+  VariableEntry,
+} from "./_entries.ts";
+import { duplicateSection, duplicateVariable } from "./_errors.ts";
+import {
+  requireFunction,
+  requireVariableName,
+  sectionEntry,
+} from "./_validate_registration.ts";
+import { createDisposer, type Disposer } from "./disposer.ts";
+import type { PromptError } from "./errors.ts";
+import type {
+  AssembleHandler,
+  ChangeListener,
+  PromptEvents,
+} from "./events.ts";
+import type { PromptSection, ToolProvider, VariableProvider } from "./types.ts";
+
+/** What one assembly reads, captured before any user code runs. */
+export interface Snapshot<C> {
+  readonly sections: readonly SectionEntry<C>[];
+  readonly variables: readonly VariableEntry<C>[];
+  readonly tools: readonly ToolEntry<C>[];
+  readonly handlers: AssembleHandlers<C>;
+}
+
+const EVENTS: readonly string[] = [
+  "system-prompt/assemble",
+  "system-prompt/change",
+];
+
+/**
+ * Live registrations. Every add validates, stores, emits its change event
+ * and returns the disposer that undoes it; the snapshot is shared by every
+ * assembly until the next change, and never mutated.
+ */
+export class RegistryStore<C> {
+  readonly #sections = new Map<string, SectionEntry<C>>();
+  readonly #variables = new Map<string, VariableEntry<C>>();
+  #tools: readonly ToolEntry<C>[] = [];
+  #handlers: readonly HandlerEntry<C>[] = [];
+  #snapshot: Snapshot<C> | undefined;
+  readonly #events: ChangeEvents;
+
+  constructor(onListenerError: (error: PromptError) => void) {
+    this.#events = new ChangeEvents(onListenerError);
+  }
+
+  snapshot(): Snapshot<C> {
+    return this.#snapshot ??= {
+      sections: [...this.#sections.values()].sort(
+        (a, b) => a.order - b.order || compareCodePoints(a.name, b.name),
+      ),
+      variables: [...this.#variables.values()],
+      tools: this.#tools,
+      handlers: assembleHandlers(this.#handlers),
+    };
+  }
+
+  addSection(section: PromptSection<C>, owner: string | undefined): Disposer {
+    const entry = sectionEntry(section, owner);
+    const { name } = entry;
+    const existing = this.#sections.get(name);
+    if (existing !== undefined) throw duplicateSection(name, existing.owner);
+    this.#sections.set(name, entry);
+    return this.#changed("section", name, owner, () => {
+      this.#sections.delete(name);
+    });
+  }
+
+  addVariable(
+    name: string,
+    provider: VariableProvider<C>,
+    owner: string | undefined,
+  ): Disposer {
+    requireVariableName(name, owner);
+    requireFunction(provider, `variable "${name}"`);
+    const existing = this.#variables.get(name);
+    if (existing !== undefined) throw duplicateVariable(name, existing.owner);
+    this.#variables.set(name, { name, provider, owner });
+    return this.#changed("variable", name, owner, () => {
+      this.#variables.delete(name);
+    });
+  }
+
+  addTools(provider: ToolProvider<C>, owner: string | undefined): Disposer {
+    requireFunction(provider, "tool provider");
+    const entry: ToolEntry<C> = { provider, owner };
+    this.#tools = [...this.#tools, entry];
+    return this.#changed("tools", undefined, owner, () => {
+      this.#tools = this.#tools.filter((e) => e !== entry);
+    });
+  }
+
+  addHandler<E extends keyof PromptEvents<C>>(
+    event: E,
+    handler: PromptEvents<C>[E],
+    owner: string | undefined,
+  ): Disposer {
+    if (!EVENTS.includes(event)) {
+      throw new TypeError(
+        `Cannot add handler: unknown event ${
+          JSON.stringify(event)
+        }; expected ` +
+          EVENTS.map((e) => `"${e}"`).join(" or "),
+      );
+    }
+    requireFunction(handler, `"${event}" handler`);
+    if (event === "system-prompt/change") {
+      return this.#events.listen(handler as ChangeListener, owner);
+    }
+    const entry: HandlerEntry<C> = {
+      handler: handler as AssembleHandler<C>,
+      owner,
+    };
+    this.#handlers = [...this.#handlers, entry];
+    return this.#changed("assemble-handler", undefined, owner, () => {
+      this.#handlers = this.#handlers.filter((e) => e !== entry);
+    });
+  }
+
+  /**
+   * Records a registration that was just stored: drops the snapshot, tells
+   * the listeners, and returns the disposer that undoes it the same way.
+   */
+  #changed(
+    kind: "section" | "variable" | "tools" | "assemble-handler",
+    name: string | undefined,
+    owner: string | undefined,
+    remove: () => void,
+  ): Disposer {
+    this.#snapshot = undefined;
+    this.#events.emit(kind, "register", name, owner);
+    return createDisposer(() => {
+      remove();
+      this.#snapshot = undefined;
+      this.#events.emit(kind, "unregister", name, owner);
+    });
+  }
+}

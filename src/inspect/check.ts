@@ -1,0 +1,199 @@
+/**
+ * `checkPrompt`: what would go wrong, or read worse, before the first step.
+ *
+ * @module
+ */
+
+import { describeOwner, messageOf } from "../core/_errors.ts";
+import { PromptError } from "../core/errors.ts";
+import type { AssembleArgs } from "../core/options.ts";
+import type { SystemPrompt } from "../core/system_prompt.ts";
+import { toolOwner } from "../core/tool_owner.ts";
+import type { AssembledSection, PromptAssembly } from "../core/types.ts";
+import { referenceProblem } from "../render/_reference_problem.ts";
+import { needsOwnCheck, renderSection } from "../render/render.ts";
+import { DuplicateSentences } from "./_duplicate_sentences.ts";
+import type { PromptDiagnostic } from "./diagnostics.ts";
+import { referencedVariables } from "./explain.ts";
+
+const TOOL_BAND = { min: 100, max: 199 };
+
+/**
+ * Diagnoses a registry before the first step: assembles it for `context`
+ * and reports references that would fail, variables no section uses, the
+ * same sentence under two owners, and tool guidance outside its band.
+ *
+ * @typeParam C The registry's context type.
+ * @param prompt The registry.
+ * @param args The context (`{}` when left out), then assemble options.
+ * @returns The diagnostics, errors and warnings in prompt order; empty when
+ * there is nothing to report. It never rejects: a failing assembly is the
+ * one diagnostic `assemble-failed`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SystemPrompt } from "@dsh/system-prompt";
+ * import { checkPrompt } from "@dsh/system-prompt/inspect";
+ *
+ * const prompt = new SystemPrompt();
+ * prompt.scope("agent-loop").variable("model", () => "m-1");
+ * prompt.scope("agent-loop").section({ name: "agent:persona", order: 0, text: "I am {{modle}}." });
+ * prompt.scope("bash").section({ name: "tool:bash", order: 5, text: "Check exit codes." });
+ * const codes = (await checkPrompt(prompt)).map((d) => `${d.code} ${d.owner}`);
+ * assert.deepEqual(codes, [
+ *   "unknown-variable agent-loop",
+ *   "tool-guidance-band bash",
+ *   "unused-variable agent-loop",
+ * ]);
+ * ```
+ */
+export async function checkPrompt<C>(
+  prompt: SystemPrompt<C>,
+  ...args: AssembleArgs<C>
+): Promise<PromptDiagnostic[]> {
+  // Taken first: the owners of the variables this assembly resolves.
+  const { variables } = prompt.registrations();
+  let assembly: PromptAssembly;
+  try {
+    assembly = await prompt.assemble(...args);
+  } catch (error) {
+    const diagnostic: PromptDiagnostic = {
+      code: "assemble-failed",
+      severity: "error",
+      message: messageOf(error),
+    };
+    if (error instanceof PromptError && error.owner !== undefined) {
+      diagnostic.owner = error.owner;
+    }
+    return [diagnostic];
+  }
+  const owners = new Map(variables.map((v) => [v.name, v.owner]));
+  return diagnose(assembly, owners);
+}
+
+/**
+ * Checks an assembly: every reference resolves, every registered variable
+ * is used, no sentence has two owners, tool guidance sits in its band.
+ *
+ * @param variableOwners The registered variables and their owners.
+ */
+export function diagnose(
+  assembly: PromptAssembly,
+  variableOwners: ReadonlyMap<string, string | undefined>,
+): PromptDiagnostic[] {
+  const diagnostics: PromptDiagnostic[] = [];
+  const duplicates = new DuplicateSentences(diagnostics);
+  const referenced = new Set<string>();
+  const toolOwners = new Set(assembly.tools.map(toolOwner));
+  const checkOwn = needsOwnCheck(assembly.variables);
+  for (let i = 0; i < assembly.sections.length; i++) {
+    const section = assembly.sections[i]!;
+    const resolvable = checkReferences(
+      assembly,
+      section,
+      referenced,
+      diagnostics,
+    );
+    checkToolBand(section, toolOwners, diagnostics);
+    if (resolvable) {
+      duplicates.add(renderSection(assembly, i, checkOwn), {
+        label: `section "${section.name}"`,
+        owner: section.owner,
+        section: section.name,
+      });
+    }
+  }
+  for (const tool of assembly.tools) {
+    duplicates.add(tool.description, {
+      label: `the description of tool "${tool.name}"`,
+      owner: toolOwner(tool),
+      tool: tool.name,
+    });
+  }
+  for (const [variable, owner] of variableOwners) {
+    if (referenced.has(variable)) continue;
+    diagnostics.push(withOwner({
+      code: "unused-variable",
+      severity: "warning",
+      message: `Variable "${variable}" of ${
+        describeOwner(owner)
+      } is referenced by no section`,
+      variable,
+    }, owner));
+  }
+  return diagnostics;
+}
+
+/**
+ * Reports the section's malformed group or unresolvable references, and
+ * records the names it references. Whether every reference resolves.
+ */
+function checkReferences(
+  assembly: PromptAssembly,
+  section: AssembledSection,
+  referenced: Set<string>,
+  diagnostics: PromptDiagnostic[],
+): boolean {
+  const { name, text, owner } = section;
+  let names: string[];
+  try {
+    names = referencedVariables(text, name);
+  } catch (error) {
+    if (!(error instanceof PromptError)) throw error;
+    diagnostics.push(withOwner({
+      code: "malformed-reference",
+      severity: "error",
+      message: error.message,
+      section: name,
+    }, owner));
+    return false;
+  }
+  let resolvable = true;
+  for (const variable of names) {
+    referenced.add(variable);
+    const problem = referenceProblem(assembly.variables, variable);
+    if (problem === undefined) continue;
+    resolvable = false;
+    diagnostics.push(withOwner({
+      code: problem.code,
+      severity: "error",
+      message: `Section "${name}" ${problem.phrase}`,
+      section: name,
+      variable,
+    }, owner));
+  }
+  return resolvable;
+}
+
+/** Tool guidance (a `tool:` section, or one of a scope that provides tools) belongs in 100–199. */
+function checkToolBand(
+  section: AssembledSection,
+  toolOwners: ReadonlySet<string | undefined>,
+  diagnostics: PromptDiagnostic[],
+): void {
+  const { name, order, owner } = section;
+  const isToolGuidance = name.startsWith("tool:") ||
+    (owner !== undefined && toolOwners.has(owner));
+  if (!isToolGuidance || (order >= TOOL_BAND.min && order <= TOOL_BAND.max)) {
+    return;
+  }
+  diagnostics.push(withOwner({
+    code: "tool-guidance-band",
+    severity: "warning",
+    message:
+      `Section "${name}" of ${
+        describeOwner(owner)
+      } is tool guidance at order ${order}, ` +
+      `outside the tool band ${TOOL_BAND.min}–${TOOL_BAND.max}`,
+    section: name,
+  }, owner));
+}
+
+function withOwner(
+  diagnostic: PromptDiagnostic,
+  owner: string | undefined,
+): PromptDiagnostic {
+  if (owner !== undefined) diagnostic.owner = owner;
+  return diagnostic;
+}

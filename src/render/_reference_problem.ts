@@ -1,0 +1,55 @@
+/**
+ * Why a reference cannot be resolved, worded once for `renderPrompt`'s
+ * errors and `checkPrompt`'s diagnostics.
+ *
+ * @module
+ */
+
+import { describeValue } from "../core/_describe_value.ts";
+import { closestName } from "./_closest_name.ts";
+
+/** A reference that cannot be resolved, and how to say so. */
+export interface ReferenceProblem {
+  readonly code: "unknown-variable" | "missing-value" | "invalid-value";
+  /** Completes "… names variable "x"": `, which is not registered`, … */
+  readonly phrase: string;
+  /** A registered name close to an unknown one. */
+  readonly suggestion: string | undefined;
+}
+
+/**
+ * What is wrong with a reference to `name` in `variables`, or `undefined`
+ * when it resolves to a string. Only own properties count.
+ */
+export function referenceProblem(
+  variables: Readonly<Record<string, unknown>>,
+  name: string,
+): ReferenceProblem | undefined {
+  if (!Object.hasOwn(variables, name)) {
+    const suggestion = closestName(name, Object.keys(variables));
+    const hint = suggestion === undefined
+      ? ""
+      : `; did you mean "${suggestion}"?`;
+    return {
+      code: "unknown-variable",
+      phrase: `names variable "${name}", which is not registered${hint}`,
+      suggestion,
+    };
+  }
+  const value = variables[name];
+  if (typeof value === "string") return undefined;
+  if (value === undefined) {
+    return {
+      code: "missing-value",
+      phrase: `names variable "${name}", which has no value in this assembly`,
+      suggestion: undefined,
+    };
+  }
+  return {
+    code: "invalid-value",
+    phrase: `names variable "${name}", whose value is ${
+      describeValue(value)
+    }, not a string`,
+    suggestion: undefined,
+  };
+}
