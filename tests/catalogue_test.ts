@@ -1,4 +1,4 @@
-// One test per row of the README's "Bad input catalogue", named by its row.
+// One test per row of docs/errors.md "Bad input catalogue", named by its row.
 import { describe, it, mock } from "node:test";
 import assert from "node:assert/strict";
 import {
