@@ -1,12 +1,8 @@
 // One test per row of docs/errors.md "Bad input catalogue", named by its row.
 import { describe, it, mock } from "node:test";
 import assert from "node:assert/strict";
-import {
-  type PromptAssembly,
-  PromptError,
-  renderPrompt,
-  SystemPrompt,
-} from "../mod.ts";
+import { PromptError, renderPrompt, SystemPrompt } from "../mod.ts";
+import { assemblyOf } from "./support/assembly.ts";
 import { BoundedCache } from "../src/render/_bounded_cache.ts";
 import { type Template, useTemplateCache } from "../src/render/_template.ts";
 
@@ -16,12 +12,11 @@ const fail = () => {
 };
 const tool = (name: string) => ({ name, description: "", parameters: {} });
 
-function render(text: string, variables: Record<string, unknown> = {}): string {
-  return renderPrompt({
-    sections: [{ name: "s", order: 0, text }],
-    tools: [],
-    variables: variables as PromptAssembly["variables"],
-  });
+function render(
+  text: unknown,
+  variables: Record<string, unknown> = {},
+): string {
+  return renderPrompt(assemblyOf([text], variables));
 }
 
 /** The registry rejects `fn`'s registration with `code`, or a TypeError. */
@@ -87,10 +82,15 @@ describe("bad-input catalogue: registration", () => {
     );
   });
   it("catalogue R6: a live section name throws duplicate-section naming the owner", () => {
-    rejectsRegistration((p) => {
-      p.scope("x").section({ name: "a", order: 0, text: "" });
-      p.section({ name: "a", order: 1, text: "" });
-    }, "duplicate-section");
+    const prompt = new SystemPrompt();
+    prompt.scope("x").section({ name: "a", order: 0, text: "" });
+    assert.throws(() => prompt.section({ name: "a", order: 1, text: "" }), {
+      name: "PromptError",
+      code: "duplicate-section",
+      section: "a",
+      owner: "x",
+      message: 'Cannot add section "a": "x" already added it',
+    });
   });
   it("catalogue R7: a variable name a reference cannot spell throws invalid-variable-name", () => {
     for (const name of ["", "1x", "a b", "a..b", "a-b", "{{a}}"]) {
@@ -101,10 +101,15 @@ describe("bad-input catalogue: registration", () => {
     }
   });
   it("catalogue R8: a live variable name throws duplicate-variable naming the owner", () => {
-    rejectsRegistration((p) => {
-      p.variable("a", () => "");
-      p.variable("a", () => "");
-    }, "duplicate-variable");
+    const prompt = new SystemPrompt();
+    prompt.scope("git").variable("a", () => "");
+    assert.throws(() => prompt.scope("other").variable("a", () => ""), {
+      name: "PromptError",
+      code: "duplicate-variable",
+      variable: "a",
+      owner: "git",
+      message: 'Cannot add variable "a": "git" already registered it',
+    });
   });
   it("catalogue R9: a provider or handler that is not a function throws TypeError", () => {
     rejectsRegistration((p) => p.variable("a", "x" as never), TypeError);

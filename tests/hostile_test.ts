@@ -1,20 +1,15 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { type PromptAssembly, renderPrompt, SystemPrompt } from "../mod.ts";
+import { renderPrompt, SystemPrompt } from "../mod.ts";
+import { assemblyOf } from "./support/assembly.ts";
 import { BoundedCache } from "../src/render/_bounded_cache.ts";
 import { type Template, useTemplateCache } from "../src/render/_template.ts";
 
 const MB = 1 << 20;
 const fill = (unit: string) =>
   unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB);
-const one = (
-  text: string,
-  variables: Record<string, string> = {},
-): PromptAssembly => ({
-  sections: [{ name: "hostile", order: 0, text }],
-  tools: [],
-  variables,
-});
+const one = (text: string, variables: Record<string, string> = {}) =>
+  assemblyOf([text], variables);
 
 describe("renderPrompt() on hostile input", () => {
   for (const unit of ["{", "}", "{{ x", "{{ }", "{{ a } b"]) {

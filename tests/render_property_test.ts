@@ -1,12 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import {
-  type PromptAssembly,
-  PromptError,
-  type PromptErrorCode,
-  renderPrompt,
-} from "../mod.ts";
+import { PromptError, type PromptErrorCode, renderPrompt } from "../mod.ts";
+import { assemblyOf } from "./support/assembly.ts";
 import { referenceRender } from "./support/reference_renderer.ts";
 
 const RUNS = { numRuns: 10_000, seed: 20261130 };
@@ -67,17 +63,6 @@ const variables = fc.record(
   },
   { requiredKeys: ["b"] },
 );
-
-function assemblyOf(
-  texts: string[],
-  vars: Record<string, string | undefined>,
-): PromptAssembly {
-  return {
-    sections: texts.map((text, i) => ({ name: `s${i}`, order: i, text })),
-    tools: [],
-    variables: Object.assign(Object.create(null), vars),
-  };
-}
 
 describe("renderPrompt() properties", () => {
   it("never throws anything but a PromptError with a documented code", () => {

@@ -1,23 +1,9 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import {
-  type AssembledSection,
-  type PromptAssembly,
-  PromptError,
-  renderPrompt,
-} from "../mod.ts";
+import { type AssembledSection, PromptError, renderPrompt } from "../mod.ts";
+import { assemblyOf } from "./support/assembly.ts";
 
-function assembly(
-  texts: string[],
-  variables: Record<string, string | undefined> = {},
-): PromptAssembly {
-  const vars = Object.assign(Object.create(null), variables);
-  return {
-    sections: texts.map((text, i) => ({ name: `s${i}`, order: i, text })),
-    tools: [],
-    variables: vars,
-  };
-}
+const assembly = assemblyOf;
 
 const render = (
   text: string,

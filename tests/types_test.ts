@@ -69,9 +69,12 @@ describe("generic context", () => {
   it("infers the handler type from the event name", () => {
     const prompt = new SystemPrompt();
     prompt.on("system-prompt/change", (change) => void change.kind);
-    const wrong = (assembly: PromptAssembly) => assembly.tools;
+    const seen: unknown[] = [];
+    const wrong = (assembly: PromptAssembly) => void seen.push(assembly.tools);
     // @ts-expect-error: a change listener gets a PromptChange, not an assembly
-    const off = prompt.on("system-prompt/change", wrong); // type-checked only
-    assert.equal(typeof off, "function");
+    prompt.on("system-prompt/change", wrong);
+    prompt.variable("x", () => "");
+    // What the type error prevents: a change has no tools.
+    assert.deepEqual(seen, [undefined]);
   });
 });
