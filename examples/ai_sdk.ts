@@ -13,7 +13,7 @@ import {
   tool,
   type ToolSet,
 } from "ai";
-import type { ToolSchema } from "../mod.ts";
+import type { ToolSchema } from "@dsh/system-prompt";
 import type { Agent } from "./agent.ts";
 import type { AgentLoop } from "./plugins/agent_loop.ts";
 

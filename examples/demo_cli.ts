@@ -7,7 +7,7 @@
  * @module
  */
 
-import { comparePrompts, explainPrompt, PromptError } from "../mod.ts";
+import { comparePrompts, explainPrompt, PromptError } from "@dsh/system-prompt";
 import { parseConfig } from "./config.ts";
 import {
   formatComparison,

@@ -8,7 +8,7 @@ import type {
   PromptComparison,
   PromptDiagnostic,
   PromptExplanation,
-} from "../mod.ts";
+} from "@dsh/system-prompt";
 
 /** Left-aligned columns, except those listed as numeric (right-aligned). */
 export function formatTable(

@@ -5,7 +5,11 @@
  * @module
  */
 
-import type { PromptAssembly, PromptScope, SystemPrompt } from "../mod.ts";
+import type {
+  PromptAssembly,
+  PromptScope,
+  SystemPrompt,
+} from "@dsh/system-prompt";
 import type { AgentContext } from "./agent.ts";
 import type { AgentConfig } from "./config.ts";
 import { HostError } from "./host_error.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { SystemPrompt } from "../mod.ts";
+import { SystemPrompt } from "@dsh/system-prompt";
 import type { AgentContext } from "./agent.ts";
 import type { AgentConfig } from "./config.ts";
 import { PluginHost } from "./host.ts";

@@ -10,7 +10,7 @@ import {
   type PromptAssembly,
   renderPrompt,
   type ToolSchema,
-} from "../../mod.ts";
+} from "@dsh/system-prompt";
 import type { Agent } from "../agent.ts";
 import type { Plugin } from "../host.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { ToolSchema } from "../../mod.ts";
+import type { ToolSchema } from "@dsh/system-prompt";
 import type { Plugin } from "../host.ts";
 
 /** The bash tool's schema. */

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ToolSchema } from "../../mod.ts";
+import type { ToolSchema } from "@dsh/system-prompt";
 import type { Plugin } from "../host.ts";
 import type { SubagentProvider } from "./subagent_backends.ts";
 

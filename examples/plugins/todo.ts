@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { ToolSchema } from "../../mod.ts";
+import type { ToolSchema } from "@dsh/system-prompt";
 import type { Plugin } from "../host.ts";
 
 /** The todo tool's schema. */
