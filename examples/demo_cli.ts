@@ -13,6 +13,7 @@ import {
   comparePrompts,
   explainPrompt,
 } from "@dsh/system-prompt/inspect";
+import { closestKey } from "./closest_key.ts";
 import { parseConfig } from "./config.ts";
 import {
   formatComparison,
@@ -49,7 +50,16 @@ export const TWO_STEP_TIMES = [
 ] as const;
 
 const USAGE =
-  "Usage: deno task demo [--config FILE] [--json | --explain | --check | --two-step]";
+  `Usage: deno task demo [--config FILE] [--json | --explain | --check | --two-step]
+
+  --config FILE  the agent config (default: examples/personas/default.json)
+  --json         print the assembly as JSON
+  --explain      who owns which span of the prompt, sizes, estimated tokens
+  --check        the prompt's diagnostics
+  --two-step     two steps five minutes apart and what changed between them
+
+Exit codes: 0 success; 1 a prompt, config or plugin error, or an error that
+--check found; 2 bad arguments.`;
 type Mode = "prompt" | "json" | "explain" | "check" | "two-step";
 const MODES: Record<string, Mode> = {
   "--json": "json",
@@ -57,6 +67,10 @@ const MODES: Record<string, Mode> = {
   "--check": "check",
   "--two-step": "two-step",
 };
+const FLAGS = [...Object.keys(MODES), "--config", "--help"];
+
+/** Exit codes of {@linkcode runDemo}. */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
 /**
  * Runs the demo and returns its exit code: 0 on success, 1 for a
@@ -69,18 +83,40 @@ export async function runDemo(
 ): Promise<number> {
   let configPath: string | URL | undefined;
   let mode: Mode = "prompt";
+  let modeFlag: string | undefined;
+  const usage = (problem: string) => {
+    io.err(`${problem}\n\n${USAGE}`);
+    return EXIT.usage;
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg in MODES && mode === "prompt") mode = MODES[arg]!;
-    else if (arg === "--config" && i + 1 < args.length) configPath = args[++i]!;
-    else if (arg.startsWith("--config=")) {
-      configPath = arg.slice("--config=".length);
+    if (arg in MODES) {
+      if (modeFlag !== undefined) {
+        return usage(
+          modeFlag === arg
+            ? `${arg} is given twice`
+            : `${modeFlag} and ${arg} cannot be combined: pick one of ${
+              Object.keys(MODES).join(", ")
+            }`,
+        );
+      }
+      [mode, modeFlag] = [MODES[arg]!, arg];
+    } else if (arg === "--config" || arg.startsWith("--config=")) {
+      if (configPath !== undefined) return usage("--config is given twice");
+      const value = arg === "--config" ? args[++i] : arg.slice(9);
+      if (value === undefined || value === "") {
+        return usage("--config needs a file: --config FILE");
+      }
+      configPath = value;
     } else if (arg === "--help" || arg === "-h") {
       io.out(USAGE);
-      return 0;
+      return EXIT.ok;
     } else {
-      io.err(`Unknown or repeated argument ${JSON.stringify(arg)}\n${USAGE}`);
-      return 2;
+      const suggestion = closestKey(arg, FLAGS);
+      return usage(
+        `Unknown argument ${JSON.stringify(arg)}` +
+          (suggestion === undefined ? "" : `; did you mean ${suggestion}?`),
+      );
     }
   }
   configPath ??= mode === "two-step" ? DATED_CONFIG : DEFAULT_CONFIG;
@@ -89,7 +125,7 @@ export async function runDemo(
   } catch (error) {
     if (error instanceof PromptError || error instanceof HostError) {
       io.err(error.message);
-      return 1;
+      return EXIT.failed;
     }
     throw error;
   }
@@ -124,7 +160,9 @@ async function run(
       time: io.now(),
     });
     io.out(formatDiagnostics(diagnostics));
-    return diagnostics.some((d) => d.severity === "error") ? 1 : 0;
+    return diagnostics.some((d) => d.severity === "error")
+      ? EXIT.failed
+      : EXIT.ok;
   }
   if (mode === "two-step") {
     const [first, second] = TWO_STEP_TIMES;

@@ -15,11 +15,13 @@ import type { AgentConfig } from "./config.ts";
 import { HostError } from "./host_error.ts";
 import type { AgentLoop } from "./plugins/agent_loop.ts";
 import type { SubagentProvider } from "./plugins/subagent_backends.ts";
+import type { ToolRegistry } from "./tool_registry.ts";
 
 /** What plugins offer each other, by key. */
 export interface Services {
   "agent-loop": AgentLoop;
   "subagent-backend": SubagentProvider;
+  "tool-registry": ToolRegistry;
 }
 
 /** What a plugin gets while it loads. */

@@ -7,13 +7,18 @@
  * @module
  */
 
-import { cp, mkdir, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, rm, rmdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type DenoManifest, entryPoints, specifier } from "./entry_points.ts";
 
 /** Pinned versions: the same build on every machine. */
 export const VERSIONS = {
   typescript: "5.9.3",
+  /** The oldest TypeScript the package's declarations support. */
+  typescriptOldest: "5.2.2",
+  esbuild: "0.28.2",
+  bun: "1.4.5",
   typesNode: "20.19.43",
   ai: "6.0.325",
   fastCheck: "4.11.0",
@@ -80,6 +85,18 @@ export async function scratchProject(
   return dir;
 }
 
+/**
+ * Removes the scratch project `.tmp/<name>`, and `.tmp/` itself once it is
+ * empty, so a passing run leaves nothing behind. A failing run keeps its
+ * scratch projects for a look.
+ */
+export async function removeScratch(name: string): Promise<void> {
+  const tmp = join(ROOT, ".tmp");
+  await rm(join(tmp, name), { recursive: true, force: true });
+  const left = await readdir(tmp).catch(() => undefined);
+  if (left?.length === 0) await rmdir(tmp).catch(() => {});
+}
+
 /** Options of {@linkcode compile}. */
 export interface CompileOptions {
   /** Paths to compile, relative to `dir`. */
@@ -88,6 +105,10 @@ export interface CompileOptions {
   outDir: string;
   /** Emit `.d.ts` files. @default {false} */
   declaration?: boolean;
+  /** Further compiler options, applied last. */
+  compilerOptions?: Record<string, unknown>;
+  /** Paths not to compile (tsc excludes `outDir` unless told otherwise). */
+  exclude?: string[];
 }
 
 /**
@@ -118,12 +139,11 @@ export async function compile(
           declaration: options.declaration ?? false,
           rootDir: ".",
           outDir: options.outDir,
-          paths: {
-            "@dsh/system-prompt": ["./mod.ts"],
-            "@dsh/system-prompt/inspect": ["./inspect.ts"],
-          },
+          paths: await selfPaths(),
+          ...options.compilerOptions,
         },
         include: options.include,
+        ...(options.exclude ? { exclude: options.exclude } : {}),
       },
       null,
       2,
@@ -134,8 +154,18 @@ export async function compile(
   });
 }
 
-/** The package's version, from deno.json. */
-export async function packageVersion(): Promise<string> {
-  const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
-  return config.version;
+/** The package manifest, deno.json. */
+export async function denoManifest(): Promise<DenoManifest> {
+  return JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+}
+
+/** TypeScript `paths` resolving the package's own name to its sources. */
+async function selfPaths(): Promise<Record<string, string[]>> {
+  const { name, exports } = await denoManifest();
+  return Object.fromEntries(
+    entryPoints(exports).map((entry) => [
+      specifier(name, entry),
+      [`./${entry.source}`],
+    ]),
+  );
 }

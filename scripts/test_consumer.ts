@@ -1,67 +1,95 @@
 /**
- * `deno task test:consumer`: packs `npm/` with `npm pack`, installs the
- * tarball into a fresh Node project with TypeScript, type-checks a consumer
- * that augments `AssembleContext` with `declare module`, runs it with node,
- * and checks that a consumer with a type error fails to compile.
+ * `deno task test:consumer`: builds the npm package, checks it with
+ * `npm publish --dry-run`, packs it with `npm pack`, installs the tarball
+ * into a fresh project and follows docs/install.md there: its code blocks,
+ * written out as files, are type-checked with the oldest supported and the
+ * newest TypeScript under its Node.js and browser `tsconfig.json`s, and run
+ * on Node.js (ESM and CommonJS), on Bun and as an esbuild browser bundle.
+ * Every entry point of deno.json `exports` is imported and required by name.
+ * Prints "consumer: N passed, M failed" and leaves nothing behind on success.
  *
  * @module
  */
 
-import { writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildNpm } from "./build_npm.ts";
+import { docBlock, docBlocks } from "./doc_blocks.ts";
+import { specifier } from "./entry_points.ts";
 import {
-  compile,
+  denoManifest,
+  removeScratch,
   ROOT,
   run,
   scratchProject,
   VERSIONS,
 } from "./node_toolchain.ts";
 
-const CONSUMER = `
-import { PromptError, renderPrompt, SystemPrompt } from "@dsh/system-prompt";
+const EXPECTED = "You are m-1.";
+const { name, version } = await denoManifest();
+const blocks = docBlocks(await readFile(join(ROOT, "docs/install.md"), "utf8"));
+const results: { name: string; error?: unknown }[] = [];
 
-interface Agent {
-  model: string;
-  cwd?: string;
-}
-
-declare module "@dsh/system-prompt" {
-  interface AssembleContext {
-    agent?: Agent;
+/** Runs one check, records it, and goes on to the next either way. */
+async function check(title: string, body: () => Promise<void>) {
+  try {
+    await body();
+    results.push({ name: title });
+    console.log(`ok   ${title}`);
+  } catch (error) {
+    results.push({ name: title, error });
+    console.log(`FAIL ${title}\n     ${(error as Error).message}`);
   }
 }
 
-const prompt = new SystemPrompt();
-const loop = prompt.scope("agent-loop");
-loop.section({ name: "agent:persona", order: 0, text: "You are {{model}} in {{cwd}}." });
-loop.variable("model", (context) => context.agent?.model);
-loop.variable("cwd", (context) => context.agent?.cwd);
-prompt.on("system-prompt/assemble", (assembly, context) => {
-  if (context.agent === undefined) assembly.sections = [];
+/** Runs a command that must print exactly the expected prompt line. */
+async function expectPrompt(command: string, args: string[], cwd: string) {
+  const output = (await run(command, args, { cwd })).trim();
+  if (output !== EXPECTED) {
+    throw new Error(
+      `${command} ${args.join(" ")} printed ${JSON.stringify(output)}`,
+    );
+  }
+}
+
+const packageDir = join(ROOT, ".tmp", "consumer-package");
+const { entries } = await buildNpm(packageDir);
+
+await check("npm publish --dry-run accepts the package", async () => {
+  // npm prints its file list on stderr and fails on a manifest it rejects.
+  await run("npm", ["publish", "--dry-run", "--loglevel=error"], {
+    cwd: packageDir,
+  });
 });
 
-const text = renderPrompt(await prompt.assemble({ agent: { model: "m-1", cwd: "/repo" } }));
-if (text !== "You are m-1 in /repo.") throw new Error("unexpected prompt: " + text);
-try {
-  renderPrompt(await prompt.assemble({ agent: { model: "m-1" } }));
-  throw new Error("expected a missing-value error");
-} catch (error) {
-  if (!(error instanceof PromptError) || error.code !== "missing-value") throw error;
-}
-console.log("consumer ok: " + text);
-`;
+await check("the .d.ts files use .js specifiers only", async () => {
+  const files = (await readdir(packageDir, { recursive: true }))
+    .filter((file) => file.endsWith(".d.ts"));
+  for (const file of files) {
+    const text = await readFile(join(packageDir, file), "utf8");
+    const bad = /(["'])\.\.?\/[^"'\n]*\.ts\1/.exec(text);
+    if (bad) throw new Error(`${file} imports ${bad[0]}`);
+  }
+  if (!files.some((file) => file.endsWith(".d.ts"))) {
+    throw new Error("no .d.ts files");
+  }
+});
 
-// The same consumer with one typo the augmentation must catch.
-const BROKEN = CONSUMER.replace("context.agent?.model", "context.agent?.modle");
+await check("each .js and .d.ts has its map", async () => {
+  const files = await readdir(packageDir, { recursive: true });
+  const emitted = files.filter((f) =>
+    !f.startsWith("source") && (f.endsWith(".js") || f.endsWith(".d.ts"))
+  );
+  const missing = emitted.filter((f) => !files.includes(`${f}.map`));
+  if (missing.length > 0) throw new Error(`no map for ${missing.join(", ")}`);
+});
 
-const npmDir = await buildNpm();
 const packed = await run("npm", [
   "pack",
   "--pack-destination",
   join(ROOT, ".tmp"),
   "--silent",
-], { cwd: npmDir });
+], { cwd: packageDir });
 const tarball = join(ROOT, ".tmp", packed.trim().split("\n").at(-1)!);
 
 const dir = await scratchProject(
@@ -71,21 +99,172 @@ const dir = await scratchProject(
   [
     tarball,
     `typescript@${VERSIONS.typescript}`,
+    `typescript-oldest@npm:typescript@${VERSIONS.typescriptOldest}`,
     `@types/node@${VERSIONS.typesNode}`,
+    `esbuild@${VERSIONS.esbuild}`,
+    `bun@${VERSIONS.bun}`,
   ],
 );
-await writeFile(join(dir, "consumer.ts"), CONSUMER);
-await compile(dir, { include: ["consumer.ts"], outDir: "out" });
-const output = await run("node", ["out/consumer.js"], { cwd: dir });
-if (!output.includes("consumer ok: You are m-1 in /repo.")) {
-  throw new Error(`consumer printed ${output}`);
-}
-console.log(output.trim());
+const file = (path: string, text: string) => writeFile(join(dir, path), text);
+const TSC = {
+  [VERSIONS.typescript]: join(dir, "node_modules/typescript/bin/tsc"),
+  [VERSIONS.typescriptOldest]: join(
+    dir,
+    "node_modules/typescript-oldest/bin/tsc",
+  ),
+};
 
-await writeFile(join(dir, "consumer.ts"), BROKEN);
-console.log("compiling the consumer with a typo; tsc must reject it:");
-const failed = await compile(dir, { include: ["consumer.ts"], outDir: "out" })
-  .then(() => false, () => true);
-if (!failed) throw new Error("a consumer with a type error compiled");
-console.log("consumer with a type error: rejected by tsc, as it must be");
-console.log("consumer: 2 passed, 0 failed");
+// docs/install.md, as a reader copies it.
+const nodeMain = docBlock(blocks, "// main.ts for Node.js");
+await file("main.ts", nodeMain);
+await file("app.ts", docBlock(blocks, "// main.ts"));
+await file("main.mjs", docBlock(blocks, "// main.mjs"));
+await file("main.cjs", docBlock(blocks, "// main.cjs"));
+await file("browser.js", docBlock(blocks, "// browser.js"));
+await file(
+  "tsconfig.node.json",
+  docBlock(blocks, "// tsconfig.json for Node.js"),
+);
+await file(
+  "tsconfig.browser.json",
+  docBlock(blocks, "// tsconfig.json for a browser app"),
+);
+// Every entry point by name, typed and untyped.
+const specifiers = entries.map((entry) => specifier(name, entry));
+await file(
+  "entries.ts",
+  specifiers.map((s, i) => `import * as entry${i} from "${s}";\n`).join("") +
+    `export const entries = [${specifiers.map((_, i) => `entry${i}`)}];\n`,
+);
+
+/** A tsconfig extending a docs one, for `files`, and emitting to `out/`. */
+async function project(base: string, files: string[], emit: boolean) {
+  const path = `tsconfig.${base}.${files.join("-")}.json`;
+  await file(
+    path,
+    JSON.stringify({
+      extends: `./tsconfig.${base}.json`,
+      compilerOptions: emit
+        ? { outDir: "out", noEmit: false }
+        : { noEmit: true },
+      files,
+    }),
+  );
+  return path;
+}
+
+for (const ts of [VERSIONS.typescriptOldest, VERSIONS.typescript]) {
+  await check(
+    `TypeScript ${ts}, Node.js tsconfig: main.ts and every entry point type-check`,
+    async () => {
+      await run("node", [
+        TSC[ts]!,
+        "-p",
+        await project("node", ["main.ts", "entries.ts"], false),
+      ], { cwd: dir });
+    },
+  );
+  await check(
+    `TypeScript ${ts}, browser tsconfig: app.ts and every entry point type-check`,
+    async () => {
+      await run("node", [
+        TSC[ts]!,
+        "-p",
+        await project("browser", ["app.ts", "entries.ts"], false),
+      ], { cwd: dir });
+    },
+  );
+  await check(
+    `TypeScript ${ts} rejects a typo the declarations must catch`,
+    async () => {
+      await file(
+        "typo.ts",
+        nodeMain.replace("context.agent?.model", "context.agent?.modle"),
+      );
+      const failed = await run("node", [
+        TSC[ts]!,
+        "-p",
+        await project("node", ["typo.ts"], false),
+      ], { cwd: dir })
+        .then(() => false, () => true);
+      if (!failed) throw new Error("a consumer with a type error compiled");
+    },
+  );
+}
+
+const nodeVersion = (await run("node", ["--version"], { cwd: dir })).trim();
+await check(
+  `Node.js ${nodeVersion}: main.ts compiled by TypeScript ${VERSIONS.typescript} runs`,
+  async () => {
+    await run("node", [
+      TSC[VERSIONS.typescript]!,
+      "-p",
+      await project("node", ["main.ts"], true),
+    ], { cwd: dir });
+    await expectPrompt("node", ["out/main.js"], dir);
+  },
+);
+await check(`Node.js ${nodeVersion}: main.mjs (ESM) runs`, async () => {
+  await expectPrompt("node", ["main.mjs"], dir);
+});
+await check(
+  `Node.js ${nodeVersion}: main.cjs (CommonJS require) runs`,
+  async () => {
+    await expectPrompt("node", ["main.cjs"], dir);
+  },
+);
+await check(
+  `Node.js ${nodeVersion}: every entry point imports and requires by name`,
+  async () => {
+    const script = `
+    const { createRequire } = await import("node:module");
+    const require = createRequire(import.meta.url);
+    for (const s of ${JSON.stringify(specifiers)}) {
+      const imported = await import(s);
+      const required = require(s);
+      if (Object.keys(imported).length === 0 || imported.SystemPrompt !== undefined && required.SystemPrompt !== imported.SystemPrompt) {
+        throw new Error(s + " exports nothing or two copies");
+      }
+    }`;
+    await run("node", ["--input-type=module", "-e", script], { cwd: dir });
+  },
+);
+const bun = join(dir, "node_modules/.bin/bun");
+await check(`Bun ${VERSIONS.bun}: main.mjs and main.ts run`, async () => {
+  await expectPrompt(bun, ["main.mjs"], dir);
+  await expectPrompt(bun, ["main.ts"], dir);
+});
+await check(
+  `esbuild ${VERSIONS.esbuild}: browser.js bundles to one module without imports, which runs`,
+  async () => {
+    await run(join(dir, "node_modules/.bin/esbuild"), [
+      "browser.js",
+      "--bundle",
+      "--format=esm",
+      "--outfile=dist/app.js",
+      "--log-level=warning",
+      "--metafile=dist/meta.json",
+    ], { cwd: dir });
+    const meta = JSON.parse(
+      await readFile(join(dir, "dist/meta.json"), "utf8"),
+    );
+    const imports = meta.outputs["dist/app.js"].imports;
+    if (imports.length > 0) {
+      throw new Error(`the bundle imports ${JSON.stringify(imports)}`);
+    }
+    await expectPrompt("node", ["dist/app.js"], dir);
+  },
+);
+
+const failed = results.filter((result) => result.error !== undefined);
+console.log(
+  `consumer: ${results.length - failed.length} passed, ${failed.length} failed`,
+);
+if (failed.length > 0) {
+  console.log(`kept ${dir} and ${packageDir} for a look`);
+  Deno.exit(1);
+}
+await rm(tarball, { force: true });
+await removeScratch("consumer-package");
+await removeScratch("consumer");
+console.log(`${name}@${version}: ${entries.length} entry point(s) checked`);

@@ -1,7 +1,7 @@
 /**
  * `deno task test:node`: compiles the test suite (with the sources and
  * examples it imports) with the pinned TypeScript and runs it on Node.js
- * with `node --test`. The scratch project is named `@dsh/system-prompt`, so
+ * with `node --test`. The scratch project carries the package name and the entry points of deno.json, so
  * tests that import the package by name resolve to the compiled `mod.js`.
  *
  * @module
@@ -9,17 +9,30 @@
 
 import { cp, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { compile, run, scratchProject, VERSIONS } from "./node_toolchain.ts";
+import { entryPoints } from "./entry_points.ts";
+import {
+  compile,
+  denoManifest,
+  removeScratch,
+  run,
+  scratchProject,
+  VERSIONS,
+} from "./node_toolchain.ts";
 
+const manifest = await denoManifest();
+const entries = entryPoints(manifest.exports);
+const sources = [...entries.map((entry) => entry.source), "src"];
 const dir = await scratchProject(
   "node-test",
   {
-    name: "@dsh/system-prompt",
+    name: manifest.name,
     private: true,
     type: "module",
-    exports: { ".": "./out/mod.js", "./inspect": "./out/inspect.js" },
+    exports: Object.fromEntries(
+      entries.map((entry) => [entry.subpath, `./out/${entry.stem}.js`]),
+    ),
   },
-  ["mod.ts", "inspect.ts", "src", "tests", "examples"],
+  [...sources, "tests", "examples"],
   [
     `typescript@${VERSIONS.typescript}`,
     `@types/node@${VERSIONS.typesNode}`,
@@ -28,7 +41,7 @@ const dir = await scratchProject(
   ],
 );
 await compile(dir, {
-  include: ["mod.ts", "inspect.ts", "src", "tests", "examples"],
+  include: [...sources, "tests", "examples"],
   outDir: "out",
 });
 // Data files the compiled tests and examples read next to themselves.
@@ -46,3 +59,4 @@ await run("node", ["--test", "--test-reporter=spec", ...files], {
   cwd: dir,
   echo: true,
 });
+await removeScratch("node-test");

@@ -12,6 +12,7 @@ import { readPlugin } from "./read.ts";
 import { subagentPlugin } from "./subagent.ts";
 import { acpPlugin, forkPlugin, spawnPlugin } from "./subagent_backends.ts";
 import { todoPlugin } from "./todo.ts";
+import { toolRegistryPlugin } from "../tool_registry.ts";
 
 /** Every example plugin, by the name a config lists it under. */
 export const PLUGINS: ReadonlyMap<string, Plugin> = new Map(
@@ -25,6 +26,7 @@ export const PLUGINS: ReadonlyMap<string, Plugin> = new Map(
     acpPlugin,
     forkPlugin,
     subagentPlugin,
+    toolRegistryPlugin,
   ]
     .map((plugin) => [plugin.name, plugin]),
 );

@@ -26,6 +26,7 @@ describe("agent-loop plugin", () => {
       system,
       [
         "You are Dash, a software engineering agent running on claude-sonnet-4-5.",
+        "Your working directory is /home/dev/project. " +
         "Work in small steps and verify each one before the next. Read before you edit, and " +
         "prefer the smallest change that solves the problem. When you are unsure, say so and " +
         "say what would settle it. Report what you did and what you saw, not what you hoped.",

@@ -2,7 +2,8 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { MockLanguageModelV3 } from "ai/test";
-import { generateStep } from "../../examples/ai_sdk.ts";
+import { comparePrompts } from "@dsh/system-prompt/inspect";
+import { generateStep, runAgentLoop } from "../../examples/ai_sdk.ts";
 import { parseConfig } from "../../examples/config.ts";
 import { startAgent } from "../../examples/start_agent.ts";
 import { persona } from "./io.ts";
@@ -52,5 +53,110 @@ describe("generateStep() with the Vercel AI SDK", () => {
     assert.ok(bash?.type === "function");
     assert.equal(bash.description, expected.tools[0]!.description);
     assert.deepEqual(bash.inputSchema, expected.tools[0]!.parameters);
+  });
+});
+
+describe("runAgentLoop() with the Vercel AI SDK", () => {
+  it("runs a tool through the registry and assembles the next step's prompt again; only the clock changed", async () => {
+    const dated = parseConfig(
+      await readFile(persona("dated.json"), "utf8"),
+      "dated.json",
+    );
+    const config = { ...dated, plugins: [...dated.plugins, "tool-registry"] };
+    const host = startAgent(config);
+    const registry = host.service("tool-registry")!;
+    const calls: unknown[] = [];
+    registry.register({
+      name: "add",
+      description: "Adds two numbers.",
+      parameters: {
+        type: "object",
+        properties: { a: { type: "number" }, b: { type: "number" } },
+        required: ["a", "b"],
+      },
+      execute: (input) => {
+        calls.push(input);
+        const { a, b } = input as { a: number; b: number };
+        return a + b;
+      },
+    });
+    const usage = {
+      inputTokens: {
+        total: 1,
+        noCache: 1,
+        cacheRead: undefined,
+        cacheWrite: undefined,
+      },
+      outputTokens: { total: 1, text: 1, reasoning: undefined },
+    };
+    const model = new MockLanguageModelV3({
+      doGenerate: [
+        {
+          content: [{
+            type: "tool-call",
+            toolCallId: "call-1",
+            toolName: "add",
+            input: JSON.stringify({ a: 2, b: 3 }),
+          }],
+          finishReason: { unified: "tool-calls", raw: undefined },
+          usage,
+          warnings: [],
+        },
+        {
+          content: [{ type: "text", text: "2 + 3 = 5." }],
+          finishReason: { unified: "stop", raw: undefined },
+          usage,
+          warnings: [],
+        },
+      ],
+    });
+    const times = ["2026-11-30T09:00:00Z", "2026-11-30T09:05:00Z"];
+    const { result, requests } = await runAgentLoop(
+      host.service("agent-loop")!,
+      config.agent,
+      model,
+      "What is 2 + 3?",
+      { registry, now: () => times.shift()! },
+    );
+
+    assert.equal(result.text, "2 + 3 = 5.");
+    assert.equal(result.steps.length, 2);
+    assert.deepEqual(calls, [{ a: 2, b: 3 }]);
+    assert.equal(requests.length, 2);
+    const [first, second] = model.doGenerateCalls;
+    assert.deepEqual(first!.prompt[0], {
+      role: "system",
+      content: requests[0]!.system,
+    });
+    assert.deepEqual(second!.prompt[0], {
+      role: "system",
+      content: requests[1]!.system,
+    });
+    assert.match(
+      requests[0]!.system,
+      /The current time is 2026-11-30 09:00 UTC/,
+    );
+    assert.match(
+      requests[1]!.system,
+      /The current time is 2026-11-30 09:05 UTC/,
+    );
+    const toolResult = second!.prompt.find((m) => m.role === "tool");
+    const part = toolResult?.content[0];
+    assert.ok(part?.type === "tool-result");
+    assert.equal(part.toolCallId, "call-1");
+    assert.deepEqual(part.output, { type: "json", value: 5 });
+    assert.ok(first!.tools?.some((t) => t.name === "add"));
+
+    const comparison = comparePrompts(
+      requests[0]!.assembly,
+      requests[1]!.assembly,
+    );
+    assert.deepEqual(comparison.changedVariables, ["date"]);
+    assert.equal(comparison.tools.changed, false);
+    assert.deepEqual(comparison.firstChangedSection, {
+      name: "agent:persona",
+      owner: "agent-loop",
+      index: 0,
+    });
   });
 });

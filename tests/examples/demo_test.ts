@@ -63,12 +63,24 @@ describe("runDemo()", () => {
     assert.doesNotMatch(io.stderr[0]!, /\n\s+at /);
   });
 
-  it("exits 2 with the usage for an unknown argument", async () => {
+  it("exits 2 with the usage for an unknown argument, suggesting a flag", async () => {
     const io = recordingIo();
     assert.equal(await runDemo(["--verbose"], io), 2);
+    assert.match(io.stderr[0]!, /^Unknown argument "--verbose"\n\nUsage: /);
+    const typo = recordingIo();
+    assert.equal(await runDemo(["--explian"], typo), 2);
     assert.match(
-      io.stderr[0]!,
-      /Unknown or repeated argument "--verbose"\nUsage: /,
+      typo.stderr[0]!,
+      /^Unknown argument "--explian"; did you mean --explain\?\n/,
+    );
+  });
+
+  it("documents its exit codes in --help", async () => {
+    const io = recordingIo();
+    assert.equal(await runDemo(["--help"], io), 0);
+    assert.match(
+      io.stdout[0]!,
+      /Exit codes: 0 success; 1 .*; 2 bad arguments\./s,
     );
   });
 
@@ -78,13 +90,13 @@ describe("runDemo()", () => {
     const out = io.stdout.join("\n");
     assert.match(
       out,
-      /\nagent:persona +agent-loop +0 +\[0, 324\) +324 +81 +model\n/,
+      /\nagent:persona +agent-loop +0 +\[0, 369\) +369 +93 +model, cwd\n/,
     );
-    assert.match(out, /\ntool:bash +bash +105 +\[326, 479\) +153/);
+    assert.match(out, /\ntool:bash +bash +105 +\[371, 524\) +153/);
     assert.match(out, /\nsubagent +subagent +344 +153 +127\n/);
     assert.match(
       out,
-      /\ntotal: 622 characters, ~156 tokens in 3 sections; 4 tools/,
+      /\ntotal: 667 characters, ~167 tokens in 3 sections; 4 tools/,
     );
   });
 
@@ -96,11 +108,16 @@ describe("runDemo()", () => {
     );
     assert.deepEqual(clean.stdout, ["check: no findings"]);
 
-    const warned = recordingIo();
-    assert.equal(await runDemo(["--check"], warned), 0);
-    assert.deepEqual(warned.stdout, [
-      'warning unused-variable [agent-loop]: Variable "cwd" of "agent-loop" is referenced by no section',
-    ]);
+    for (
+      const name of ["default.json", "acp.json", "fork.json", "dated.json"]
+    ) {
+      const own = recordingIo();
+      assert.equal(
+        await runDemo(["--check", "--config", persona(name)], own),
+        0,
+      );
+      assert.deepEqual(own.stdout, ["check: no findings"], name);
+    }
 
     const failing = recordingIo();
     assert.equal(
@@ -144,8 +161,47 @@ describe("runDemo()", () => {
     );
   });
 
-  it("exits 2 when two modes are given", async () => {
+  it("exits 2 naming the conflict when two modes or two configs are given", async () => {
     const io = recordingIo();
     assert.equal(await runDemo(["--json", "--explain"], io), 2);
+    assert.match(
+      io.stderr[0]!,
+      /^--json and --explain cannot be combined: pick one of --json, --explain, --check, --two-step\n/,
+    );
+    const twice = recordingIo();
+    assert.equal(await runDemo(["--check", "--check"], twice), 2);
+    assert.match(twice.stderr[0]!, /^--check is given twice\n/);
+    const configs = recordingIo();
+    assert.equal(
+      await runDemo(["--config", "a.json", "--config=b.json"], configs),
+      2,
+    );
+    assert.match(configs.stderr[0]!, /^--config is given twice\n/);
+    const missing = recordingIo();
+    assert.equal(await runDemo(["--config"], missing), 2);
+    assert.match(missing.stderr[0]!, /^--config needs a file/);
+  });
+
+  it("says where a config file is wrong: JSON line and column, field path, unknown key", async () => {
+    const cases: [string, RegExp][] = [
+      [
+        "bad_json.txt",
+        /^Invalid JSON in config .*bad_json\.txt at line 5, column 3: Expected ',' or '}' after property value$/,
+      ],
+      [
+        "wrong_type.json",
+        /^Invalid config .*wrong_type\.json: "agent\.cwd" must be a string, not a number$/,
+      ],
+      [
+        "unknown_key.json",
+        /^Invalid config .*unknown_key\.json: unknown key "persnoa" in the top level; did you mean "persona"\?$/,
+      ],
+    ];
+    for (const [name, message] of cases) {
+      const io = recordingIo();
+      assert.equal(await runDemo(["--config", fixture(name)], io), 1, name);
+      assert.deepEqual(io.stdout, []);
+      assert.match(io.stderr[0]!, message);
+    }
   });
 });

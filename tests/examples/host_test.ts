@@ -65,19 +65,50 @@ describe("PluginHost", () => {
 });
 
 describe("parseConfig()", () => {
-  it("rejects invalid JSON and missing fields with the field name", () => {
-    assert.throws(
-      () => parseConfig("{", "c.json"),
-      /c\.json: it is not valid JSON/,
+  it("rejects invalid JSON with its line and column", () => {
+    const cases: [string, string][] = [
+      ["{", "line 1, column 2: Expected property name or '}'"],
+      ['{\n  "agent": x\n}', "line 2, column 12: Unexpected token 'x'"],
+      ['{\n  "a": "true x"\n  , null: 1}', "line 3, column 5: Expected"],
+      ['{"agent": {', "line 1, column 12: Expected property name or '}'"],
+      ['{"agent": ', "line 1, column 11: Unexpected end of JSON input"],
+    ];
+    for (const [text, where] of cases) {
+      assert.throws(() => parseConfig(text, "c.json"), {
+        name: "HostError",
+        message: new RegExp(
+          `^Invalid JSON in config c\\.json at ${
+            where.replace(/[.*?()[\]{}]/g, "\\$&")
+          }`,
+        ),
+      }, text);
+    }
+  });
+
+  it("rejects missing, mistyped and unknown fields with their path", () => {
+    const reject = (value: unknown, message: string) =>
+      assert.throws(() => parseConfig(JSON.stringify(value), "c.json"), {
+        name: "HostError",
+        message: `Invalid config c.json: ${message}`,
+      });
+    reject([], "the top level must be an object, not an array");
+    reject({ ...CONFIG, agent: undefined }, '"agent" is missing');
+    reject(
+      { ...CONFIG, agent: { model: 1, cwd: "/" } },
+      '"agent.model" must be a string, not a number',
     );
-    assert.throws(
-      () => parseConfig("[]", "c.json"),
-      /"agent\.model" must be a string/,
+    reject(
+      { ...CONFIG, agent: { model: "m", cwd: "/", modle: "m" } },
+      'unknown key "agent.modle" in "agent"; did you mean "model"?',
+    );
+    reject(
+      { ...CONFIG, tools: [] },
+      'unknown key "tools" in the top level; the keys there are "agent", "persona", "plugins"',
     );
     assert.throws(
       () =>
         parseConfig(JSON.stringify({ ...CONFIG, plugins: "bash" }), "c.json"),
-      /"plugins" must be an array of plugin names/,
+      /Invalid config c\.json: "plugins" must be an array of plugin names, not a string$/,
     );
   });
 });
