@@ -53,8 +53,10 @@ const EVENTS: readonly string[] = [
 export class RegistryStore<C> {
   readonly #sections = new Map<string, SectionEntry<C>>();
   readonly #variables = new Map<string, VariableEntry<C>>();
-  #tools: readonly ToolEntry<C>[] = [];
-  #handlers: readonly HandlerEntry<C>[] = [];
+  // Sets, not copied arrays: adding and removing is O(1), and iteration
+  // keeps registration order. The snapshot copies them once per change.
+  readonly #tools = new Set<ToolEntry<C>>();
+  readonly #handlers = new Set<HandlerEntry<C>>();
   #snapshot: Snapshot<C> | undefined;
   readonly #events: ChangeEvents;
 
@@ -68,8 +70,8 @@ export class RegistryStore<C> {
         (a, b) => a.order - b.order || compareCodePoints(a.name, b.name),
       ),
       variables: [...this.#variables.values()],
-      tools: this.#tools,
-      handlers: assembleHandlers(this.#handlers),
+      tools: [...this.#tools],
+      handlers: assembleHandlers([...this.#handlers]),
     };
   }
 
@@ -102,9 +104,9 @@ export class RegistryStore<C> {
   addTools(provider: ToolProvider<C>, owner: string | undefined): Disposer {
     requireFunction(provider, "tool provider");
     const entry: ToolEntry<C> = { provider, owner };
-    this.#tools = [...this.#tools, entry];
+    this.#tools.add(entry);
     return this.#changed("tools", undefined, owner, () => {
-      this.#tools = this.#tools.filter((e) => e !== entry);
+      this.#tools.delete(entry);
     });
   }
 
@@ -129,9 +131,9 @@ export class RegistryStore<C> {
       handler: handler as AssembleHandler<C>,
       owner,
     };
-    this.#handlers = [...this.#handlers, entry];
+    this.#handlers.add(entry);
     return this.#changed("assemble-handler", undefined, owner, () => {
-      this.#handlers = this.#handlers.filter((e) => e !== entry);
+      this.#handlers.delete(entry);
     });
   }
 

@@ -92,7 +92,7 @@ export class Scope<C> implements PromptScope<C> {
     this.#disposed = true;
     const live = [...this.#live].reverse();
     this.#live.clear();
-    for (const dispose of live) dispose();
+    disposeAll(live, 0);
   }
 
   [Symbol.dispose](): void {
@@ -111,5 +111,20 @@ export class Scope<C> implements PromptScope<C> {
 
   #assertOpen(what: string): void {
     if (this.#disposed) throw scopeDisposed(what, this.owner);
+  }
+}
+
+/**
+ * Runs `disposers[from..]`. If one throws, the rest still run before the
+ * error propagates: a scope that says it is disposed must hold nothing.
+ */
+function disposeAll(disposers: readonly Disposer[], from: number): void {
+  for (let i = from; i < disposers.length; i++) {
+    try {
+      disposers[i]!();
+    } catch (error) {
+      disposeAll(disposers, i + 1);
+      throw error;
+    }
   }
 }
