@@ -13,7 +13,8 @@
  * @module
  */
 
-import { SystemPrompt, type ToolSchema } from "../mod.ts";
+import { renderPrompt, SystemPrompt, type ToolSchema } from "../mod.ts";
+import { checkPrompt } from "../inspect.ts";
 
 function schema(i: number): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
@@ -107,6 +108,41 @@ for (const n of [2_000, 20_000]) {
     },
   );
 }
+
+// "Did you mean": one unknown-variable error among 10,000 names of 300
+// characters; check() with 100 unknown references against 1,000 variables.
+const longNames: Record<string, string> = Object.create(null);
+for (let i = 0; i < 10_000; i++) {
+  longNames[`${"n".repeat(295)}${String(i).padStart(5, "0")}`] = "v";
+}
+const unknownLong = {
+  sections: [{ name: "s", order: 0, text: `{{${"m".repeat(300)}}}` }],
+  tools: [],
+  variables: longNames,
+};
+Deno.bench("unknown-variable among 10,000 names of 300 chars", {
+  group: "suggestions",
+}, () => {
+  try {
+    renderPrompt(unknownLong);
+  } catch {
+    sink++;
+  }
+});
+const checked = new SystemPrompt();
+for (let i = 0; i < 1_000; i++) {
+  checked.variable(`variable_${i}`, () => "v");
+}
+checked.section({
+  name: "s",
+  order: 0,
+  text: Array.from({ length: 100 }, (_, i) => `{{missing_${i}}}`).join(" "),
+});
+Deno.bench("check() with 100 unknown references, 1,000 variables", {
+  group: "suggestions",
+}, async () => {
+  sink += (await checkPrompt(checked)).length;
+});
 
 globalThis.addEventListener("unload", () => {
   if (sink === -1) console.log(sink);

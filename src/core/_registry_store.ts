@@ -28,6 +28,7 @@ import type { PromptError } from "./errors.ts";
 import type {
   AssembleHandler,
   ChangeListener,
+  EventHandler,
   PromptEvents,
 } from "./events.ts";
 import type { PromptSection, ToolProvider, VariableProvider } from "./types.ts";
@@ -112,7 +113,7 @@ export class RegistryStore<C> {
 
   addHandler<E extends keyof PromptEvents<C>>(
     event: E,
-    handler: PromptEvents<C>[E],
+    handler: EventHandler<C, E>,
     owner: string | undefined,
   ): Disposer {
     if (!EVENTS.includes(event)) {

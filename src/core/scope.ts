@@ -7,7 +7,7 @@
 import { createDisposer, type Disposer } from "./disposer.ts";
 import { scopeDisposed } from "./_errors.ts";
 import type { PromptRegistrar } from "./registrar.ts";
-import type { PromptEvents } from "./events.ts";
+import type { EventHandler, PromptEvents } from "./events.ts";
 import type {
   AssembleContext,
   PromptSection,
@@ -81,7 +81,7 @@ export class Scope<C> implements PromptScope<C> {
 
   on<E extends keyof PromptEvents<C>>(
     event: E,
-    handler: PromptEvents<C>[E],
+    handler: EventHandler<C, E>,
   ): Disposer {
     this.#assertOpen(`"${event}" handler`);
     return this.#track(this.#registrar.on(event, handler));
