@@ -124,4 +124,18 @@ describe("assemble() snapshot", () => {
     });
     assert.equal(renderPrompt(await prompt.assemble()), "1");
   });
+
+  it("removes a registration whose scope a change listener disposed while it was being made", async () => {
+    const prompt = new SystemPrompt();
+    const plugin = prompt.scope("p");
+    const off = prompt.on("system-prompt/change", (change) => {
+      if (change.action === "register" && change.owner === "p") {
+        plugin.dispose();
+      }
+    });
+    plugin.section({ name: "s", order: 0, text: "S" });
+    off();
+    assert.equal(plugin.disposed, true);
+    assert.deepEqual((await prompt.assemble()).sections, []);
+  });
 });

@@ -127,9 +127,21 @@ export function resolveTools<C>(
  */
 function toolCopy(value: unknown): ToolSchema | undefined {
   if (typeof value !== "object" || value === null) return undefined;
-  const { name, description, parameters } = value as ToolSchema;
-  if (typeof name !== "string" || name === "") return undefined;
-  return { ...value, name, description, parameters };
+  // The spread reads own fields (own getters too) once; the three a tool
+  // needs are then read from `value` only if they are not own fields (a
+  // class's getters), so each is read exactly once.
+  const copy: Partial<ToolSchema> = { ...value };
+  const tool = value as ToolSchema;
+  if (!hasField(copy, "name")) copy.name = tool.name;
+  if (!hasField(copy, "description")) copy.description = tool.description;
+  if (!hasField(copy, "parameters")) copy.parameters = tool.parameters;
+  return typeof copy.name === "string" && copy.name !== ""
+    ? copy as ToolSchema
+    : undefined;
+}
+
+function hasField(copy: object, key: keyof ToolSchema): boolean {
+  return key in copy;
 }
 
 /**

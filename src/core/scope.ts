@@ -100,6 +100,12 @@ export class Scope<C> implements PromptScope<C> {
   }
 
   #track(inner: Disposer): Disposer {
+    // A change listener disposed the scope while this registration was
+    // being made: it goes with the scope, or it would stay live forever.
+    if (this.#disposed) {
+      inner();
+      return inner;
+    }
     const live = this.#live;
     const dispose = createDisposer(() => {
       live.delete(dispose);
