@@ -42,6 +42,7 @@ export type { Disposer } from "./src/core/disposer.ts";
 export {
   PromptError,
   type PromptErrorCode,
+  type PromptErrorJSON,
   type PromptErrorOptions,
 } from "./src/core/errors.ts";
 export type * from "./src/core/events.ts";

@@ -335,3 +335,138 @@ describe("bad-input catalogue: huge input", () => {
     }
   });
 });
+
+describe("bad-input catalogue: reliability (issue #11)", () => {
+  it("catalogue A12: a provider that returns a promise is invalid-value, and its rejection is handled", async () => {
+    for (
+      const setup of [
+        (p: SystemPrompt) =>
+          p.variable("v", () => Promise.reject(boom) as never),
+        (p: SystemPrompt) =>
+          p.section({
+            name: "s",
+            order: 0,
+            text: () => Promise.reject(boom) as never,
+          }),
+        (p: SystemPrompt) => p.tools(() => Promise.reject(boom) as never),
+      ]
+    ) {
+      const prompt = new SystemPrompt();
+      setup(prompt);
+      await assert.rejects(prompt.assemble(), (error) => {
+        assert.ok(error instanceof PromptError);
+        assert.equal(error.code, "invalid-value");
+        assert.match(error.message, /returned a promise/);
+        return true;
+      });
+    }
+  });
+  it("catalogue A13: user code that throws a value that cannot be shown gets its PromptError with the value as cause", async () => {
+    const odd = Object.create(null);
+    await rejectsAssembly(
+      (p) => p.section({ name: "s", order: 0, text: () => odd }),
+      "invalid-value",
+    );
+    const thrown = {
+      toString() {
+        throw boom;
+      },
+    };
+    await rejectsAssembly(
+      (p) =>
+        p.variable("v", () => {
+          throw thrown;
+        }),
+      "provider-failed",
+      thrown,
+    );
+    await rejectsAssembly(
+      (p) =>
+        p.on("system-prompt/assemble", () => {
+          throw odd;
+        }),
+      "handler-failed",
+      odd,
+    );
+  });
+  it("catalogue A14: a tool whose name getter throws is provider-failed", async () => {
+    await rejectsAssembly(
+      (p) =>
+        p.tools(() => [{
+          get name(): string {
+            throw boom;
+          },
+          description: "",
+          parameters: {},
+        }]),
+      "provider-failed",
+      boom,
+    );
+  });
+  it("catalogue A15: a handler result whose getter throws is invalid-value naming the handler", async () => {
+    await rejectsAssembly(
+      (p) =>
+        p.on("system-prompt/assemble", () =>
+          ({
+            get sections() {
+              throw boom;
+            },
+          }) as never),
+      "invalid-value",
+      boom,
+    );
+  });
+  it("catalogue A16: a handler that edits tool parameters in place is handler-failed", async () => {
+    await rejectsAssembly((p) => {
+      p.tools(() => [{ ...tool("t"), parameters: { type: "object" } }]);
+      p.on("system-prompt/assemble", (assembly) => {
+        delete (assembly.tools[0]!.parameters as Record<string, unknown>).type;
+      });
+    }, "handler-failed");
+  });
+  it("catalogue A17: tool parameters that cannot be frozen are invalid-value", async () => {
+    await rejectsAssembly(
+      (p) =>
+        p.tools(() => [{ ...tool("t"), parameters: { a: new Uint8Array(1) } }]),
+      "invalid-value",
+    );
+  });
+  it("catalogue A18: a handler that leaves a non-tool in tools is invalid-value", async () => {
+    await rejectsAssembly((p) =>
+      p.on("system-prompt/assemble", (assembly) => {
+        assembly.tools.push(7 as never);
+      }), "invalid-value");
+  });
+  it("catalogue A19: a throwing onListenerError goes to console.error; the registration stands", () => {
+    const prompt = new SystemPrompt({ onListenerError: fail });
+    prompt.on("system-prompt/change", fail);
+    const consoleError = mock.method(console, "error", () => {});
+    try {
+      prompt.variable("x", () => "1");
+      assert.equal(consoleError.mock.callCount(), 1);
+    } finally {
+      consoleError.mock.restore();
+    }
+    assert.equal(prompt.registrations().variables.length, 1);
+  });
+  it("catalogue A20: with the audit, tools with circular parameters assemble as without it", async () => {
+    const prompt = new SystemPrompt();
+    const parameters: Record<string, unknown> = {};
+    parameters.self = parameters;
+    prompt.tools(() => [{ ...tool("t"), parameters }]);
+    prompt.on("system-prompt/assemble", () => {});
+    const audited = await prompt.assemble({}, { audit: true });
+    assert.deepEqual(audited.audit, []);
+    assert.equal(audited.tools[0]!.parameters, parameters);
+  });
+  it("catalogue P13: an unknown reference before a malformed group is the error reported", () => {
+    assert.throws(() => render("{{usr}} {{ }}", { user: "u" }), {
+      code: "unknown-variable",
+      column: 1,
+    });
+    assert.throws(() => render("{{ }} {{usr}}", { user: "u" }), {
+      code: "malformed-reference",
+      column: 1,
+    });
+  });
+});

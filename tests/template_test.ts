@@ -4,11 +4,12 @@ import { PromptError } from "../mod.ts";
 import {
   compileTemplate,
   locate,
+  malformedReference,
   parseTemplate,
 } from "../src/render/_template.ts";
 import { BoundedCache } from "../src/render/_bounded_cache.ts";
 
-const parts = (text: string) => parseTemplate(text, "s").parts;
+const parts = (text: string) => parseTemplate(text).parts;
 
 describe("parseTemplate()", () => {
   it("keeps a text without groups as one static part", () => {
@@ -28,7 +29,7 @@ describe("parseTemplate()", () => {
   });
 
   it("records the offset of each reference's {{", () => {
-    assert.deepEqual(parseTemplate("ab{{x}}cd{{y}}", "s").offsets, [2, 9]);
+    assert.deepEqual(parseTemplate("ab{{x}}cd{{y}}").offsets, [2, 9]);
   });
 
   it("takes the leftmost complete group in a {{{ run", () => {
@@ -73,25 +74,34 @@ describe("parseTemplate()", () => {
       "{{x-y}}",
     ]
   ) {
-    it(`throws malformed-reference for ${JSON.stringify(bad)}`, () => {
-      assert.throws(() => parseTemplate(`ok\n  ${bad}`, "persona"), (error) => {
-        assert.ok(error instanceof PromptError);
-        assert.equal(error.code, "malformed-reference");
-        assert.equal(error.section, "persona");
-        assert.equal(error.reference, bad);
-        assert.equal(error.line, 2);
-        assert.equal(error.column, 3);
-        assert.equal(error.offset, 5);
-        assert.match(error.message, /^Cannot render section "persona": /);
-        return true;
-      });
+    it(`records ${JSON.stringify(bad)} as malformed, and its error names the section`, () => {
+      const text = `ok\n  ${bad}`;
+      const { malformed } = parseTemplate(text);
+      assert.deepEqual(malformed, [5, 5 + bad.length]);
+      const error = malformedReference(text, "persona", malformed!);
+      assert.ok(error instanceof PromptError);
+      assert.equal(error.code, "malformed-reference");
+      assert.equal(error.section, "persona");
+      assert.equal(error.reference, bad);
+      assert.equal(error.line, 2);
+      assert.equal(error.column, 3);
+      assert.equal(error.offset, 5);
+      assert.match(error.message, /^Cannot render section "persona": /);
     });
   }
+
+  it("records only the first malformed group, and keeps parsing references after it", () => {
+    const template = parseTemplate("{{a}} {{ x y }} {{b}} {{1}}");
+    assert.deepEqual(template.malformed, [6, 15]);
+    assert.deepEqual(template.offsets, [0, 16]);
+    assert.deepEqual(template.parts.filter((_, i) => i % 2 === 1), ["a", "b"]);
+    assert.equal(parseTemplate("{{a}}").malformed, undefined);
+  });
 
   it("completes on floods of braces (linear scan; timed in bench/)", () => {
     for (const unit of ["{", "}", "{{ x", "\\{{", "{{{"]) {
       const text = unit.repeat(200_000);
-      assert.equal(parseTemplate(text, "s").parts.length, 1);
+      assert.equal(parseTemplate(text).parts.length, 1);
     }
   });
 });
@@ -107,13 +117,11 @@ describe("compileTemplate()", () => {
     assert.equal(cache.size, 1);
   });
 
-  it("does not cache a malformed text", () => {
+  it("caches a malformed text, whose error is built per section at render time", () => {
     const cache = new BoundedCache<ReturnType<typeof parseTemplate>>();
     const text = "bad {{ }}";
-    assert.throws(() => compileTemplate(text, "s", cache), {
-      code: "malformed-reference",
-    });
-    assert.equal(cache.size, 0);
+    assert.deepEqual(compileTemplate(text, "s", cache).malformed, [4, 9]);
+    assert.equal(cache.size, 1);
   });
 });
 

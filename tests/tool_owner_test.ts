@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { SystemPrompt } from "../mod.ts";
 import { toolOwner } from "../inspect.ts";
-import { ownedCopy } from "../src/core/tool_owner.ts";
+import { setToolOwner } from "../src/core/tool_owner.ts";
 
 describe("toolOwner()", () => {
   it("names the scope whose provider supplied the tool", async () => {
@@ -16,7 +16,7 @@ describe("toolOwner()", () => {
   });
 
   it("survives filtering and spreading, and stays out of JSON", () => {
-    const tool = ownedCopy(
+    const tool = setToolOwner(
       { name: "t", description: "d", parameters: {} },
       "p",
     );

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import {
   type AssembleContext,
   type PromptAssembly,
+  type PromptChange,
   type PromptRegistrar,
   renderPrompt,
   SystemPrompt,
@@ -76,5 +77,24 @@ describe("generic context", () => {
     prompt.variable("x", () => "");
     // What the type error prevents: a change has no tools.
     assert.deepEqual(seen, [undefined]);
+  });
+
+  it("rejects a handler for an event name typed as either event", () => {
+    const prompt = new SystemPrompt();
+    const scope = prompt.scope("p");
+    const event = "system-prompt/change" as
+      | "system-prompt/assemble"
+      | "system-prompt/change";
+    const listener = (change: PromptChange) => void change.kind;
+    // @ts-expect-error: the listener would be run as a waterfall handler for "system-prompt/assemble"
+    const off = prompt.on(event, listener);
+    // @ts-expect-error: the same through a scope
+    const offScope = scope.on(event, listener);
+    const registrar: PromptRegistrar = prompt;
+    // @ts-expect-error: and through the registrar interface
+    const offRegistrar = registrar.on(event, listener);
+    for (const dispose of [off, offScope, offRegistrar]) dispose();
+    // A single event name still infers its handler.
+    prompt.on("system-prompt/assemble", (assembly) => void assembly.tools);
   });
 });

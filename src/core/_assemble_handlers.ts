@@ -10,6 +10,7 @@ import {
   handlerFailed,
   type HandlerLabel,
   handlerName,
+  handlerResultUnreadable,
   handlerReturned,
 } from "./_errors.ts";
 import { isAssembly } from "./_is_assembly.ts";
@@ -38,7 +39,14 @@ export function assembleHandlers<C>(
     options: {
       onError: (error, index) => handlerFailed(labels[index]!, error),
       accept: (value, index) => {
-        if (isAssembly(value)) return value;
+        let ok: boolean;
+        try {
+          ok = isAssembly(value);
+        } catch (cause) {
+          // A getter on the returned object threw.
+          throw handlerResultUnreadable(labels[index]!, cause);
+        }
+        if (ok) return value as PromptAssembly;
         throw handlerReturned(labels[index]!, value);
       },
     },

@@ -34,7 +34,8 @@ export function auditedHandlers<C>(
     const record = (value: PromptAssembly | undefined | void) => {
       const after = value === undefined ? assembly : value;
       // A non-assembly is the waterfall's to reject, with the right error.
-      if (isAssembly(after)) diff(before, snapshot(after), labels[index]!, log);
+      const now = before && readable(after) ? snapshot(after) : undefined;
+      if (before && now) diff(before, now, labels[index]!, log);
       return value;
     };
     if (isThenable(result)) {
@@ -44,20 +45,54 @@ export function auditedHandlers<C>(
   });
 }
 
-function snapshot(assembly: PromptAssembly): Snapshot {
-  const section = new Map<string, string>();
-  for (const { name, order, text } of assembly.sections) {
-    section.set(name, `${order}\0${text}`);
+/** Whether `value` is an assembly that can be read without throwing. */
+function readable(value: unknown): value is PromptAssembly {
+  try {
+    return isAssembly(value);
+  } catch {
+    return false;
   }
-  const tool = new Map<string, string>();
-  for (const { name, description, parameters } of assembly.tools) {
-    tool.set(name, `${description}\0${JSON.stringify(parameters)}`);
+}
+
+/**
+ * What `assembly` holds, or `undefined` when reading it throws (a getter, a
+ * `null` a handler left): the audit only records, so what it cannot read is
+ * left for the waterfall and `renderPrompt` to report, as without the audit.
+ */
+function snapshot(assembly: PromptAssembly): Snapshot | undefined {
+  try {
+    const section = new Map<string, string>();
+    for (const { name, order, text } of assembly.sections) {
+      section.set(name, `${order}\0${text}`);
+    }
+    const tool = new Map<string, string>();
+    for (const { name, description, parameters } of assembly.tools) {
+      tool.set(name, `${description}\0${schemaKey(parameters)}`);
+    }
+    const variable = new Map<string, string | undefined>();
+    for (const name of Object.keys(assembly.variables)) {
+      variable.set(name, assembly.variables[name]);
+    }
+    return { section, tool, variable };
+  } catch {
+    return undefined;
   }
-  const variable = new Map<string, string | undefined>();
-  for (const name of Object.keys(assembly.variables)) {
-    variable.set(name, assembly.variables[name]);
+}
+
+/** Identities for schemas JSON cannot spell (a cycle, a BigInt). */
+const schemaIds = new WeakMap<object, string>();
+let nextSchemaId = 0;
+
+/** Equal for equal JSON; for a schema JSON cannot spell, its identity. */
+function schemaKey(parameters: unknown): string {
+  try {
+    return `json:${JSON.stringify(parameters)}`;
+  } catch {
+    if (typeof parameters !== "object" || parameters === null) return "?";
+    let id = schemaIds.get(parameters);
+    if (id === undefined) schemaIds.set(parameters, id = `#${nextSchemaId++}`);
+    return `ref:${id}`;
   }
-  return { section, tool, variable };
 }
 
 function diff(

@@ -7,6 +7,9 @@
 
 import { describeValue } from "./_describe_value.ts";
 import { PromptError } from "./errors.ts";
+import { messageOf } from "./_message_of.ts";
+
+export { messageOf };
 
 /** Who a handler or listener is, as errors and audit entries name it. */
 export interface HandlerLabel {
@@ -21,17 +24,15 @@ export function describeOwner(owner: string | undefined): string {
 }
 
 /**
- * The message of a caught value, for quoting it in another message. Never
- * throws: a value whose `message` or `toString` throws, or that has neither
- * (a null-prototype object), is described by its type instead.
+ * What a provider returned, for a message: a promise gets a hint, since
+ * providers are synchronous and async facts belong in an assemble handler.
  */
-export function messageOf(error: unknown): string {
-  try {
-    if (error instanceof Error) return String(error.message);
-    return String(error);
-  } catch {
-    return `(${describeValue(error)} that cannot be shown)`;
-  }
+function returned(value: unknown): string {
+  const shown = describeValue(value);
+  return shown === "a promise"
+    ? `${shown} (providers run synchronously; compute async values in a ` +
+      `"system-prompt/assemble" handler)`
+    : shown;
 }
 
 /** A handler's function name, or its position for an anonymous one. */
@@ -66,7 +67,7 @@ export function sectionNotString(
   return new PromptError(
     "invalid-value",
     `Cannot assemble section "${section}" of ${describeOwner(owner)}: ` +
-      `its text function returned ${describeValue(value)}, not a string`,
+      `its text function returned ${returned(value)}, not a string`,
     { section, owner },
   );
 }
@@ -92,7 +93,7 @@ export function variableNotString(
   return new PromptError(
     "invalid-value",
     `Cannot resolve variable "${variable}" of ${describeOwner(owner)}: ` +
-      `its provider returned ${describeValue(value)}; expected a string, ` +
+      `its provider returned ${returned(value)}; expected a string, ` +
       `or undefined for no value`,
     { variable, owner },
   );
@@ -117,7 +118,7 @@ export function toolsNotArray(
   return new PromptError(
     "invalid-value",
     `Cannot list tools of ${describeOwner(owner)}: its tool provider ` +
-      `returned ${describeValue(value)}, not an array`,
+      `returned ${returned(value)}, not an array`,
     { owner },
   );
 }
@@ -131,6 +132,20 @@ export function toolInvalid(
     `Cannot list tools of ${describeOwner(owner)}: item ${index} is not a ` +
       `tool with a non-empty name`,
     { owner },
+  );
+}
+
+export function toolParametersUnfreezable(
+  tool: string,
+  owner: string | undefined,
+  cause: unknown,
+): PromptError {
+  return new PromptError(
+    "invalid-value",
+    `Cannot list tools of ${describeOwner(owner)}: the parameters of tool ` +
+      `"${tool}" cannot be frozen (a schema is plain JSON data): ` +
+      messageOf(cause),
+    { cause, tool, owner },
   );
 }
 
@@ -156,15 +171,53 @@ export function duplicateToolAfterHandlers(tool: string): PromptError {
   );
 }
 
+/** Engine wordings of a write to a frozen object (V8, SpiderMonkey, JSC). */
+const FROZEN_WRITE =
+  /read[- ]only|not extensible|non-configurable|non-writable|frozen|Cannot (?:add|assign|delete|define)/i;
+
 export function handlerFailed(
   label: HandlerLabel,
   cause: unknown,
 ): PromptError {
+  let hint = "";
+  try {
+    if (cause instanceof TypeError && FROZEN_WRITE.test(cause.message)) {
+      hint = "; tool parameters are frozen: give the tool an edited copy " +
+        "of its parameters instead of editing them in place";
+    }
+  } catch {
+    // A cause whose `message` throws gets no hint.
+  }
   return new PromptError(
     "handler-failed",
     `Cannot run "system-prompt/assemble" handler "${label.handler}" of ` +
-      `${describeOwner(label.owner)}: it threw: ${messageOf(cause)}`,
+      `${describeOwner(label.owner)}: it threw: ${messageOf(cause)}${hint}`,
     { cause, owner: label.owner, handler: label.handler },
+  );
+}
+
+export function handlerResultUnreadable(
+  label: HandlerLabel,
+  cause: unknown,
+): PromptError {
+  return new PromptError(
+    "invalid-value",
+    `Cannot run "system-prompt/assemble" handler "${label.handler}" of ` +
+      `${describeOwner(label.owner)}: reading the assembly it returned ` +
+      `threw: ${messageOf(cause)}`,
+    { cause, owner: label.owner, handler: label.handler },
+  );
+}
+
+export function handledAssemblyInvalid(
+  problem: string,
+  cause?: unknown,
+): PromptError {
+  return new PromptError(
+    "invalid-value",
+    `Cannot assemble prompt: after the "system-prompt/assemble" handlers ` +
+      `ran, ${problem}`,
+    cause === undefined ? {} : { cause },
   );
 }
 

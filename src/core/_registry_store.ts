@@ -28,6 +28,7 @@ import type { PromptError } from "./errors.ts";
 import type {
   AssembleHandler,
   ChangeListener,
+  EventHandler,
   PromptEvents,
 } from "./events.ts";
 import type { PromptSection, ToolProvider, VariableProvider } from "./types.ts";
@@ -53,8 +54,10 @@ const EVENTS: readonly string[] = [
 export class RegistryStore<C> {
   readonly #sections = new Map<string, SectionEntry<C>>();
   readonly #variables = new Map<string, VariableEntry<C>>();
-  #tools: readonly ToolEntry<C>[] = [];
-  #handlers: readonly HandlerEntry<C>[] = [];
+  // Sets, not copied arrays: adding and removing is O(1), and iteration
+  // keeps registration order. The snapshot copies them once per change.
+  readonly #tools = new Set<ToolEntry<C>>();
+  readonly #handlers = new Set<HandlerEntry<C>>();
   #snapshot: Snapshot<C> | undefined;
   readonly #events: ChangeEvents;
 
@@ -68,8 +71,8 @@ export class RegistryStore<C> {
         (a, b) => a.order - b.order || compareCodePoints(a.name, b.name),
       ),
       variables: [...this.#variables.values()],
-      tools: this.#tools,
-      handlers: assembleHandlers(this.#handlers),
+      tools: [...this.#tools],
+      handlers: assembleHandlers([...this.#handlers]),
     };
   }
 
@@ -102,15 +105,15 @@ export class RegistryStore<C> {
   addTools(provider: ToolProvider<C>, owner: string | undefined): Disposer {
     requireFunction(provider, "tool provider");
     const entry: ToolEntry<C> = { provider, owner };
-    this.#tools = [...this.#tools, entry];
+    this.#tools.add(entry);
     return this.#changed("tools", undefined, owner, () => {
-      this.#tools = this.#tools.filter((e) => e !== entry);
+      this.#tools.delete(entry);
     });
   }
 
   addHandler<E extends keyof PromptEvents<C>>(
     event: E,
-    handler: PromptEvents<C>[E],
+    handler: EventHandler<C, E>,
     owner: string | undefined,
   ): Disposer {
     if (!EVENTS.includes(event)) {
@@ -129,9 +132,9 @@ export class RegistryStore<C> {
       handler: handler as AssembleHandler<C>,
       owner,
     };
-    this.#handlers = [...this.#handlers, entry];
+    this.#handlers.add(entry);
     return this.#changed("assemble-handler", undefined, owner, () => {
-      this.#handlers = this.#handlers.filter((e) => e !== entry);
+      this.#handlers.delete(entry);
     });
   }
 

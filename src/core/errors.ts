@@ -4,6 +4,8 @@
  * @module
  */
 
+import { messageOf } from "./_message_of.ts";
+
 /**
  * Every condition a {@linkcode PromptError} can report. The strings are
  * stable: match on them, not on messages.
@@ -163,4 +165,78 @@ export class PromptError extends Error {
     this.offset = options.offset;
     this.suggestion = options.suggestion;
   }
+
+  /**
+   * The error as JSON data: `name`, `code`, `message`, every structured
+   * field that is set, and `cause` as its message. `JSON.stringify` calls
+   * it, so a logged error keeps its message (which is not an own enumerable
+   * property of an `Error`). `structuredClone` does not call it: a clone is
+   * a plain `Error` with the message, `stack` and a clone of `cause`, and
+   * without `code` or the other fields.
+   *
+   * @returns A fresh plain object.
+   *
+   * @example Usage
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { PromptError } from "@dsh/system-prompt";
+   *
+   * const error = new PromptError("missing-value", "Cannot render", { section: "s" });
+   * assert.deepEqual(JSON.parse(JSON.stringify(error)), {
+   *   name: "PromptError",
+   *   code: "missing-value",
+   *   message: "Cannot render",
+   *   section: "s",
+   * });
+   * ```
+   */
+  toJSON(): PromptErrorJSON {
+    const json: Record<string, unknown> = {
+      name: "PromptError",
+      code: this.code,
+      message: this.message,
+    };
+    for (const key of FIELDS) {
+      const value = this[key];
+      if (value !== undefined) json[key] = value;
+    }
+    if ("cause" in this) json.cause = messageOf(this.cause);
+    return json as unknown as PromptErrorJSON;
+  }
+}
+
+const FIELDS = [
+  "section",
+  "variable",
+  "tool",
+  "owner",
+  "handler",
+  "reference",
+  "line",
+  "column",
+  "offset",
+  "suggestion",
+] as const;
+
+/**
+ * What {@linkcode PromptError.toJSON} returns: the error as plain data.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { PromptError, type PromptErrorJSON } from "@dsh/system-prompt";
+ *
+ * const json: PromptErrorJSON = new PromptError("duplicate-tool", "x").toJSON();
+ * assert.equal(json.code, "duplicate-tool");
+ * ```
+ */
+export interface PromptErrorJSON extends Omit<PromptErrorOptions, "cause"> {
+  /** Always `"PromptError"`. */
+  name: "PromptError";
+  /** The stable code. */
+  code: PromptErrorCode;
+  /** The message. */
+  message: string;
+  /** The message of the original error, when there is one. */
+  cause?: string;
 }

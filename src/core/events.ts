@@ -98,3 +98,30 @@ export interface PromptEvents<C = AssembleContext> {
   /** Emit: a registration came or went. */
   "system-prompt/change": ChangeListener;
 }
+
+/**
+ * The handler `on(event, handler)` takes for event name `E`: the handler of
+ * that event, or `never` when `E` is a union of event names. A handler
+ * passed for "one of the two events" would be called with the wrong
+ * arguments for one of them, so that is a type error.
+ *
+ * @typeParam C The context type of the registry.
+ * @typeParam E The event name.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { EventHandler, PromptEvents } from "@dsh/system-prompt";
+ *
+ * const listener: EventHandler<object, "system-prompt/change"> = (change) =>
+ *   void change.kind;
+ * // Either event: no handler fits both.
+ * type Either = EventHandler<object, keyof PromptEvents>;
+ * const none: Either[] = [];
+ * assert.equal(typeof listener, "function");
+ * assert.equal(none.length, 0);
+ * ```
+ */
+export type EventHandler<C, E extends keyof PromptEvents<C>> = {
+  [K in keyof PromptEvents<C>]: [E] extends [K] ? PromptEvents<C>[K] : never;
+}[keyof PromptEvents<C>];

@@ -5,7 +5,7 @@
  */
 
 import type { Disposer } from "./disposer.ts";
-import type { PromptEvents } from "./events.ts";
+import type { EventHandler, PromptEvents } from "./events.ts";
 import type {
   AssembleContext,
   PromptSection,
@@ -75,6 +75,6 @@ export interface PromptRegistrar<C = AssembleContext> {
    */
   on<E extends keyof PromptEvents<C>>(
     event: E,
-    handler: PromptEvents<C>[E],
+    handler: EventHandler<C, E>,
   ): Disposer;
 }

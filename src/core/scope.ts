@@ -7,7 +7,7 @@
 import { createDisposer, type Disposer } from "./disposer.ts";
 import { scopeDisposed } from "./_errors.ts";
 import type { PromptRegistrar } from "./registrar.ts";
-import type { PromptEvents } from "./events.ts";
+import type { EventHandler, PromptEvents } from "./events.ts";
 import type {
   AssembleContext,
   PromptSection,
@@ -81,7 +81,7 @@ export class Scope<C> implements PromptScope<C> {
 
   on<E extends keyof PromptEvents<C>>(
     event: E,
-    handler: PromptEvents<C>[E],
+    handler: EventHandler<C, E>,
   ): Disposer {
     this.#assertOpen(`"${event}" handler`);
     return this.#track(this.#registrar.on(event, handler));
@@ -92,7 +92,7 @@ export class Scope<C> implements PromptScope<C> {
     this.#disposed = true;
     const live = [...this.#live].reverse();
     this.#live.clear();
-    for (const dispose of live) dispose();
+    disposeAll(live, 0);
   }
 
   [Symbol.dispose](): void {
@@ -100,6 +100,12 @@ export class Scope<C> implements PromptScope<C> {
   }
 
   #track(inner: Disposer): Disposer {
+    // A change listener disposed the scope while this registration was
+    // being made: it goes with the scope, or it would stay live forever.
+    if (this.#disposed) {
+      inner();
+      return inner;
+    }
     const live = this.#live;
     const dispose = createDisposer(() => {
       live.delete(dispose);
@@ -111,5 +117,20 @@ export class Scope<C> implements PromptScope<C> {
 
   #assertOpen(what: string): void {
     if (this.#disposed) throw scopeDisposed(what, this.owner);
+  }
+}
+
+/**
+ * Runs `disposers[from..]`. If one throws, the rest still run before the
+ * error propagates: a scope that says it is disposed must hold nothing.
+ */
+function disposeAll(disposers: readonly Disposer[], from: number): void {
+  for (let i = from; i < disposers.length; i++) {
+    try {
+      disposers[i]!();
+    } catch (error) {
+      disposeAll(disposers, i + 1);
+      throw error;
+    }
   }
 }

@@ -20,7 +20,7 @@ import type { Disposer } from "./disposer.ts";
 import type { AssembleArgs, SystemPromptOptions } from "./options.ts";
 import type { PromptRegistrar } from "./registrar.ts";
 import { type PromptScope, Scope } from "./scope.ts";
-import type { PromptEvents } from "./events.ts";
+import type { EventHandler, PromptEvents } from "./events.ts";
 import type { PromptRegistrations } from "./registrations.ts";
 import type {
   AssembleContext,
@@ -174,7 +174,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    */
   on<E extends keyof PromptEvents<C>>(
     event: E,
-    handler: PromptEvents<C>[E],
+    handler: EventHandler<C, E>,
   ): Disposer {
     return this.#store.addHandler(event, handler, undefined);
   }

@@ -17,13 +17,12 @@ interface OwnedTool extends ToolSchema {
   [TOOL_OWNER]?: string | undefined;
 }
 
-/** A copy of `tool` that remembers `owner`. */
-export function ownedCopy(
-  tool: ToolSchema,
+/** Marks `copy`, a fresh tool object the registry made, as `owner`'s. */
+export function setToolOwner(
+  copy: ToolSchema,
   owner: string | undefined,
 ): ToolSchema {
-  const copy: OwnedTool = { ...tool };
-  copy[TOOL_OWNER] = owner;
+  (copy as OwnedTool)[TOOL_OWNER] = owner;
   return copy;
 }
 

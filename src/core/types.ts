@@ -47,7 +47,8 @@ export type JsonSchema = { readonly [key: string]: unknown };
 
 /**
  * A tool as the model is told about it. Per-tool semantics belong in
- * `description`; the registry treats `parameters` as read-only.
+ * `description`. The registry deep-freezes `parameters` the first time a
+ * provider returns it: a handler replaces it, never edits it.
  *
  * @example Usage
  * ```ts

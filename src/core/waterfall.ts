@@ -52,7 +52,10 @@ export function runWaterfall<T, A>(
   let accepting = false;
   try {
     for (; index < handlers.length; index++) {
-      const result = handlers[index]!(value, arg);
+      // Called through a local, so the handler's `this` is undefined, not
+      // the array (which a sloppy handler could then empty).
+      const handler = handlers[index]!;
+      const result = handler(value, arg);
       if (result === undefined) continue;
       if (isThenable(result)) {
         return continueAsync(handlers, index, result, value, arg, options);
@@ -89,7 +92,8 @@ async function continueAsync<T, A>(
   if (result !== undefined) value = accept(result, index, options);
   while (++index < handlers.length) {
     try {
-      result = handlers[index]!(value, arg);
+      const handler = handlers[index]!;
+      result = handler(value, arg);
       // Sync handlers after an async one still run without an extra await.
       if (isThenable(result)) {
         result = await result;

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { describeValue } from "../core/_describe_value.ts";
 import { describeOwner, messageOf } from "../core/_errors.ts";
 import { PromptError } from "../core/errors.ts";
 import type { AssembleArgs } from "../core/options.ts";
@@ -11,10 +12,10 @@ import type { SystemPrompt } from "../core/system_prompt.ts";
 import { toolOwner } from "../core/tool_owner.ts";
 import type { AssembledSection, PromptAssembly } from "../core/types.ts";
 import { referenceProblem } from "../render/_reference_problem.ts";
+import { compileTemplate, malformedReference } from "../render/_template.ts";
 import { needsOwnCheck, renderSection } from "../render/render.ts";
 import { DuplicateSentences } from "./_duplicate_sentences.ts";
 import type { PromptDiagnostic } from "./diagnostics.ts";
-import { referencedVariables } from "./explain.ts";
 
 const TOOL_BAND = { min: 100, max: 199 };
 
@@ -126,8 +127,9 @@ export function diagnose(
 }
 
 /**
- * Reports the section's malformed group or unresolvable references, and
- * records the names it references. Whether every reference resolves.
+ * Reports the section's malformed group, unresolvable references or
+ * non-string text, and records the names it references (all of them, those
+ * after a malformed group too). Whether the section renders.
  */
 function checkReferences(
   assembly: PromptAssembly,
@@ -136,21 +138,33 @@ function checkReferences(
   diagnostics: PromptDiagnostic[],
 ): boolean {
   const { name, text, owner } = section;
-  let names: string[];
-  try {
-    names = referencedVariables(text, name);
-  } catch (error) {
-    if (!(error instanceof PromptError)) throw error;
+  if (typeof text !== "string") {
+    // A handler left it; renderPrompt would throw invalid-section.
     diagnostics.push(withOwner({
-      code: "malformed-reference",
+      code: "invalid-section",
       severity: "error",
-      message: error.message,
+      message: `Section "${name}" has ${describeValue(text)} as its text, ` +
+        `not a string`,
       section: name,
     }, owner));
     return false;
   }
-  let resolvable = true;
-  for (const variable of names) {
+  if (text.indexOf("{{") === -1) return true;
+  const { parts, malformed } = compileTemplate(text, name);
+  let resolvable = malformed === undefined;
+  if (malformed !== undefined) {
+    diagnostics.push(withOwner({
+      code: "malformed-reference",
+      severity: "error",
+      message: malformedReference(text, name, malformed).message,
+      section: name,
+    }, owner));
+  }
+  const seen = new Set<string>();
+  for (let k = 1; k < parts.length; k += 2) {
+    const variable = parts[k]!;
+    if (seen.has(variable)) continue;
+    seen.add(variable);
     referenced.add(variable);
     const problem = referenceProblem(assembly.variables, variable);
     if (problem === undefined) continue;

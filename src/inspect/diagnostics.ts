@@ -14,6 +14,7 @@
  * | `unknown-variable` | error | a reference to a variable no one registered |
  * | `missing-value` | error | a reference to a variable with no value in this context |
  * | `invalid-value` | error | a reference to a variable whose value a handler made a non-string |
+ * | `invalid-section` | error | a section whose text a handler made a non-string |
  * | `unused-variable` | warning | a registered variable that no section references |
  * | `duplicate-sentence` | warning | one sentence in two sections, or in a section and a tool description: two owners for one fact |
  * | `tool-guidance-band` | warning | tool guidance (a `tool:` section, or a section of a scope that provides tools) outside orders 100–199 |
@@ -33,6 +34,7 @@ export type DiagnosticCode =
   | "unknown-variable"
   | "missing-value"
   | "invalid-value"
+  | "invalid-section"
   | "unused-variable"
   | "duplicate-sentence"
   | "tool-guidance-band";

@@ -18,6 +18,13 @@ export interface Template {
   readonly parts: readonly string[];
   /** Index of each reference's `{{` in the source text. */
   readonly offsets: readonly number[];
+  /**
+   * The first complete group that is not a reference, `[start, end)` in the
+   * source text, or `undefined`. Recorded rather than thrown, so that a
+   * renderer reports whichever problem comes first in the text; the group
+   * itself is left in the static text around it.
+   */
+  readonly malformed?: readonly [start: number, end: number] | undefined;
 }
 
 const OPEN_BRACE = 0x7b; // {
@@ -46,19 +53,22 @@ export function useTemplateCache(
 /**
  * The parsed form of `text`, from the cache when it was parsed before.
  *
- * @param section Names the section in errors.
+ * Never throws: a malformed group is recorded in `malformed`, and the
+ * renderer builds its error (`malformedReference`) with the section's name,
+ * which the cache, keyed by text alone, cannot know.
+ *
+ * @param _section The section's name; unused since errors moved to render
+ * time, kept so callers need not change.
  * @param cache Where parsed texts are kept; tests pass their own.
- * @throws {PromptError} `malformed-reference` for a complete group that
- * holds no reference name.
  */
 export function compileTemplate(
   text: string,
-  section: string,
+  _section: string,
   cache: BoundedCache<Template> = templateCache,
 ): Template {
   let template = cache.get(text);
   if (template === undefined) {
-    template = parseTemplate(text, section);
+    template = parseTemplate(text);
     cache.set(text, template);
   }
   return template;
@@ -73,7 +83,7 @@ export function compileTemplate(
  * found with native `indexOf` and remembered until the scan passes them, so
  * a text full of `{{` but without `}` (or the reverse) is read once.
  */
-export function parseTemplate(text: string, section: string): Template {
+export function parseTemplate(text: string): Template {
   const parts: string[] = [];
   const offsets: number[] = [];
   const length = text.length;
@@ -81,6 +91,7 @@ export function parseTemplate(text: string, section: string): Template {
   let from = 0; // where to look for the next `{{`
   let nextOpen = -1; // the next `{` at or after some candidate's content
   let nextClose = -1; // the next `}` likewise
+  let malformed: [number, number] | undefined;
   for (;;) {
     const open = text.indexOf("{{", from);
     if (open === -1) break;
@@ -108,18 +119,20 @@ export function parseTemplate(text: string, section: string): Template {
       from = next;
     } else if (text.charCodeAt(nextClose + 1) === CLOSE_BRACE) {
       const name = trimSpacesAndTabs(text, content, nextClose);
-      if (!isReferenceName(name)) {
-        throw malformed(text, section, open, nextClose + 2);
+      if (isReferenceName(name)) {
+        parts.push(staticText(text, start, open), name);
+        offsets.push(open);
+        start = nextClose + 2;
+      } else {
+        malformed ??= [open, nextClose + 2];
       }
-      parts.push(staticText(text, start, open), name);
-      offsets.push(open);
-      start = from = nextClose + 2;
+      from = nextClose + 2;
     } else {
       from = nextClose + 1; // a lone `}`
     }
   }
   parts.push(staticText(text, start, length));
-  return { parts, offsets };
+  return { parts, offsets, malformed };
 }
 
 /**
@@ -145,11 +158,14 @@ function isBlank(code: number): boolean {
   return code === SPACE || code === TAB;
 }
 
-function malformed(
+/**
+ * The error for `template`'s malformed group (see
+ * {@linkcode Template.malformed}) in `text`, a text of section `section`.
+ */
+export function malformedReference(
   text: string,
   section: string,
-  open: number,
-  end: number,
+  [open, end]: readonly [number, number],
 ): PromptError {
   const reference = text.slice(open, end);
   const { line, column } = locate(text, open);

@@ -8,7 +8,7 @@ import { describeValue } from "../core/_describe_value.ts";
 import { PromptError } from "../core/errors.ts";
 import type { PromptAssembly } from "../core/types.ts";
 import { referenceProblem } from "./_reference_problem.ts";
-import { compileTemplate, locate } from "./_template.ts";
+import { compileTemplate, locate, malformedReference } from "./_template.ts";
 
 const SECTION_SEPARATOR = "\n\n";
 
@@ -97,7 +97,11 @@ export function renderSection(
   }
   // Fast path: without `{{` there is nothing to interpolate or unescape.
   if (text.indexOf("{{") === -1) return text.trim();
-  const { parts } = compileTemplate(text, section.name);
+  const template = compileTemplate(text, section.name);
+  if (template.malformed !== undefined) {
+    throw firstProblem(assembly, index, checkOwn, template.malformed);
+  }
+  const parts = template.parts;
   const variables = assembly.variables;
   let rendered = parts[0]!;
   for (let k = 1; k < parts.length; k += 2) {
@@ -111,6 +115,32 @@ export function renderSection(
     rendered += value + parts[k + 1]!;
   }
   return rendered.trim();
+}
+
+/**
+ * The error for the first problem in the text of section `sectionIndex`,
+ * which has a malformed group: an unresolvable reference before the group,
+ * or else the group itself.
+ */
+function firstProblem(
+  assembly: PromptAssembly,
+  sectionIndex: number,
+  checkOwn: boolean,
+  malformed: readonly [number, number],
+): PromptError {
+  const section = assembly.sections[sectionIndex]!;
+  const { parts, offsets } = compileTemplate(section.text, section.name);
+  const variables = assembly.variables;
+  for (let i = 0; i < offsets.length && offsets[i]! < malformed[0]; i++) {
+    const name = parts[2 * i + 1]!;
+    if (
+      typeof variables[name] !== "string" ||
+      (checkOwn && !Object.hasOwn(variables, name))
+    ) {
+      return badReference(assembly, sectionIndex, i);
+    }
+  }
+  return malformedReference(section.text, section.name, malformed);
 }
 
 /** The error for reference `index` of section `sectionIndex`; the cold path. */

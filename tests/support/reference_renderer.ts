@@ -10,9 +10,12 @@ type Token = { text: string } | { name: string; offset: number };
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
-/** Splits one section text into static text and references. */
-function tokenize(text: string): Token[] | { malformedAt: number } {
-  const tokens: Token[] = [];
+/**
+ * Splits one section text into static text and references; at the first
+ * malformed group it stops, and the group is the last token.
+ */
+function tokenize(text: string): (Token | { malformedAt: number })[] {
+  const tokens: (Token | { malformedAt: number })[] = [];
   let literal = "";
   let i = 0;
   while (i < text.length) {
@@ -29,7 +32,10 @@ function tokenize(text: string): Token[] | { malformedAt: number } {
           /[ \t]+$/,
           "",
         );
-        if (!NAME.test(name)) return { malformedAt: i };
+        if (!NAME.test(name)) {
+          tokens.push({ text: literal }, { malformedAt: i });
+          return tokens;
+        }
         tokens.push({ text: literal }, { name, offset: i });
         literal = "";
         i = j + 2;
@@ -43,7 +49,10 @@ function tokenize(text: string): Token[] | { malformedAt: number } {
   return tokens;
 }
 
-/** Renders sections the way SPEC §4 says, or names the first error. */
+/**
+ * Renders sections the way SPEC §4 says, or names the first error: the
+ * first problem in the text of the first section that has one.
+ */
 export function referenceRender(
   sections: { name: string; text: string }[],
   variables: Record<string, string | undefined>,
@@ -51,16 +60,16 @@ export function referenceRender(
   const rendered: string[] = [];
   for (const section of sections) {
     const tokens = tokenize(section.text);
-    if (!Array.isArray(tokens)) {
-      return {
-        ok: false,
-        code: "malformed-reference",
-        section: section.name,
-        offset: tokens.malformedAt,
-      };
-    }
     let text = "";
     for (const token of tokens) {
+      if ("malformedAt" in token) {
+        return {
+          ok: false,
+          code: "malformed-reference",
+          section: section.name,
+          offset: token.malformedAt,
+        };
+      }
       if ("text" in token) {
         text += token.text;
         continue;
