@@ -29,17 +29,25 @@ export function renderList(
   index: number,
   checkOwn: boolean,
 ): string {
-  const { heading, items, separator, empty } = listParts(
-    assembly,
-    index,
-    checkOwn,
-  );
-  if (items.length === 0) return empty ?? "";
+  return joinList(listParts(assembly, index, checkOwn));
+}
+
+/**
+ * The text of a rendered list: the heading (unless empty) and the items,
+ * joined with the list's separator; `empty` (or `""`) when no item
+ * remains. With `spans`, appends each item's `[separatorStart, start, end)`
+ * in the returned text, for `explainPrompt`.
+ */
+export function joinList(parts: ListParts, spans?: number[]): string {
+  const { heading, items, separator } = parts;
+  if (items.length === 0) return parts.empty ?? "";
   let text = heading;
   for (let i = 0; i < items.length; i++) {
-    text = text === "" && i === 0
-      ? items[i]!.text
-      : text + separator + items[i]!.text;
+    const separatorStart = text.length;
+    if (text !== "") text += separator;
+    const start = text.length;
+    text += items[i]!.text;
+    spans?.push(separatorStart, start, text.length);
   }
   return text;
 }
