@@ -41,14 +41,10 @@ export function formatSections(explained: PromptExplanation): string {
 export function formatExplanation(explained: PromptExplanation): string {
   const sections = formatTable([
     ["section", "owner", "order", "span", "chars", "~tokens", "variables"],
-    ...explained.sections.map((s) => [
-      s.name,
-      s.owner ?? "-",
-      String(s.order),
-      `[${s.start}, ${s.end})`,
-      String(s.chars),
-      String(s.tokens),
-      s.variables.join(", ") || "-",
+    // A list's items follow it, indented: each line with its own owner.
+    ...explained.sections.flatMap((s) => [
+      explanationRow(s.name, s),
+      ...(s.items ?? []).map((item) => explanationRow(`  ${item.name}`, item)),
     ]),
   ], [2, 4, 5]);
   const tools = formatTable([
@@ -73,6 +69,30 @@ export function formatExplanation(explained: PromptExplanation): string {
     `total: ${totals.chars} characters, ~${totals.tokens} tokens in ${totals.sections} sections; ` +
     `${totals.tools} tools, ~${totals.toolTokens} tokens (estimate: 4 characters a token)`,
   ].filter((line, i, lines) => line !== "" || lines[i - 1] !== "").join("\n");
+}
+
+/** One row of the `--explain` table, for a section or an item. */
+function explanationRow(
+  label: string,
+  part: {
+    owner?: string;
+    order: number;
+    start: number;
+    end: number;
+    chars: number;
+    tokens: number;
+    variables: string[];
+  },
+): string[] {
+  return [
+    label,
+    part.owner ?? "-",
+    String(part.order),
+    `[${part.start}, ${part.end})`,
+    String(part.chars),
+    String(part.tokens),
+    part.variables.join(", ") || "-",
+  ];
 }
 
 /** The `--check` report: one line a finding. */
