@@ -115,10 +115,15 @@ export function formatComparison(comparison: PromptComparison): string {
   if (comparison.sameText) lines.push("step 2 prompt: same text as step 1");
   else {
     const first = comparison.firstChangedSection!;
+    const item = comparison.firstChangedItem;
     lines.push(
       `step 2 prompt: differs from step 1 at character ${comparison.offset}, ` +
         `first in section "${first.name}"${
           first.owner ? ` of "${first.owner}"` : ""
+        }${first.change === "changed" ? "" : ` (${first.change})`}${
+          item
+            ? `, item "${item.name}"${item.owner ? ` of "${item.owner}"` : ""}`
+            : ""
         }`,
     );
   }

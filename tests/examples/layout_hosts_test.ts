@@ -13,7 +13,10 @@ import {
   listsHost,
 } from "../../examples/layout_lists_host.ts";
 import { templateHost } from "../../examples/layout_template_host.ts";
-import { formatExplanation } from "../../examples/demo_report.ts";
+import {
+  formatComparison,
+  formatExplanation,
+} from "../../examples/demo_report.ts";
 
 const AGENTS_MD = "# Shop\n" +
   "Deploy with ${{ secrets.DEPLOY_TOKEN }}; never print {{cwd}}.\n";
@@ -305,5 +308,28 @@ describe("demo report --explain with a layout", () => {
       "2",
     ]);
     assert.equal(rows[at + 2]![0], "guidelines");
+  });
+
+  it("--two-step names the changed item, and a removed section as removed", async () => {
+    const prompt = newlineHost();
+    const step = await prompt.assemble(NEWLINE);
+    assert.match(
+      formatComparison(
+        comparePrompts(
+          step,
+          await prompt.assemble({ ...NEWLINE, date: "2026-12-01" }),
+        ),
+      ),
+      /first in section "env" of "agent-loop", item "date" of "clock"/,
+    );
+    assert.match(
+      formatComparison(
+        comparePrompts(
+          step,
+          await prompt.assemble({ ...NEWLINE, instructionFiles: [] }),
+        ),
+      ),
+      /first in section "instructions" of "instructions" \(removed\)/,
+    );
   });
 });
