@@ -37,38 +37,17 @@ import type { PromptAssembly, Stability } from "../core/types.ts";
  * assert.deepEqual([persona?.start, persona?.end, persona?.variables], [0, 9, ["model"]]);
  * ```
  */
-export interface SectionExplanation {
-  /** The section's name. */
-  name: string;
-  /** The owner; absent for the root registry. */
-  owner?: string;
-  /** The section's order. */
-  order: number;
+export interface SectionExplanation extends ItemExplanation {
   /**
    * The most volatile of the section's declared stability (`"static"` when
    * none was declared) and its rendered items'.
    */
   stability: Stability;
   /**
-   * Where the separator before the section starts (`start` for the first
-   * section): `[separatorStart, start)` is the separator, so the spans of
-   * sections and separators tile `text`.
-   */
-  separatorStart: number;
-  /** Where the section starts in `text` (UTF-16 index). */
-  start: number;
-  /** Where it ends, exclusive. */
-  end: number;
-  /** `end - start`. */
-  chars: number;
-  /** `estimateTokens` of the rendered section. */
-  tokens: number;
-  /** The variables the section (a list: its heading) references, in first-use order. */
-  variables: string[];
-  /**
    * A list's rendered items, in prompt order: the heading, then each item
    * after its separator, tile `[start, end)`. Empty when the list renders
-   * its `empty` text; absent for a section that is not a list.
+   * its `empty` text; absent for a section that is not a list. A list's own
+   * `variables` are its heading's.
    */
   items?: ItemExplanation[];
 }

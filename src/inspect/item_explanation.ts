@@ -11,7 +11,8 @@ import type { AssembledItem } from "../core/items.ts";
 import type { AssembledSection, Stability } from "../core/types.ts";
 
 /**
- * One rendered item of a list section.
+ * One rendered item of a list section; a `SectionExplanation`
+ * says the same of a section, and more.
  *
  * @example Usage
  * ```ts
@@ -32,25 +33,29 @@ import type { AssembledSection, Stability } from "../core/types.ts";
  * ```
  */
 export interface ItemExplanation {
-  /** The item's name. */
+  /** Its name. */
   name: string;
   /** The owner; absent for the root registry. */
   owner?: string;
-  /** The item's order. */
+  /** Its order. */
   order: number;
   /** The declared stability (`"static"` when none was declared). */
   stability: Stability;
-  /** Where the list separator before the item starts (`start` when none). */
+  /**
+   * Where the separator before it starts (`start` when there is none):
+   * `[separatorStart, start)` is the separator, so spans and separators
+   * tile the text around them.
+   */
   separatorStart: number;
-  /** Where the item starts in `text` (UTF-16 index). */
+  /** Where it starts in `text` (UTF-16 index). */
   start: number;
   /** Where it ends, exclusive. */
   end: number;
   /** `end - start`. */
   chars: number;
-  /** `estimateTokens` of the rendered item. */
+  /** `estimateTokens` of the rendered text. */
   tokens: number;
-  /** The variables the item references, in first-use order. */
+  /** The variables it references, in first-use order; none when literal. */
   variables: string[];
 }
 
