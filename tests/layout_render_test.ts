@@ -378,6 +378,21 @@ describe("renderPrompt() item errors (§7.4)", () => {
     );
   });
 
+  it("reports the first problem in an item's text: a bad reference before a malformed group", () => {
+    const bad = (text: string) => () =>
+      renderPrompt(assembly([list([item("x", text, { owner: "p" })])]));
+    assert.throws(bad("{{nope}} {{ a b }}"), {
+      code: "unknown-variable",
+      item: "x",
+      offset: 0,
+    });
+    assert.throws(bad("{{ a b }} {{nope}}"), {
+      code: "malformed-reference",
+      item: "x",
+      offset: 0,
+    });
+  });
+
   it("names the section, not an item, for an error in the heading", () => {
     assert.throws(
       () =>
