@@ -41,6 +41,7 @@ export {
 } from "./src/inspect/cache_blocks.ts";
 export { checkPrompt } from "./src/inspect/check.ts";
 export {
+  type ChangedPart,
   comparePrompts,
   type PrefixBreak,
   type PromptComparison,
@@ -50,6 +51,7 @@ export type {
   PromptDiagnostic,
 } from "./src/inspect/diagnostics.ts";
 export { estimateTokens } from "./src/inspect/estimate_tokens.ts";
+export type { ItemExplanation } from "./src/inspect/item_explanation.ts";
 export {
   explainPrompt,
   type PromptExplanation,

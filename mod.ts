@@ -46,6 +46,7 @@ export {
   type PromptErrorOptions,
 } from "./src/core/errors.ts";
 export type * from "./src/core/events.ts";
+export type * from "./src/core/items.ts";
 export type {
   AssembleArgs,
   AssembleOptions,
@@ -57,4 +58,5 @@ export type { PromptRegistrations } from "./src/core/registrations.ts";
 export type { PromptScope } from "./src/core/scope.ts";
 export { SystemPrompt } from "./src/core/system_prompt.ts";
 export type * from "./src/core/types.ts";
+export { escapeTemplate } from "./src/render/escape_template.ts";
 export { renderPrompt } from "./src/render/render.ts";

@@ -41,14 +41,10 @@ export function formatSections(explained: PromptExplanation): string {
 export function formatExplanation(explained: PromptExplanation): string {
   const sections = formatTable([
     ["section", "owner", "order", "span", "chars", "~tokens", "variables"],
-    ...explained.sections.map((s) => [
-      s.name,
-      s.owner ?? "-",
-      String(s.order),
-      `[${s.start}, ${s.end})`,
-      String(s.chars),
-      String(s.tokens),
-      s.variables.join(", ") || "-",
+    // A list's items follow it, indented: each line with its own owner.
+    ...explained.sections.flatMap((s) => [
+      explanationRow(s.name, s),
+      ...(s.items ?? []).map((item) => explanationRow(`  ${item.name}`, item)),
     ]),
   ], [2, 4, 5]);
   const tools = formatTable([
@@ -75,6 +71,30 @@ export function formatExplanation(explained: PromptExplanation): string {
   ].filter((line, i, lines) => line !== "" || lines[i - 1] !== "").join("\n");
 }
 
+/** One row of the `--explain` table, for a section or an item. */
+function explanationRow(
+  label: string,
+  part: {
+    owner?: string;
+    order: number;
+    start: number;
+    end: number;
+    chars: number;
+    tokens: number;
+    variables: string[];
+  },
+): string[] {
+  return [
+    label,
+    part.owner ?? "-",
+    String(part.order),
+    `[${part.start}, ${part.end})`,
+    String(part.chars),
+    String(part.tokens),
+    part.variables.join(", ") || "-",
+  ];
+}
+
 /** The `--check` report: one line a finding. */
 export function formatDiagnostics(
   diagnostics: readonly PromptDiagnostic[],
@@ -95,10 +115,15 @@ export function formatComparison(comparison: PromptComparison): string {
   if (comparison.sameText) lines.push("step 2 prompt: same text as step 1");
   else {
     const first = comparison.firstChangedSection!;
+    const item = comparison.firstChangedItem;
     lines.push(
       `step 2 prompt: differs from step 1 at character ${comparison.offset}, ` +
         `first in section "${first.name}"${
           first.owner ? ` of "${first.owner}"` : ""
+        }${first.change === "changed" ? "" : ` (${first.change})`}${
+          item
+            ? `, item "${item.name}"${item.owner ? ` of "${item.owner}"` : ""}`
+            : ""
         }`,
     );
   }

@@ -67,6 +67,7 @@ describe("comparePrompts()", () => {
       name: "clock",
       owner: "clock",
       index: 1,
+      change: "changed",
     });
     assert.deepEqual(comparison.changedVariables, ["date"]);
   });
@@ -135,7 +136,11 @@ describe("comparePrompts()", () => {
     };
     const comparison = comparePrompts(before, after);
     assert.equal(comparison.offset, 1);
-    assert.deepEqual(comparison.firstChangedSection, { name: "b", index: 1 });
+    assert.deepEqual(comparison.firstChangedSection, {
+      name: "b",
+      index: 1,
+      change: "removed",
+    });
     assert.deepEqual(comparison.changedVariables, ["y", "z"]);
   });
 

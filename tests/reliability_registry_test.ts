@@ -157,6 +157,8 @@ describe("a change listener that throws any value", () => {
     plugin.variable("v", () => "1");
     plugin.tools(() => [{ name: "t", description: "", parameters: {} }]);
     plugin.on("system-prompt/assemble", () => {});
+    plugin.item("l", { name: "i", order: 0, text: "" });
+    plugin.items("l", () => []);
     plugin.dispose();
     assert.equal(plugin.disposed, true);
     const registrations = prompt.registrations();
@@ -165,6 +167,8 @@ describe("a change listener that throws any value", () => {
       variables: [],
       toolProviders: [],
       handlers: [],
+      items: [],
+      itemProviders: [],
     });
   });
 

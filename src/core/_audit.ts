@@ -15,8 +15,12 @@ import type { AuditEntry, PromptAssembly } from "./types.ts";
 
 interface Snapshot {
   readonly section: Map<string, string>;
+  /** Keyed by list and name, joined by `\0`. */
+  readonly item: Map<string, string>;
   readonly tool: Map<string, string>;
   readonly variable: Map<string, string | undefined>;
+  /** The prompt-wide separator, under the name `separator`. */
+  readonly layout: Map<string, unknown>;
 }
 
 /**
@@ -62,8 +66,35 @@ function readable(value: unknown): value is PromptAssembly {
 function snapshot(assembly: PromptAssembly): Snapshot | undefined {
   try {
     const section = new Map<string, string>();
-    for (const { name, order, text } of assembly.sections) {
-      section.set(name, `${order}\0${text}`);
+    const item = new Map<string, string>();
+    for (const s of assembly.sections) {
+      const { name, order, text, stability, separator, trim, literal, list } =
+        s;
+      section.set(
+        name,
+        JSON.stringify([
+          order,
+          text,
+          stability,
+          separator,
+          trim,
+          literal,
+          list,
+        ]),
+      );
+      if (!Array.isArray(s.items)) continue;
+      for (const i of s.items) {
+        item.set(
+          `${name}\0${i?.name}`,
+          JSON.stringify([
+            i?.order,
+            i?.text,
+            i?.stability,
+            i?.trim,
+            i?.literal,
+          ]),
+        );
+      }
     }
     const tool = new Map<string, string>();
     for (const { name, description, parameters } of assembly.tools) {
@@ -73,7 +104,11 @@ function snapshot(assembly: PromptAssembly): Snapshot | undefined {
     for (const name of Object.keys(assembly.variables)) {
       variable.set(name, assembly.variables[name]);
     }
-    return { section, tool, variable };
+    const layout = new Map<string, unknown>();
+    if (assembly.separator !== undefined) {
+      layout.set("separator", assembly.separator);
+    }
+    return { section, item, tool, variable, layout };
   } catch {
     return undefined;
   }
@@ -95,19 +130,32 @@ function schemaKey(parameters: unknown): string {
   }
 }
 
+const KINDS = ["section", "item", "tool", "variable", "layout"] as const;
+
 function diff(
   before: Snapshot,
   after: Snapshot,
   label: HandlerLabel,
   log: AuditEntry[],
 ): void {
-  for (const kind of ["section", "tool", "variable"] as const) {
-    const was = before[kind];
-    const is = after[kind];
-    const entry = (name: string, change: AuditEntry["change"]): AuditEntry =>
-      label.owner === undefined
-        ? { handler: label.handler, kind, name, change }
-        : { handler: label.handler, owner: label.owner, kind, name, change };
+  for (const kind of KINDS) {
+    const was: Map<string, unknown> = before[kind];
+    const is: Map<string, unknown> = after[kind];
+    const entry = (key: string, change: AuditEntry["change"]): AuditEntry => {
+      const found: AuditEntry = {
+        handler: label.handler,
+        kind,
+        name: key,
+        change,
+      };
+      if (label.owner !== undefined) found.owner = label.owner;
+      if (kind === "item") {
+        const cut = key.indexOf("\0");
+        found.list = key.slice(0, cut);
+        found.name = key.slice(cut + 1);
+      }
+      return found;
+    };
     for (const [name, value] of is) {
       if (!was.has(name)) log.push(entry(name, "added"));
       else if (was.get(name) !== value) log.push(entry(name, "changed"));

@@ -53,10 +53,12 @@ export class ChangeEvents {
     action: PromptChange["action"],
     name: string | undefined,
     owner: string | undefined,
+    list?: string,
   ): void {
     if (this.#listeners.size === 0 && !this.#delivering) return;
     const change: PromptChange = { kind, action };
     if (name !== undefined) change.name = name;
+    if (list !== undefined) change.list = list;
     if (owner !== undefined) change.owner = owner;
     // One frozen object for every listener: none can change what the next sees.
     this.#queue.push(Object.freeze(change));

@@ -13,11 +13,16 @@ import { ChangeEvents } from "./_change_events.ts";
 import { compareCodePoints } from "./_compare_code_points.ts";
 import type {
   HandlerEntry,
+  ItemEntry,
+  ItemProviderEntry,
   SectionEntry,
   ToolEntry,
   VariableEntry,
 } from "./_entries.ts";
 import { duplicateSection, duplicateVariable } from "./_errors.ts";
+import { duplicateItem, invalidItem } from "./_item_errors.ts";
+import { type ListSource, listSources } from "./_resolve_items.ts";
+import { itemEntry } from "./_validate_layout.ts";
 import {
   requireFunction,
   requireVariableName,
@@ -29,8 +34,11 @@ import type {
   AssembleHandler,
   ChangeListener,
   EventHandler,
+  PromptChange,
   PromptEvents,
 } from "./events.ts";
+import { describeValue } from "./_describe_value.ts";
+import type { ItemProvider, PromptItem } from "./items.ts";
 import type { PromptSection, ToolProvider, VariableProvider } from "./types.ts";
 
 /** What one assembly reads, captured before any user code runs. */
@@ -39,7 +47,14 @@ export interface Snapshot<C> {
   readonly variables: readonly VariableEntry<C>[];
   readonly tools: readonly ToolEntry<C>[];
   readonly handlers: AssembleHandlers<C>;
+  /** Live items, by list then registration order. */
+  readonly items: readonly ItemEntry<C>[];
+  readonly itemProviders: readonly ItemProviderEntry<C>[];
+  /** The same, grouped by list for resolving. */
+  readonly lists: ReadonlyMap<string, ListSource<C>>;
 }
+
+const NO_LISTS: ReadonlyMap<string, never> = new Map<string, never>();
 
 const EVENTS: readonly string[] = [
   "system-prompt/assemble",
@@ -58,6 +73,8 @@ export class RegistryStore<C> {
   // keeps registration order. The snapshot copies them once per change.
   readonly #tools = new Set<ToolEntry<C>>();
   readonly #handlers = new Set<HandlerEntry<C>>();
+  readonly #items = new Map<string, Map<string, ItemEntry<C>>>();
+  readonly #itemProviders = new Set<ItemProviderEntry<C>>();
   #snapshot: Snapshot<C> | undefined;
   readonly #events: ChangeEvents;
 
@@ -66,13 +83,22 @@ export class RegistryStore<C> {
   }
 
   snapshot(): Snapshot<C> {
-    return this.#snapshot ??= {
+    if (this.#snapshot !== undefined) return this.#snapshot;
+    const items: ItemEntry<C>[] = [];
+    for (const list of this.#items.values()) items.push(...list.values());
+    const itemProviders = [...this.#itemProviders];
+    return this.#snapshot = {
       sections: [...this.#sections.values()].sort(
         (a, b) => a.order - b.order || compareCodePoints(a.name, b.name),
       ),
       variables: [...this.#variables.values()],
       tools: [...this.#tools],
       handlers: assembleHandlers([...this.#handlers]),
+      items,
+      itemProviders,
+      lists: items.length === 0 && itemProviders.length === 0
+        ? NO_LISTS
+        : listSources(items, itemProviders),
     };
   }
 
@@ -111,6 +137,51 @@ export class RegistryStore<C> {
     });
   }
 
+  addItem(
+    list: string,
+    item: PromptItem<C>,
+    owner: string | undefined,
+  ): Disposer {
+    const entry = itemEntry(list, item, owner);
+    const { name } = entry;
+    let named = this.#items.get(list);
+    const existing = named?.get(name);
+    if (existing !== undefined) {
+      throw duplicateItem(name, list, owner, existing.owner);
+    }
+    if (named === undefined) this.#items.set(list, named = new Map());
+    named.set(name, entry);
+    return this.#changed("item", name, owner, () => {
+      named.delete(name);
+      if (named.size === 0 && this.#items.get(list) === named) {
+        this.#items.delete(list);
+      }
+    }, list);
+  }
+
+  addItems(
+    list: string,
+    provider: ItemProvider<C>,
+    owner: string | undefined,
+  ): Disposer {
+    if (typeof list !== "string") {
+      throw new TypeError(
+        `Cannot add item provider: list must be a section name, got ${
+          describeValue(list)
+        }`,
+      );
+    }
+    if (list === "") {
+      throw invalidItem("", list, owner, "list must not be empty");
+    }
+    requireFunction(provider, `item provider of list "${list}"`);
+    const entry: ItemProviderEntry<C> = { list, provider, owner };
+    this.#itemProviders.add(entry);
+    return this.#changed("items", undefined, owner, () => {
+      this.#itemProviders.delete(entry);
+    }, list);
+  }
+
   addHandler<E extends keyof PromptEvents<C>>(
     event: E,
     handler: EventHandler<C, E>,
@@ -143,17 +214,18 @@ export class RegistryStore<C> {
    * the listeners, and returns the disposer that undoes it the same way.
    */
   #changed(
-    kind: "section" | "variable" | "tools" | "assemble-handler",
+    kind: PromptChange["kind"],
     name: string | undefined,
     owner: string | undefined,
     remove: () => void,
+    list?: string,
   ): Disposer {
     this.#snapshot = undefined;
-    this.#events.emit(kind, "register", name, owner);
+    this.#events.emit(kind, "register", name, owner, list);
     return createDisposer(() => {
       remove();
       this.#snapshot = undefined;
-      this.#events.emit(kind, "unregister", name, owner);
+      this.#events.emit(kind, "unregister", name, owner, list);
     });
   }
 }

@@ -5,6 +5,7 @@
  */
 
 import type { SectionEntry, ToolEntry, VariableEntry } from "./_entries.ts";
+import { applyLayout, type ListSource } from "./_resolve_items.ts";
 import {
   duplicateTool,
   duplicateToolAfterHandlers,
@@ -26,10 +27,11 @@ import type { AssembledSection, PromptAssembly, ToolSchema } from "./types.ts";
 export function resolveSections<C>(
   entries: readonly SectionEntry<C>[],
   context: C,
+  lists: ReadonlyMap<string, ListSource<C>>,
 ): AssembledSection[] {
   const sections = new Array<AssembledSection>(entries.length);
   for (let i = 0; i < entries.length; i++) {
-    const { name, order, text, owner, stability } = entries[i]!;
+    const { name, order, text, owner, stability, layout } = entries[i]!;
     let resolved: unknown = text;
     if (typeof text === "function") {
       try {
@@ -45,6 +47,8 @@ export function resolveSections<C>(
     const section: AssembledSection = { name, order, text: resolved as string };
     if (owner !== undefined) section.owner = owner;
     if (stability !== undefined) section.stability = stability;
+    // The default layout costs this one check.
+    if (layout !== undefined) applyLayout(section, layout, lists, context);
     sections[i] = section;
   }
   return sections;

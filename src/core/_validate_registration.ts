@@ -8,10 +8,12 @@
 import { describeValue } from "./_describe_value.ts";
 import { invalidSection, invalidVariableName } from "./_errors.ts";
 import type { SectionEntry } from "./_entries.ts";
+import { sectionLayout } from "./_validate_layout.ts";
 import { isReferenceName } from "./reference_name.ts";
 import type { PromptSection } from "./types.ts";
 
-const STABILITIES: readonly unknown[] = ["static", "session", "step"];
+/** The values a `stability` field may take. */
+export const STABILITIES: readonly unknown[] = ["static", "session", "step"];
 
 /**
  * The section's entry: every field read once, so a getter that answers
@@ -65,7 +67,8 @@ export function sectionEntry<C>(
       }`,
     );
   }
-  return { name, order, text, owner, stability };
+  const layout = sectionLayout(section, name);
+  return { name, order, text, owner, stability, layout };
 }
 
 /** Throws unless `name` can be spelled in a `{{reference}}`. */

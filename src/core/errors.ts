@@ -16,6 +16,9 @@ import { messageOf } from "./_message_of.ts";
  * | `duplicate-section` | `section()` | a live section already has the name |
  * | `invalid-variable-name` | `variable()` | the name is not a reference name |
  * | `duplicate-variable` | `variable()` | a live variable already has the name |
+ * | `invalid-item` | `item()`, `renderPrompt()` | an empty item name, a non-finite order, a non-string text in an assembly |
+ * | `duplicate-item` | `item()`, `assemble()` | an item of the same list already has the name |
+ * | `invalid-option` | `cacheBlocks()` | an option outside its range |
  * | `scope-disposed` | a scope's registration methods | the scope was disposed |
  * | `provider-failed` | `assemble()` | a section function, variable provider or tool provider threw |
  * | `handler-failed` | `assemble()` | a `system-prompt/assemble` handler threw or rejected |
@@ -40,6 +43,9 @@ export type PromptErrorCode =
   | "duplicate-section"
   | "invalid-variable-name"
   | "duplicate-variable"
+  | "invalid-item"
+  | "duplicate-item"
+  | "invalid-option"
   | "scope-disposed"
   | "provider-failed"
   | "handler-failed"
@@ -66,8 +72,10 @@ export type PromptErrorCode =
 export interface PromptErrorOptions {
   /** The original error. @default {undefined} */
   cause?: unknown;
-  /** Name of the section at fault. @default {undefined} */
+  /** Name of the section at fault (for an item, its list). @default {undefined} */
   section?: string | undefined;
+  /** Name of the item at fault. @default {undefined} */
+  item?: string | undefined;
   /** Name of the variable at fault. @default {undefined} */
   variable?: string | undefined;
   /** Name of the tool at fault. @default {undefined} */
@@ -78,7 +86,7 @@ export interface PromptErrorOptions {
   handler?: string | undefined;
   /** The `{{…}}` text at fault, as written. @default {undefined} */
   reference?: string | undefined;
-  /** 1-based line of `reference` in the section text. @default {undefined} */
+  /** 1-based line of `reference` in the section (or item) text. @default {undefined} */
   line?: number | undefined;
   /** 1-based column of `reference`, in UTF-16 code units. @default {undefined} */
   column?: number | undefined;
@@ -115,8 +123,10 @@ export interface PromptErrorOptions {
 export class PromptError extends Error {
   /** The stable code of the condition. */
   readonly code: PromptErrorCode;
-  /** Name of the section at fault. */
+  /** Name of the section at fault (for an item, its list). */
   readonly section: string | undefined;
+  /** Name of the item at fault. */
+  readonly item: string | undefined;
   /** Name of the variable at fault. */
   readonly variable: string | undefined;
   /** Name of the tool at fault. */
@@ -155,6 +165,7 @@ export class PromptError extends Error {
     this.name = "PromptError";
     this.code = code;
     this.section = options.section;
+    this.item = options.item;
     this.variable = options.variable;
     this.tool = options.tool;
     this.owner = options.owner;

@@ -50,12 +50,20 @@ export type AssembleHandler<C = AssembleContext> = (
  * ```
  */
 export interface PromptChange {
-  /** What kind of registration changed. */
-  kind: "section" | "variable" | "tools" | "assemble-handler";
+  /** What kind of registration changed (`items` is an item provider). */
+  kind:
+    | "section"
+    | "variable"
+    | "tools"
+    | "item"
+    | "items"
+    | "assemble-handler";
   /** Whether it came or went. */
   action: "register" | "unregister";
-  /** The section or variable name; absent for tools and handlers. */
+  /** The section, variable or item name; absent for providers and handlers. */
   name?: string;
+  /** For an item or item provider, the list it contributes to. */
+  list?: string;
   /** The owner of the registration; absent for the root registry. */
   owner?: string;
 }

@@ -73,4 +73,10 @@ export interface SystemPromptOptions {
    * @default {(error) => console.error(error)}
    */
   onListenerError?: (error: PromptError) => void;
+  /**
+   * The text placed between two rendered sections, carried by every
+   * assembly as `separator`. A section's own `separator` overrides it.
+   * @default {"\n\n"}
+   */
+  separator?: string;
 }

@@ -6,6 +6,7 @@
 
 import type { Disposer } from "./disposer.ts";
 import type { EventHandler, PromptEvents } from "./events.ts";
+import type { ItemProvider, PromptItem } from "./items.ts";
 import type {
   AssembleContext,
   PromptSection,
@@ -62,6 +63,30 @@ export interface PromptRegistrar<C = AssembleContext> {
    * @throws {TypeError} If the provider is not a function.
    */
   tools(provider: ToolProvider<C>): Disposer;
+  /**
+   * Adds an item to a list: the section named `list`, which must declare
+   * `list` to render it, and need not exist yet.
+   *
+   * @param list The list's section name.
+   * @param item `{ name, order, text, literal?, trim?, stability? }`: a name
+   * unique within the list, an order that is a finite number or a function
+   * of the context, a string or a function of the context.
+   * @returns Its disposer.
+   * @throws {TypeError} If a field has the wrong JS type.
+   * @throws {PromptError} `invalid-item` for an empty name or a non-finite
+   * order; `duplicate-item` for a name the list already has.
+   */
+  item(list: string, item: PromptItem<C>): Disposer;
+  /**
+   * Adds an item provider to a list: a collection that arrives with each
+   * step (context files, skills), evaluated at every assembly.
+   *
+   * @param list The list's section name.
+   * @param provider Returns this assembly's items.
+   * @returns Its disposer.
+   * @throws {TypeError} If the provider is not a function.
+   */
+  items(list: string, provider: ItemProvider<C>): Disposer;
   /**
    * Adds an `system-prompt/assemble` handler (a waterfall step) or a
    * `system-prompt/change` listener.

@@ -21,12 +21,16 @@
  * ```
  */
 export interface PromptRegistrations {
-  /** The sections, sorted as an assembly lists them. */
-  sections: { name: string; order: number; owner?: string }[];
+  /** The sections, sorted as an assembly lists them; `list` marks a list. */
+  sections: { name: string; order: number; list?: true; owner?: string }[];
   /** The variables, in registration order. */
   variables: { name: string; owner?: string }[];
   /** The tool providers, in registration order. */
   toolProviders: { owner?: string }[];
   /** The `system-prompt/assemble` handlers, by function name or `#index`. */
   handlers: { handler: string; owner?: string }[];
+  /** The items registered with `item()`, by list, in registration order. */
+  items: { list: string; name: string; owner?: string }[];
+  /** The item providers registered with `items()`, in registration order. */
+  itemProviders: { list: string; owner?: string }[];
 }

@@ -8,6 +8,7 @@ import { createDisposer, type Disposer } from "./disposer.ts";
 import { scopeDisposed } from "./_errors.ts";
 import type { PromptRegistrar } from "./registrar.ts";
 import type { EventHandler, PromptEvents } from "./events.ts";
+import type { ItemProvider, PromptItem } from "./items.ts";
 import type {
   AssembleContext,
   PromptSection,
@@ -77,6 +78,16 @@ export class Scope<C> implements PromptScope<C> {
   tools(provider: ToolProvider<C>): Disposer {
     this.#assertOpen("tool provider");
     return this.#track(this.#registrar.tools(provider));
+  }
+
+  item(list: string, item: PromptItem<C>): Disposer {
+    this.#assertOpen("item");
+    return this.#track(this.#registrar.item(list, item));
+  }
+
+  items(list: string, provider: ItemProvider<C>): Disposer {
+    this.#assertOpen("item provider");
+    return this.#track(this.#registrar.items(list, provider));
   }
 
   on<E extends keyof PromptEvents<C>>(

@@ -7,6 +7,7 @@
 
 import type { AssembleHandlers } from "./_assemble_handlers.ts";
 import { auditedHandlers } from "./_audit.ts";
+import { describeRegistrations } from "./_describe_registrations.ts";
 import { describeValue } from "./_describe_value.ts";
 import { isThenable } from "./_is_thenable.ts";
 import { RegistryStore } from "./_registry_store.ts";
@@ -21,6 +22,7 @@ import type { AssembleArgs, SystemPromptOptions } from "./options.ts";
 import type { PromptRegistrar } from "./registrar.ts";
 import { type PromptScope, Scope } from "./scope.ts";
 import type { EventHandler, PromptEvents } from "./events.ts";
+import type { ItemProvider, PromptItem } from "./items.ts";
 import type { PromptRegistrations } from "./registrations.ts";
 import type {
   AssembleContext,
@@ -64,13 +66,25 @@ import { runWaterfall } from "./waterfall.ts";
  */
 export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   readonly #store: RegistryStore<C>;
+  readonly #separator: string | undefined;
 
   /**
    * Creates an empty registry.
    *
-   * @param options How to report a failing change listener.
+   * @param options How to report a failing change listener; the text
+   * between sections.
+   * @throws {TypeError} If `separator` is not a string.
    */
   constructor(options: SystemPromptOptions = {}) {
+    const { separator } = options;
+    if (separator !== undefined && typeof separator !== "string") {
+      throw new TypeError(
+        `Cannot create SystemPrompt: separator must be a string, got ${
+          describeValue(separator)
+        }`,
+      );
+    }
+    this.#separator = separator;
     this.#store = new RegistryStore(
       options.onListenerError ?? ((error) => console.error(error)),
     );
@@ -147,6 +161,57 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   }
 
   /**
+   * Adds an item owned by the root registry to a list. See
+   * {@linkcode PromptRegistrar.item}.
+   *
+   * @param list The list's section name.
+   * @param item `{ name, order, text, literal?, trim?, stability? }`.
+   * @returns Its disposer.
+   * @throws {PromptError} `invalid-item` or `duplicate-item`.
+   *
+   * @example Usage
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { renderPrompt, SystemPrompt } from "@dsh/system-prompt";
+   *
+   * const prompt = new SystemPrompt<{ picked: string[] }>();
+   * prompt.section({ name: "tools", order: 1, text: "Tools:", list: {} });
+   * for (const name of ["read", "bash"]) {
+   *   prompt.item("tools", { name, order: (c) => c.picked.indexOf(name), text: `- ${name}` });
+   * }
+   * const text = renderPrompt(await prompt.assemble({ picked: ["bash", "read"] }));
+   * assert.equal(text, "Tools:\n- bash\n- read");
+   * ```
+   */
+  item(list: string, item: PromptItem<C>): Disposer {
+    return this.#store.addItem(list, item, undefined);
+  }
+
+  /**
+   * Adds an item provider owned by the root registry to a list. See
+   * {@linkcode PromptRegistrar.items}.
+   *
+   * @param list The list's section name.
+   * @param provider Returns this assembly's items.
+   * @returns Its disposer.
+   *
+   * @example Usage
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { renderPrompt, SystemPrompt } from "@dsh/system-prompt";
+   *
+   * const prompt = new SystemPrompt<{ skills: string[] }>();
+   * prompt.section({ name: "skills", order: 1, text: "Skills:", list: {} });
+   * prompt.items("skills", (c) => c.skills.map((name, order) => ({ name, order, text: `- ${name}` })));
+   * assert.equal(renderPrompt(await prompt.assemble({ skills: ["pdf"] })), "Skills:\n- pdf");
+   * assert.equal(renderPrompt(await prompt.assemble({ skills: [] })), "");
+   * ```
+   */
+  items(list: string, provider: ItemProvider<C>): Disposer {
+    return this.#store.addItems(list, provider, undefined);
+  }
+
+  /**
    * Adds an event handler owned by the root registry. See
    * {@linkcode PromptRegistrar.on}.
    *
@@ -214,6 +279,8 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
       variable: (name, provider) =>
         this.#store.addVariable(name, provider, owner),
       tools: (provider) => this.#store.addTools(provider, owner),
+      item: (list, item) => this.#store.addItem(list, item, owner),
+      items: (list, provider) => this.#store.addItems(list, provider, owner),
       on: (event, handler) => this.#store.addHandler(event, handler, owner),
     });
   }
@@ -246,13 +313,15 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
     const context = (args[0] ?? {}) as C;
     const audit = args[1]?.audit === true;
     // Everything this assembly reads, taken before any user code runs.
-    const { sections, variables, tools, handlers } = this.#store.snapshot();
+    const { sections, variables, tools, handlers, lists } = this.#store
+      .snapshot();
     try {
       const assembly: PromptAssembly = {
-        sections: resolveSections(sections, context),
+        sections: resolveSections(sections, context, lists),
         tools: resolveTools(tools, context),
         variables: resolveVariables(variables, context),
       };
+      if (this.#separator !== undefined) assembly.separator = this.#separator;
       if (audit) return assembleAudited(handlers, assembly, context);
       // Fast path: no handlers, nothing to run or check again.
       if (handlers.handlers.length === 0) return Promise.resolve(assembly);
@@ -291,21 +360,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   registrations(): PromptRegistrations {
-    const snapshot = this.#store.snapshot();
-    const owned = <T extends object>(value: T, owner: string | undefined) =>
-      owner === undefined ? value : { ...value, owner };
-    return {
-      sections: snapshot.sections.map((s) =>
-        owned({ name: s.name, order: s.order }, s.owner)
-      ),
-      variables: snapshot.variables.map((v) =>
-        owned({ name: v.name }, v.owner)
-      ),
-      toolProviders: snapshot.tools.map((t) => owned({}, t.owner)),
-      handlers: snapshot.handlers.labels.map((l) =>
-        owned({ handler: l.handler }, l.owner)
-      ),
-    };
+    return describeRegistrations(this.#store.snapshot());
   }
 }
 

@@ -4,6 +4,8 @@
  * @module
  */
 
+import type { AssembledItem, ListLayout } from "./items.ts";
+
 /**
  * What one `assemble()` call is for. Declared empty and merge-extensible:
  * another package adds its fields by declaration merging, and every provider
@@ -135,6 +137,28 @@ export interface PromptSection<C = AssembleContext> {
   text: SectionText<C>;
   /** How often the rendered text changes. @default {"static"} */
   stability?: Stability;
+  /**
+   * Placed before this section when an earlier section rendered; overrides
+   * the prompt's separator. @default {undefined}
+   */
+  separator?: string;
+  /**
+   * `false` keeps the interpolated text (a list's heading included) as it
+   * is; the section is then dropped only when it is exactly `""`.
+   * @default {true}
+   */
+  trim?: boolean;
+  /**
+   * Render the text as it is: `{{`, `}}` and `\{{` are ordinary characters
+   * and no variable is ever substituted. For text nobody on the team wrote.
+   * @default {false}
+   */
+  literal?: boolean;
+  /**
+   * Makes the section a list: `text` is its heading, and items registered
+   * with `item()` / `items()` under its name follow it. @default {undefined}
+   */
+  list?: ListLayout;
 }
 
 /**
@@ -160,6 +184,16 @@ export interface AssembledSection {
   owner?: string;
   /** The declared stability; absent means `"static"`. */
   stability?: Stability;
+  /** Placed before the section when an earlier one rendered; absent: the prompt's. */
+  separator?: string;
+  /** `false` keeps surrounding whitespace. */
+  trim?: boolean;
+  /** Whether the text is rendered as it is. */
+  literal?: boolean;
+  /** Set for a list: how its items are joined, and what replaces an empty one. */
+  list?: ListLayout;
+  /** A list's items in render order (a handler may filter or reorder them). */
+  items?: AssembledItem[];
 }
 
 /**
@@ -186,11 +220,19 @@ export interface AuditEntry {
   handler: string;
   /** The handler's owner; absent for the root registry. */
   owner?: string;
-  /** What it changed. */
-  kind: "section" | "tool" | "variable";
-  /** The section, tool or variable name. */
+  /**
+   * What it changed; `"layout"` is the prompt-wide `separator` (named
+   * `"separator"`).
+   */
+  kind: "section" | "item" | "tool" | "variable" | "layout";
+  /** The section, item, tool or variable name. */
   name: string;
-  /** How: for sections, a new order or text; for tools, description or parameters; for variables, the value. */
+  /** For an item, the list (section) it belongs to. */
+  list?: string;
+  /**
+   * How: for sections and items, a new order, text, stability, separator
+   * or flag; for tools, description or parameters; for variables, the value.
+   */
   change: "added" | "removed" | "changed";
 }
 
@@ -221,6 +263,11 @@ export interface PromptAssembly {
    * assembly. A null-prototype object when the registry builds it.
    */
   variables: Record<string, string | undefined>;
+  /**
+   * The text placed between two rendered sections; absent means `"\n\n"`.
+   * Set from `new SystemPrompt({ separator })`; a handler may change it.
+   */
+  separator?: string;
   /**
    * What each `system-prompt/assemble` handler changed, in order; present
    * only when `assemble()` was called with `{ audit: true }`.

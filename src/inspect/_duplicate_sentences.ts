@@ -1,6 +1,6 @@
 /**
- * Finds one sentence with two owners: the same sentence in two sections, or
- * in a section and a tool description.
+ * Finds one sentence with two owners: the same sentence in two sections or
+ * items, or in one of them and a tool description.
  *
  * @module
  */
@@ -9,11 +9,12 @@ import { describeOwner } from "../core/_errors.ts";
 import { sentences } from "./_sentences.ts";
 import type { PromptDiagnostic } from "./diagnostics.ts";
 
-/** A place a sentence can be: a section or a tool description. */
+/** A place a sentence can be: a section, an item or a tool description. */
 export interface SentencePlace {
   readonly label: string;
   readonly owner: string | undefined;
   readonly section?: string;
+  readonly item?: string;
   readonly tool?: string;
 }
 
@@ -51,6 +52,7 @@ export class DuplicateSentences {
       };
       if (place.owner !== undefined) diagnostic.owner = place.owner;
       if (place.section !== undefined) diagnostic.section = place.section;
+      if (place.item !== undefined) diagnostic.item = place.item;
       if (place.tool !== undefined) diagnostic.tool = place.tool;
       this.#diagnostics.push(diagnostic);
     }

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { describeValue } from "../core/_describe_value.ts";
+import { PromptError } from "../core/errors.ts";
 import { explainPrompt } from "./explain.ts";
 import type { PromptAssembly, Stability } from "../core/types.ts";
 
@@ -21,15 +23,26 @@ import type { PromptAssembly, Stability } from "../core/types.ts";
  *   tools: [],
  *   variables: {},
  * });
- * assert.deepEqual(blocks, [{ text: "A", sections: ["a"], stability: "static", cache: true }]);
+ * assert.deepEqual(blocks, [
+ *   { separator: "", text: "A", sections: ["a"], stability: "static", cache: true },
+ * ]);
  * ```
  */
 export interface CacheBlock {
-  /** The block's part of the prompt (without the blank line between blocks). */
+  /**
+   * The separator between the previous block and this one (`""` for the
+   * first): `blocks.map((b) => b.separator + b.text).join("")` is exactly
+   * the rendered prompt.
+   */
+  separator: string;
+  /** The block's part of the prompt, without the separator before it. */
   text: string;
   /** Its sections' names, in order. */
   sections: string[];
-  /** The stability all its sections declared. */
+  /**
+   * The stability of all its sections, each as volatile as its most
+   * volatile part (a list's items included).
+   */
   stability: Stability;
   /** Whether to put a cache breakpoint at the end of this block. */
   cache: boolean;
@@ -49,8 +62,8 @@ export interface CacheBlock {
  */
 export interface CacheBlocksOptions {
   /**
-   * The most breakpoints to mark. Anthropic allows 4 per request, shared
-   * with tools and messages.
+   * The most breakpoints to mark: a non-negative integer. Anthropic allows
+   * 4 per request, shared with tools and messages.
    * @default {4}
    */
   maxBreakpoints?: number;
@@ -61,13 +74,17 @@ export interface CacheBlocksOptions {
  * same declared stability, and marks where a cache breakpoint pays: at the
  * end of each block before the first `"step"` block (text after something
  * that changes every step is never a cache hit), the last `maxBreakpoints`
- * of them. `blocks.map((b) => b.text).join("\n\n")` is exactly
- * `renderPrompt(assembly)`.
+ * of them. `blocks.map((b) => b.separator + b.text).join("")` is exactly
+ * `renderPrompt(assembly)`, whatever the separators. A section is as
+ * volatile as its most volatile item, so a block is never more stable than
+ * any part of it.
  *
  * @param assembly The assembly.
  * @param options How many breakpoints to mark.
  * @returns The blocks, in prompt order.
- * @throws {PromptError} As `renderPrompt` does.
+ * @throws {TypeError} If `options` is not an object or `maxBreakpoints` not a number.
+ * @throws {PromptError} `invalid-option` for a `maxBreakpoints` that is not
+ * a non-negative integer; otherwise as `renderPrompt` does.
  *
  * @example Usage
  * ```ts
@@ -87,16 +104,17 @@ export interface CacheBlocksOptions {
  *   [["workspace"], true],
  *   [["clock"], false],
  * ]);
- * assert.equal(blocks.map((b) => b.text).join("\n\n"), renderPrompt(assembly));
+ * assert.equal(blocks.map((b) => b.separator + b.text).join(""), renderPrompt(assembly));
  * ```
  */
 export function cacheBlocks(
   assembly: PromptAssembly,
   options: CacheBlocksOptions = {},
 ): CacheBlock[] {
-  const maxBreakpoints = options.maxBreakpoints ?? 4;
+  const maxBreakpoints = checkedMaxBreakpoints(options);
   const { text, sections } = explainPrompt(assembly);
-  const blocks: (CacheBlock & { start: number; end: number })[] = [];
+  const blocks: (CacheBlock & { from: number; start: number; end: number })[] =
+    [];
   for (const section of sections) {
     const last = blocks.at(-1);
     if (last !== undefined && last.stability === section.stability) {
@@ -104,10 +122,12 @@ export function cacheBlocks(
       last.end = section.end;
     } else {
       blocks.push({
+        separator: "",
         text: "",
         sections: [section.name],
         stability: section.stability,
         cache: false,
+        from: section.separatorStart,
         start: section.start,
         end: section.end,
       });
@@ -118,10 +138,38 @@ export function cacheBlocks(
   for (let i = Math.max(0, prefix - maxBreakpoints); i < prefix; i++) {
     blocks[i]!.cache = true;
   }
-  return blocks.map(({ start, end, sections, stability, cache }) => ({
+  return blocks.map(({ from, start, end, sections, stability, cache }) => ({
+    separator: text.slice(from, start),
     text: text.slice(start, end),
     sections,
     stability,
     cache,
   }));
+}
+
+function checkedMaxBreakpoints(options: CacheBlocksOptions): number {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError(
+      `Cannot split cache blocks: options must be an object, got ${
+        describeValue(options)
+      }`,
+    );
+  }
+  const { maxBreakpoints } = options;
+  if (maxBreakpoints === undefined) return 4;
+  if (typeof maxBreakpoints !== "number") {
+    throw new TypeError(
+      `Cannot split cache blocks: maxBreakpoints must be a number, got ${
+        describeValue(maxBreakpoints)
+      }`,
+    );
+  }
+  if (!Number.isInteger(maxBreakpoints) || maxBreakpoints < 0) {
+    throw new PromptError(
+      "invalid-option",
+      `Cannot split cache blocks: maxBreakpoints must be a non-negative ` +
+        `integer, got ${maxBreakpoints}`,
+    );
+  }
+  return maxBreakpoints;
 }

@@ -10,19 +10,26 @@ import { PromptError } from "../core/errors.ts";
 import type { AssembleArgs } from "../core/options.ts";
 import type { SystemPrompt } from "../core/system_prompt.ts";
 import { toolOwner } from "../core/tool_owner.ts";
+import type { AssembledItem } from "../core/items.ts";
 import type { AssembledSection, PromptAssembly } from "../core/types.ts";
+import { describeItem } from "../core/_item_errors.ts";
 import { referenceProblem } from "../render/_reference_problem.ts";
+import { type ListParts, listParts } from "../render/_render_list.ts";
+import { asItemError } from "../render/_render_text.ts";
 import { compileTemplate, malformedReference } from "../render/_template.ts";
 import { needsOwnCheck, renderSection } from "../render/render.ts";
 import { DuplicateSentences } from "./_duplicate_sentences.ts";
+import { orphanItems } from "./_orphan_items.ts";
 import type { PromptDiagnostic } from "./diagnostics.ts";
 
 const TOOL_BAND = { min: 100, max: 199 };
 
 /**
  * Diagnoses a registry before the first step: assembles it for `context`
- * and reports references that would fail, variables no section uses, the
- * same sentence under two owners, and tool guidance outside its band.
+ * and reports references that would fail (in sections and list items;
+ * literal text has none), variables no section or item uses, the same
+ * sentence under two owners, tool guidance outside its band, and items
+ * whose list does not exist (`orphan-item`).
  *
  * @typeParam C The registry's context type.
  * @param prompt The registry.
@@ -53,8 +60,9 @@ export async function checkPrompt<C>(
   prompt: SystemPrompt<C>,
   ...args: AssembleArgs<C>
 ): Promise<PromptDiagnostic[]> {
-  // Taken first: the owners of the variables this assembly resolves.
-  const { variables } = prompt.registrations();
+  // Taken first: the registrations this assembly resolves.
+  const registrations = prompt.registrations();
+  const { variables } = registrations;
   let assembly: PromptAssembly;
   try {
     assembly = await prompt.assemble(...args);
@@ -70,7 +78,7 @@ export async function checkPrompt<C>(
     return [diagnostic];
   }
   const owners = new Map(variables.map((v) => [v.name, v.owner]));
-  return diagnose(assembly, owners);
+  return [...diagnose(assembly, owners), ...orphanItems(registrations)];
 }
 
 /**
@@ -90,18 +98,55 @@ export function diagnose(
   const checkOwn = needsOwnCheck(assembly.variables);
   for (let i = 0; i < assembly.sections.length; i++) {
     const section = assembly.sections[i]!;
-    const resolvable = checkReferences(
+    let resolvable = checkReferences(
       assembly,
       section,
+      undefined,
       referenced,
       diagnostics,
     );
+    const items = section.list !== undefined && Array.isArray(section.items)
+      ? section.items
+      : [];
+    for (const item of items) {
+      resolvable = checkReferences(
+        assembly,
+        section,
+        item,
+        referenced,
+        diagnostics,
+      ) && resolvable;
+    }
     checkToolBand(section, toolOwners, diagnostics);
-    if (resolvable) {
-      duplicates.add(renderSection(assembly, i, checkOwn), {
-        label: `section "${section.name}"`,
-        owner: section.owner,
+    if (!resolvable) continue;
+    const place = { owner: section.owner, section: section.name };
+    const label = `section "${section.name}"`;
+    if (section.list === undefined) {
+      duplicates.add(renderSection(assembly, i, checkOwn), { ...place, label });
+      continue;
+    }
+    let parts: ListParts;
+    try {
+      parts = listParts(assembly, i, checkOwn);
+    } catch (error) {
+      // A list field of the wrong type, left by a handler.
+      if (!(error instanceof PromptError)) throw error;
+      diagnostics.push(withOwner({
+        code: "invalid-section",
+        severity: "error",
+        message: error.message,
         section: section.name,
+      }, section.owner));
+      continue;
+    }
+    duplicates.add(parts.heading, { ...place, label });
+    for (const { index, text } of parts.items) {
+      const item = items[index]!;
+      duplicates.add(text, {
+        label: describeItem(item.name, section.name),
+        owner: item.owner,
+        section: section.name,
+        item: item.name,
       });
     }
   }
@@ -127,38 +172,50 @@ export function diagnose(
 }
 
 /**
- * Reports the section's malformed group, unresolvable references or
- * non-string text, and records the names it references (all of them, those
- * after a malformed group too). Whether the section renders.
+ * Reports the malformed group, unresolvable references or non-string text
+ * of a section (or of one of its items), and records the names it
+ * references (all of them, those after a malformed group too; none for
+ * literal text). Whether it renders.
  */
 function checkReferences(
   assembly: PromptAssembly,
   section: AssembledSection,
+  item: AssembledItem | undefined,
   referenced: Set<string>,
   diagnostics: PromptDiagnostic[],
 ): boolean {
-  const { name, text, owner } = section;
+  const name = section.name;
+  const part = item ?? section;
+  const text: unknown = part.text;
+  const at = (diagnostic: PromptDiagnostic) => {
+    if (item !== undefined) diagnostic.item = item.name;
+    diagnostics.push(withOwner(diagnostic, part.owner));
+  };
+  const where = item === undefined
+    ? `Section "${name}"`
+    : `Item "${item.name}" of list "${name}"`;
   if (typeof text !== "string") {
-    // A handler left it; renderPrompt would throw invalid-section.
-    diagnostics.push(withOwner({
-      code: "invalid-section",
+    // A handler left it; renderPrompt would throw invalid-section (or -item).
+    at({
+      code: item === undefined ? "invalid-section" : "invalid-item",
       severity: "error",
-      message: `Section "${name}" has ${describeValue(text)} as its text, ` +
-        `not a string`,
+      message: `${where} has ${describeValue(text)} as its text, not a string`,
       section: name,
-    }, owner));
+    });
     return false;
   }
-  if (text.indexOf("{{") === -1) return true;
+  if (part.literal === true || text.indexOf("{{") === -1) return true;
   const { parts, malformed } = compileTemplate(text, name);
   let resolvable = malformed === undefined;
   if (malformed !== undefined) {
-    diagnostics.push(withOwner({
+    const error = malformedReference(text, name, malformed);
+    at({
       code: "malformed-reference",
       severity: "error",
-      message: malformedReference(text, name, malformed).message,
+      message: (item === undefined ? error : asItemError(error, item, name))
+        .message,
       section: name,
-    }, owner));
+    });
   }
   const seen = new Set<string>();
   for (let k = 1; k < parts.length; k += 2) {
@@ -169,13 +226,13 @@ function checkReferences(
     const problem = referenceProblem(assembly.variables, variable);
     if (problem === undefined) continue;
     resolvable = false;
-    diagnostics.push(withOwner({
+    at({
       code: problem.code,
       severity: "error",
-      message: `Section "${name}" ${problem.phrase}`,
+      message: `${where} ${problem.phrase}`,
       section: name,
       variable,
-    }, owner));
+    });
   }
   return resolvable;
 }

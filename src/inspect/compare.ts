@@ -6,8 +6,56 @@
  */
 
 import { describeOwner } from "../core/_errors.ts";
-import { explainPrompt, type PromptExplanation } from "./explain.ts";
+import {
+  explainPrompt,
+  type PromptExplanation,
+  type SectionExplanation,
+} from "./explain.ts";
+import {
+  type FirstChange,
+  firstChange,
+  firstDifference,
+  type Part,
+} from "./_first_change.ts";
 import type { PromptAssembly } from "../core/types.ts";
+
+/**
+ * A section or item that differs between two steps, found by matching
+ * names in prompt order.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ChangedPart, comparePrompts } from "@dsh/system-prompt/inspect";
+ *
+ * const step = (...names: string[]) => ({
+ *   sections: names.map((name, order) => ({ name, order, text: name })),
+ *   tools: [],
+ *   variables: {},
+ * });
+ * const removed: ChangedPart | undefined = comparePrompts(step("a", "b", "c"), step("a", "c"))
+ *   .firstChangedSection;
+ * assert.deepEqual(removed, { name: "b", index: 1, change: "removed" });
+ * ```
+ */
+export interface ChangedPart {
+  /** The section's or item's name. */
+  name: string;
+  /** Its owner; absent for the root registry. */
+  owner?: string;
+  /**
+   * Its index among the rendered sections (or the list's rendered items)
+   * of `next`, or of `previous` when it was removed.
+   */
+  index: number;
+  /**
+   * `"changed"`: both steps render it, differently (its text, the
+   * separator before it, or its place); `"added"`: only `next` renders it;
+   * `"removed"`: only `previous` does (it was unregistered, or rendered
+   * empty).
+   */
+  change: "changed" | "added" | "removed";
+}
 
 /**
  * A section that changed while every section after it stayed the same: its
@@ -63,10 +111,15 @@ export interface PromptComparison {
   identical: boolean;
   /** Whether the rendered texts are equal. */
   sameText: boolean;
-  /** Index of the first character where the rendered texts differ. */
+  /**
+   * Index of the first character where the rendered texts differ; never
+   * between the two halves of a surrogate pair.
+   */
   offset?: number;
-  /** The first section (in `next`, or in `previous` if it is gone) that differs. */
-  firstChangedSection?: { name: string; owner?: string; index: number };
+  /** The first section that differs, matched by name; a removed one is named as removed. */
+  firstChangedSection?: ChangedPart;
+  /** When the first change is inside a list (its heading unchanged): the first item that differs. */
+  firstChangedItem?: ChangedPart;
   /** Variables whose values differ, or that exist in one assembly only. */
   changedVariables: string[];
   /** Set when the first changed section was the only change in the text. */
@@ -77,8 +130,10 @@ export interface PromptComparison {
 
 /**
  * Compares two assemblies, typically of consecutive steps: whether they
- * render identically; if not, the first differing section, the character
- * offset where the texts start to differ, the variables whose values
+ * render identically; if not, the first differing section (matched by
+ * name; a removed one is reported as removed) and, inside a list, the
+ * first differing item, the character offset where the texts start to
+ * differ, the variables whose values
  * changed, and a {@linkcode PrefixBreak} when a section changed while every
  * section after it stayed the same. Tool name or order changes are reported
  * too: providers cache tools before the system prompt.
@@ -126,64 +181,83 @@ export function comparePrompts(
   };
   if (sameText) return comparison;
   comparison.offset = firstDifference(before.text, after.text);
-  const index = firstChangedSection(before, after);
-  const changed = after.sections[index] ?? before.sections[index]!;
-  comparison.firstChangedSection = changed.owner === undefined
-    ? { name: changed.name, index }
-    : { name: changed.name, owner: changed.owner, index };
-  const prefixBreak = findPrefixBreak(before, after, index);
+  const first = firstChange(sectionParts(before), sectionParts(after));
+  // Texts that differ always differ in some part; this guards the walk.
+  if (first === undefined) return comparison;
+  comparison.firstChangedSection = changedPart(first);
+  const item = firstChangedItem(before, after, first);
+  if (item !== undefined) comparison.firstChangedItem = item;
+  const prefixBreak = findPrefixBreak(before, after, first);
   if (prefixBreak !== undefined) comparison.prefixBreak = prefixBreak;
   return comparison;
 }
 
-function firstDifference(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
+/** Each rendered section with the separator before it. */
+function sectionParts(explained: PromptExplanation): Part[] {
+  return explained.sections.map((section) =>
+    part(section, explained.text.slice(section.separatorStart, section.end))
+  );
 }
 
-function sectionText(explained: PromptExplanation, index: number): string {
-  const section = explained.sections[index]!;
-  return explained.text.slice(section.start, section.end);
+function part(of: { name: string; owner?: string }, text: string): Part {
+  return of.owner === undefined
+    ? { name: of.name, text }
+    : { name: of.name, owner: of.owner, text };
 }
 
-function sameSection(
-  a: PromptExplanation,
-  b: PromptExplanation,
-  index: number,
-): boolean {
-  return a.sections[index]?.name === b.sections[index]?.name &&
-    sectionText(a, index) === sectionText(b, index);
+function changedPart(first: FirstChange): ChangedPart {
+  const { name, owner } = first.part;
+  const index = first.change === "removed" ? first.before : first.after;
+  return owner === undefined
+    ? { name, index, change: first.change }
+    : { name, owner, index, change: first.change };
 }
 
-function firstChangedSection(
-  a: PromptExplanation,
-  b: PromptExplanation,
-): number {
-  let index = 0;
-  while (
-    index < a.sections.length && index < b.sections.length &&
-    sameSection(a, b, index)
-  ) index++;
-  return index;
+/** The first differing item of a list that both steps render with the same heading. */
+function firstChangedItem(
+  before: PromptExplanation,
+  after: PromptExplanation,
+  first: FirstChange,
+): ChangedPart | undefined {
+  if (first.change !== "changed") return undefined;
+  const was = before.sections[first.before]!;
+  const is = after.sections[first.after]!;
+  if (
+    was.name !== is.name || was.items === undefined || is.items === undefined ||
+    heading(before.text, was) !== heading(after.text, is)
+  ) return undefined;
+  const items = (explained: PromptExplanation, section: SectionExplanation) =>
+    section.items!.map((item) =>
+      part(item, explained.text.slice(item.separatorStart, item.end))
+    );
+  const change = firstChange(items(before, was), items(after, is));
+  return change === undefined ? undefined : changedPart(change);
 }
 
-/** The changed section at `index`, if everything after it is unchanged. */
+/** A list's rendered text before its first item (all of it when it has none). */
+function heading(text: string, section: SectionExplanation): string {
+  const end = section.items?.[0]?.separatorStart ?? section.end;
+  return text.slice(section.start, end);
+}
+
+/** The changed section, if it kept its name and everything after it is unchanged. */
 function findPrefixBreak(
   before: PromptExplanation,
   after: PromptExplanation,
-  index: number,
+  first: FirstChange,
 ): PrefixBreak | undefined {
-  const section = after.sections[index];
+  if (first.change !== "changed") return undefined;
+  const section = after.sections[first.after]!;
+  if (before.sections[first.before]!.name !== section.name) return undefined;
+  const rest = (explained: PromptExplanation, from: number) =>
+    sectionParts(explained).slice(from + 1);
+  const was = rest(before, first.before);
+  const is = rest(after, first.after);
   if (
-    section === undefined || before.sections.length !== after.sections.length ||
-    before.sections[index]!.name !== section.name
+    was.length !== is.length ||
+    was.some((p, i) => p.name !== is[i]!.name || p.text !== is[i]!.text)
   ) return undefined;
-  for (let i = index + 1; i < after.sections.length; i++) {
-    if (!sameSection(before, after, i)) return undefined;
-  }
-  const unchangedAfter = after.sections.length - index - 1;
+  const unchangedAfter = is.length;
   if (unchangedAfter === 0) return undefined;
   const charsAfter = after.text.length - section.end;
   const found: PrefixBreak = {

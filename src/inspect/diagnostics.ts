@@ -15,9 +15,11 @@
  * | `missing-value` | error | a reference to a variable with no value in this context |
  * | `invalid-value` | error | a reference to a variable whose value a handler made a non-string |
  * | `invalid-section` | error | a section whose text a handler made a non-string |
+ * | `invalid-item` | error | a list item whose text a handler made a non-string |
  * | `unused-variable` | warning | a registered variable that no section references |
  * | `duplicate-sentence` | warning | one sentence in two sections, or in a section and a tool description: two owners for one fact |
  * | `tool-guidance-band` | warning | tool guidance (a `tool:` section, or a section of a scope that provides tools) outside orders 100–199 |
+ * | `orphan-item` | warning | an item (or item provider) whose list is not a live section declaring `list`: it is never rendered |
  *
  * @example Usage
  * ```ts
@@ -35,9 +37,11 @@ export type DiagnosticCode =
   | "missing-value"
   | "invalid-value"
   | "invalid-section"
+  | "invalid-item"
   | "unused-variable"
   | "duplicate-sentence"
-  | "tool-guidance-band";
+  | "tool-guidance-band"
+  | "orphan-item";
 
 /**
  * One finding of `checkPrompt()`.
@@ -69,8 +73,10 @@ export interface PromptDiagnostic {
   message: string;
   /** The owner of the part at fault, when it has one. */
   owner?: string;
-  /** The section at fault. */
+  /** The section at fault (for an item, its list). */
   section?: string;
+  /** The item at fault. */
+  item?: string;
   /** The variable at fault. */
   variable?: string;
   /** The tool at fault. */

@@ -5,8 +5,19 @@
  */
 
 import { estimateTokens } from "./estimate_tokens.ts";
-import { needsOwnCheck, renderSection } from "../render/render.ts";
-import { compileTemplate } from "../render/_template.ts";
+import {
+  needsOwnCheck,
+  promptSeparator,
+  renderSection,
+  sectionSeparator,
+} from "../render/render.ts";
+import { joinList, listParts } from "../render/_render_list.ts";
+import {
+  explainItems,
+  type ItemExplanation,
+  moreVolatile,
+} from "./item_explanation.ts";
+import { referencedVariables } from "./_referenced_variables.ts";
 import { toolOwner } from "../core/tool_owner.ts";
 import type { PromptAssembly, Stability } from "../core/types.ts";
 
@@ -26,25 +37,19 @@ import type { PromptAssembly, Stability } from "../core/types.ts";
  * assert.deepEqual([persona?.start, persona?.end, persona?.variables], [0, 9, ["model"]]);
  * ```
  */
-export interface SectionExplanation {
-  /** The section's name. */
-  name: string;
-  /** The owner; absent for the root registry. */
-  owner?: string;
-  /** The section's order. */
-  order: number;
-  /** The declared stability (`"static"` when none was declared). */
+export interface SectionExplanation extends ItemExplanation {
+  /**
+   * The most volatile of the section's declared stability (`"static"` when
+   * none was declared) and its rendered items'.
+   */
   stability: Stability;
-  /** Where the section starts in `text` (UTF-16 index). */
-  start: number;
-  /** Where it ends, exclusive. */
-  end: number;
-  /** `end - start`. */
-  chars: number;
-  /** `estimateTokens` of the rendered section. */
-  tokens: number;
-  /** The variables the section references, in first-use order. */
-  variables: string[];
+  /**
+   * A list's rendered items, in prompt order: the heading, then each item
+   * after its separator, tile `[start, end)`. Empty when the list renders
+   * its `empty` text; absent for a section that is not a list. A list's own
+   * `variables` are its heading's.
+   */
+  items?: ItemExplanation[];
 }
 
 /**
@@ -137,30 +142,47 @@ export interface PromptExplanation {
  */
 export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
   const checkOwn = needsOwnCheck(assembly.variables);
+  const separator = promptSeparator(assembly);
   const sections: SectionExplanation[] = [];
   const dropped: string[] = [];
   let text = "";
   for (let i = 0; i < assembly.sections.length; i++) {
     const section = assembly.sections[i]!;
-    const rendered = renderSection(assembly, i, checkOwn);
+    const spans: number[] = [];
+    const parts = section.list === undefined
+      ? undefined
+      : listParts(assembly, i, checkOwn);
+    const rendered = parts === undefined
+      ? renderSection(assembly, i, checkOwn)
+      : joinList(parts, spans);
     if (rendered === "") {
       dropped.push(section.name);
       continue;
     }
-    if (text !== "") text += "\n\n";
+    const before = sectionSeparator(section, separator);
+    const separatorStart = text.length;
+    if (text !== "") text += before;
     const start = text.length;
     text += rendered;
     const explained: SectionExplanation = {
       name: section.name,
       order: section.order,
       stability: section.stability ?? "static",
+      separatorStart,
       start,
       end: text.length,
       chars: rendered.length,
       tokens: estimateTokens(rendered),
-      variables: referencedVariables(section.text, section.name),
+      variables: referencedVariables(section.text, section.name, section),
     };
     if (section.owner !== undefined) explained.owner = section.owner;
+    if (parts !== undefined) {
+      explained.items = explainItems(section, parts, spans, start, text);
+      explained.stability = explained.items.reduce(
+        (most, item) => moreVolatile(most, item.stability),
+        explained.stability,
+      );
+    }
     sections.push(explained);
   }
   const tools = assembly.tools.map((tool) => {
@@ -188,15 +210,4 @@ export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
       toolTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
     },
   };
-}
-
-/** The distinct reference names of a section text, in first-use order. */
-export function referencedVariables(text: string, section: string): string[] {
-  if (text.indexOf("{{") === -1) return [];
-  const { parts } = compileTemplate(text, section);
-  const names: string[] = [];
-  for (let k = 1; k < parts.length; k += 2) {
-    if (!names.includes(parts[k]!)) names.push(parts[k]!);
-  }
-  return names;
 }

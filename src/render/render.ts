@@ -6,16 +6,20 @@
 
 import { describeValue } from "../core/_describe_value.ts";
 import { PromptError } from "../core/errors.ts";
-import type { PromptAssembly } from "../core/types.ts";
-import { referenceProblem } from "./_reference_problem.ts";
-import { compileTemplate, locate, malformedReference } from "./_template.ts";
+import { invalidLayout } from "../core/_item_errors.ts";
+import type { AssembledSection, PromptAssembly } from "../core/types.ts";
+import { renderList } from "./_render_list.ts";
+import { isLiteral, renderText, trims } from "./_render_text.ts";
 
 const SECTION_SEPARATOR = "\n\n";
 
 /**
  * Renders an assembly into the full system prompt: each section in the order
  * the assembly lists them is interpolated, trimmed, and dropped when empty;
- * the rest are joined with one blank line.
+ * the rest are joined with one blank line. The layout options of SPEC §7
+ * change that: `assembly.separator` and a section's `separator` replace the
+ * blank line, `trim: false` keeps whitespace, `literal: true` text is not
+ * interpolated, and a `list` section renders its heading and items.
  *
  * A reference is a complete group `{{name}}` (spaces and tabs around the
  * name allowed) whose name is `[A-Za-z_][A-Za-z0-9_]*` segments joined by
@@ -55,12 +59,15 @@ const SECTION_SEPARATOR = "\n\n";
  */
 export function renderPrompt(assembly: PromptAssembly): string {
   const checkOwn = needsOwnCheck(assembly.variables);
+  const separator = promptSeparator(assembly);
   const sections = assembly.sections;
   let prompt = "";
   for (let i = 0; i < sections.length; i++) {
     const rendered = renderSection(assembly, i, checkOwn);
     if (rendered === "") continue;
-    prompt = prompt === "" ? rendered : prompt + SECTION_SEPARATOR + rendered;
+    // Checked even when unused (first section), so a bad one never hides.
+    const before = sectionSeparator(sections[i]!, separator);
+    prompt = prompt === "" ? rendered : prompt + before + rendered;
   }
   return prompt;
 }
@@ -73,9 +80,49 @@ export function needsOwnCheck(variables: object): boolean {
   return Object.getPrototypeOf(variables) !== null;
 }
 
+/** The assembly's separator between sections: `"\n\n"` when absent. */
+export function promptSeparator(assembly: PromptAssembly): string {
+  const separator = assembly.separator;
+  if (separator === undefined) return SECTION_SEPARATOR;
+  if (typeof separator !== "string") {
+    throw invalidLayout(
+      undefined,
+      undefined,
+      "separator",
+      "a string",
+      separator,
+    );
+  }
+  return separator;
+}
+
 /**
- * Section `index` of `assembly`, interpolated and trimmed: the step shared
- * by `renderPrompt` and `explainPrompt`.
+ * What goes before `section` when an earlier one rendered.
+ *
+ * @throws {PromptError} `invalid-section` for a separator that is not a string.
+ */
+export function sectionSeparator(
+  section: AssembledSection,
+  separator: string,
+): string {
+  const own = section.separator;
+  if (own === undefined) return separator;
+  if (typeof own !== "string") {
+    throw invalidLayout(
+      section.name,
+      section.owner,
+      "separator",
+      "a string",
+      own,
+    );
+  }
+  return own;
+}
+
+/**
+ * Section `index` of `assembly`, rendered: interpolated (unless literal)
+ * and trimmed (unless `trim: false`), or a list with its items. The step
+ * shared by `renderPrompt` and `explainPrompt`.
  *
  * @throws {PromptError} As `renderPrompt` does.
  */
@@ -95,83 +142,23 @@ export function renderSection(
       { section: section.name, ...ownerOf(section) },
     );
   }
-  // Fast path: without `{{` there is nothing to interpolate or unescape.
-  if (text.indexOf("{{") === -1) return text.trim();
-  const template = compileTemplate(text, section.name);
-  if (template.malformed !== undefined) {
-    throw firstProblem(assembly, index, checkOwn, template.malformed);
+  if (
+    section.list === undefined && section.trim === undefined &&
+    section.literal === undefined
+  ) {
+    // Fast path: the default layout, and nothing to interpolate or unescape.
+    if (text.indexOf("{{") === -1) return text.trim();
+    return renderText(assembly, text, false, true, checkOwn, index, -1);
   }
-  const parts = template.parts;
-  const variables = assembly.variables;
-  let rendered = parts[0]!;
-  for (let k = 1; k < parts.length; k += 2) {
-    const name = parts[k]!;
-    const value = variables[name];
-    if (
-      typeof value !== "string" || (checkOwn && !Object.hasOwn(variables, name))
-    ) {
-      throw badReference(assembly, index, (k - 1) / 2);
-    }
-    rendered += value + parts[k + 1]!;
-  }
-  return rendered.trim();
-}
-
-/**
- * The error for the first problem in the text of section `sectionIndex`,
- * which has a malformed group: an unresolvable reference before the group,
- * or else the group itself.
- */
-function firstProblem(
-  assembly: PromptAssembly,
-  sectionIndex: number,
-  checkOwn: boolean,
-  malformed: readonly [number, number],
-): PromptError {
-  const section = assembly.sections[sectionIndex]!;
-  const { parts, offsets } = compileTemplate(section.text, section.name);
-  const variables = assembly.variables;
-  for (let i = 0; i < offsets.length && offsets[i]! < malformed[0]; i++) {
-    const name = parts[2 * i + 1]!;
-    if (
-      typeof variables[name] !== "string" ||
-      (checkOwn && !Object.hasOwn(variables, name))
-    ) {
-      return badReference(assembly, sectionIndex, i);
-    }
-  }
-  return malformedReference(section.text, section.name, malformed);
-}
-
-/** The error for reference `index` of section `sectionIndex`; the cold path. */
-function badReference(
-  assembly: PromptAssembly,
-  sectionIndex: number,
-  index: number,
-): PromptError {
-  const section = assembly.sections[sectionIndex]!;
-  const text = section.text;
-  const { parts, offsets } = compileTemplate(text, section.name);
-  const variable = parts[2 * index + 1]!;
-  const offset = offsets[index]!;
-  const reference = text.slice(offset, text.indexOf("}}", offset) + 2);
-  const { line, column } = locate(text, offset);
-  const fields = {
-    section: section.name,
-    variable,
-    reference,
-    line,
-    column,
-    offset,
-    ...ownerOf(section),
-  };
-  const problem = referenceProblem(assembly.variables, variable)!;
-  return new PromptError(
-    problem.code,
-    `Cannot render section "${section.name}": ${reference} at ${line}:${column} ${problem.phrase}`,
-    problem.suggestion === undefined
-      ? fields
-      : { ...fields, suggestion: problem.suggestion },
+  if (section.list !== undefined) return renderList(assembly, index, checkOwn);
+  return renderText(
+    assembly,
+    text,
+    isLiteral(section, section),
+    trims(section, section),
+    checkOwn,
+    index,
+    -1,
   );
 }
 

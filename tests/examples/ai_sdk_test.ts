@@ -157,6 +157,7 @@ describe("runAgentLoop() with the Vercel AI SDK", () => {
       name: "agent:persona",
       owner: "agent-loop",
       index: 0,
+      change: "changed",
     });
   });
 });

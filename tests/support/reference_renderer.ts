@@ -14,7 +14,7 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
  * Splits one section text into static text and references; at the first
  * malformed group it stops, and the group is the last token.
  */
-function tokenize(text: string): (Token | { malformedAt: number })[] {
+export function tokenize(text: string): (Token | { malformedAt: number })[] {
   const tokens: (Token | { malformedAt: number })[] = [];
   let literal = "";
   let i = 0;

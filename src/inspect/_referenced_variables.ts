@@ -1,0 +1,25 @@
+/**
+ * The variables a text references, for explanation and checks.
+ *
+ * @module
+ */
+
+import { compileTemplate } from "../render/_template.ts";
+
+/**
+ * The distinct reference names of a section or item text, in first-use
+ * order; none for a literal one.
+ */
+export function referencedVariables(
+  text: string,
+  section: string,
+  part: { literal?: boolean } = {},
+): string[] {
+  if (part.literal === true || text.indexOf("{{") === -1) return [];
+  const { parts } = compileTemplate(text, section);
+  const names: string[] = [];
+  for (let k = 1; k < parts.length; k += 2) {
+    if (!names.includes(parts[k]!)) names.push(parts[k]!);
+  }
+  return names;
+}
