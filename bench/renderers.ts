@@ -34,7 +34,7 @@ export interface Renderer {
 }
 
 /** One section's text in an engine's syntax, compiled by that engine. */
-type Compile = (
+export type Compile = (
   parts: readonly string[],
 ) => (values: Values) => string;
 
@@ -100,12 +100,11 @@ export const regexReplace: (texts: readonly string[]) => Render = peer(
  * lodash `template` with the `variable` option, which its docs recommend so
  * the compiled function does not run under `with`.
  */
-export const lodash: (texts: readonly string[]) => Render = peer((parts) =>
+export const compileLodash: Compile = (parts) =>
   lodashTemplate(write(parts, (name) => `{{it.${name}}}`), {
     interpolate: /\{\{([\s\S]+?)\}\}/g,
     variable: "it",
-  })
-);
+  });
 
 const etaEngine = new Eta({
   autoEscape: false,
@@ -114,10 +113,10 @@ const etaEngine = new Eta({
 });
 
 /** eta, compiled, `useWith: false` (reads `it.name`), no escaping or trim. */
-export const eta: (texts: readonly string[]) => Render = peer((parts) => {
+export const compileEta: Compile = (parts) => {
   const fn = etaEngine.compile(write(parts, (name) => `<%= it.${name} %>`));
   return (values) => fn.call(etaEngine, values);
-});
+};
 
 const dotSettings = { ...doT.templateSettings, strip: false, append: true };
 
@@ -125,9 +124,8 @@ const dotSettings = { ...doT.templateSettings, strip: false, append: true };
  * doT with string appends (its fast default) and `strip: false`, without
  * which it would collapse the prompt's whitespace.
  */
-export const dot: (texts: readonly string[]) => Render = peer((parts) =>
-  doT.template(write(parts, (name) => `{{=it.${name}}}`), dotSettings)
-);
+export const compileDot: Compile = (parts) =>
+  doT.template(write(parts, (name) => `{{=it.${name}}}`), dotSettings);
 
 /** handlebars, compiled with `strict` and `noEscape`. */
 export const handlebars: (texts: readonly string[]) => Render = peer((parts) =>
@@ -152,8 +150,12 @@ export const langchain: (texts: readonly string[]) => Render = peer(
   },
 );
 
-/** The peers whose fast configuration the targets name. */
-export const FAST_PEERS: readonly string[] = ["lodash template", "eta", "doT"];
+/** The peers whose fast configuration the targets name, by report name. */
+export const FAST_PEERS: Readonly<Record<string, Compile>> = {
+  "lodash template": compileLodash,
+  eta: compileEta,
+  doT: compileDot,
+};
 
 /** The renderers in report order: ours first, the floor last. */
 export const RENDERERS: readonly {
@@ -162,9 +164,9 @@ export const RENDERERS: readonly {
 }[] = [
   { name: "ours", make: ours },
   { name: "String.replace", make: regexReplace },
-  { name: "lodash template", make: lodash },
-  { name: "eta", make: eta },
-  { name: "doT", make: dot },
+  { name: "lodash template", make: peer(compileLodash) },
+  { name: "eta", make: peer(compileEta) },
+  { name: "doT", make: peer(compileDot) },
   { name: "handlebars", make: handlebars },
   { name: "mustache", make: mustache },
   { name: "langchain f-string", make: langchain },
