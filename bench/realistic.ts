@@ -13,8 +13,7 @@
  * @module
  */
 
-import type { PromptAssembly, ToolSchema } from "../mod.ts";
-import { SystemPrompt } from "../mod.ts";
+import type { PromptAssembly, SystemPrompt, ToolSchema } from "../mod.ts";
 
 /** What a step passes to assemble. */
 export interface Context {
@@ -37,8 +36,12 @@ export interface Scenario {
   toolProviders: (() => ToolSchema[])[];
   /** The one assemble handler: drops a tool, as a read-only mode would. */
   handler: (assembly: PromptAssembly) => void;
-  /** Ours: a registry with everything registered through a scope. */
-  registry(): SystemPrompt<Context>;
+  /**
+   * Ours: registers everything through a scope of `prompt`, as a host
+   * would. (A parameter, so that this module never loads ours: the cold
+   * start bench times that.)
+   */
+  register(prompt: SystemPrompt<Context>): SystemPrompt<Context>;
   /** Section texts and values resolved for {@linkcode BASE_CONTEXT}. */
   resolved(): { texts: string[]; values: Record<string, string> };
 }
@@ -189,8 +192,7 @@ function makeScenario(
     variables,
     toolProviders,
     handler,
-    registry() {
-      const prompt = new SystemPrompt<Context>();
+    register(prompt) {
       const plugin = prompt.scope("bench");
       for (const section of sections) plugin.section(section);
       for (const [name, provider] of variables) plugin.variable(name, provider);

@@ -11,12 +11,12 @@
  */
 
 import { renderTemplate } from "@langchain/core/prompts";
-import doT from "dot";
 import { Eta } from "eta";
 import Handlebars from "handlebars";
 import { template as lodashTemplate } from "lodash-es";
 import Mustache from "mustache";
 import { renderPrompt } from "../mod.ts";
+import { compileDot } from "./peer_dot.ts";
 import {
   compileTexts,
   type Piece,
@@ -117,15 +117,6 @@ export const compileEta: Compile = (parts) => {
   const fn = etaEngine.compile(write(parts, (name) => `<%= it.${name} %>`));
   return (values) => fn.call(etaEngine, values);
 };
-
-const dotSettings = { ...doT.templateSettings, strip: false, append: true };
-
-/**
- * doT with string appends (its fast default) and `strip: false`, without
- * which it would collapse the prompt's whitespace.
- */
-export const compileDot: Compile = (parts) =>
-  doT.template(write(parts, (name) => `{{=it.${name}}}`), dotSettings);
 
 /** handlebars, compiled with `strict` and `noEscape`. */
 export const handlebars: (texts: readonly string[]) => Render = peer((parts) =>

@@ -12,10 +12,10 @@
  * @module
  */
 
-import { renderPrompt } from "../mod.ts";
 import { BASE_CONTEXT, type Context, SCENARIOS } from "./realistic.ts";
 import { assertSame, FAST_PEERS } from "./renderers.ts";
-import { floorStep, memoFloorStep, oursStep, type Step } from "./steps.ts";
+import { oursStep } from "./ours_step.ts";
+import { floorStep, memoFloorStep, type Step } from "./steps.ts";
 
 /** The contexts of a kind of step: the n-th step of a run gets `next(n)`. */
 const KINDS: Record<string, (n: number) => Context> = {
@@ -73,11 +73,12 @@ for (const scenario of SCENARIOS) {
   }
   if (scenario.name === "medium") {
     // The opt-in waterfall audit, to show what it costs.
-    const prompt = scenario.registry();
-    bench(group, "ours, audit on", async (context) => {
-      const assembly = await prompt.assemble(context, { audit: true });
-      return { prompt: renderPrompt(assembly), tools: assembly.tools };
-    }, KINDS["unchanged step"]!);
+    bench(
+      group,
+      "ours, audit on",
+      oursStep(scenario, true),
+      KINDS["unchanged step"]!,
+    );
   }
 }
 

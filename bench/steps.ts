@@ -1,6 +1,6 @@
 /**
- * One agent step over a realistic scenario, four ways: ours
- * (`renderPrompt(await assemble(context))`), the floor (the same provider
+ * One agent step over a realistic scenario, three ways besides ours
+ * (`ours_step.ts`): the floor (the same provider
  * and handler calls, tools concatenated without copies, texts rendered by
  * the true floor, a function section re-split only when its text differs
  * from the last one), a peer (the floor with a peer engine's interpolation)
@@ -11,7 +11,7 @@
  * @module
  */
 
-import { renderPrompt, type ToolSchema } from "../mod.ts";
+import type { ToolSchema } from "../mod.ts";
 import {
   compilePiece,
   type Piece,
@@ -30,15 +30,6 @@ export interface StepResult {
 
 /** One step of one implementation. */
 export type Step = (context: Context) => Promise<StepResult>;
-
-/** Ours, on a registry built once. */
-export function oursStep(scenario: Scenario): Step {
-  const prompt = scenario.registry();
-  return async (context) => {
-    const assembly = await prompt.assemble(context);
-    return { prompt: renderPrompt(assembly), tools: assembly.tools };
-  };
-}
 
 /** A compiled section: the floor's piece, and an engine's function for it. */
 interface Compiled {
@@ -75,6 +66,7 @@ export function floorStep(scenario: Scenario, compile?: Compile): Step {
     texts.push(isStatic ? text : undefined);
     compiled.push(isStatic ? compileText(text, compile) : undefined);
   }
+  // deno-lint-ignore require-await -- a promise, as ours returns
   return async (context) => {
     const values: Values = Object.create(null);
     for (let i = 0; i < variables.length; i++) {
@@ -126,6 +118,7 @@ export function memoFloorStep(scenario: Scenario): Step {
   let prompt = "";
   let tools: ToolSchema[] = [];
   const changed = new Set<string>();
+  // deno-lint-ignore require-await -- a promise, as ours returns
   return async (context) => {
     changed.clear();
     for (let i = 0; i < variables.length; i++) {
