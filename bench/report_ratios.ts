@@ -36,7 +36,7 @@ export interface Ratio {
 /**
  * Ours over the floor, step for step, as `bench/step_bench.ts` measured it
  * at main 1494ba0 (before any of issue #12's work): the median of 6 samples
- * (3 runs, each timing that step in its \`step\` and \`unchanged step\`
+ * (3 runs, each timing that step in its `step` and `unchanged step`
  * groups; samples ranged 2.5–3.2 small, 1.1–5.4 medium, 2.1–7.3 large). The
  * "today's full step" of the target "an unchanged step ≤ 0.5× today's full
  * step", kept as a ratio to the floor so that it carries over to a run on
