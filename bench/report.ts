@@ -86,12 +86,13 @@ if (Deno.args.includes("--reuse")) {
       if (known === undefined) merged.set(key, ratio);
       else known.values.push(...ratio.values);
     }
+    // Saved after every run, so that an interrupted report keeps its runs.
+    await Deno.mkdir(new URL("../.tmp/", import.meta.url), { recursive: true });
+    await Deno.writeTextFile(
+      SAVED,
+      JSON.stringify({ runtime, cpu, runs: i, ratios: [...merged.values()] }),
+    );
   }
-  await Deno.mkdir(new URL("../.tmp/", import.meta.url), { recursive: true });
-  await Deno.writeTextFile(
-    SAVED,
-    JSON.stringify({ runtime, cpu, runs: RUNS, ratios: [...merged.values()] }),
-  );
 }
 const ratios = [...merged.values()];
 const missedRatios = ratios.filter((r) => {
