@@ -29,7 +29,7 @@ export interface Ratio {
   group: string;
   column: string;
   values: number[];
-  unit: "×" | "ns/section" | "bytes" | "ms" | "GCs/1,000 steps";
+  unit: "×" | "ns/section" | "µs" | "bytes" | "ms" | "GCs/1,000 steps";
   target?: Target;
 }
 
@@ -241,6 +241,21 @@ export function collectRatios(data: RunData): Ratio[] {
         undefined,
         "GCs/1,000 steps",
       );
+    }
+  }
+
+  // Groups of other benches (bench/registry_bench.ts): each bench over the
+  // group's first, or its time when it is alone.
+  const known =
+    /^(render |step |unchanged step |one variable changed |one section changed |scaling |hostile |waterfall )/;
+  for (const [group, times] of data.times) {
+    if (known.test(group)) continue;
+    const [first, ...rest] = [...times];
+    if (rest.length === 0) {
+      add(group, `${first![0]}`, first![1] / 1000, undefined, "µs");
+    }
+    for (const [name, time] of rest) {
+      add(group, `${name} / ${first![0]}`, time / first![1]);
     }
   }
 

@@ -23,6 +23,7 @@ function shown(value: number, unit: Ratio["unit"]): string {
     case "bytes":
       return value.toLocaleString("en-US", { maximumFractionDigits: 0 });
     case "ms":
+    case "µs":
       return value.toFixed(1);
     default:
       return value.toFixed(1);
