@@ -29,7 +29,11 @@ const REASONS: { matches: (ratio: Ratio) => boolean; reason: string }[] = [
     reason: "**Unchanged and one-variable steps.** There is no " +
       "incremental path yet: a step where nothing changed costs a full " +
       "step (item 3). The memoizing floor calls every provider and returns " +
-      "its previous string.",
+      "its previous string. `ours/today's full step` compares with the " +
+      "step at main 1494ba0 (both against the same-run floor): above 1 " +
+      "means a full step now costs more than it did then; the reliability " +
+      "merge (#11: change events, parameters deep-frozen, fields read once) " +
+      "came in between and has not been profiled here.",
   },
   {
     matches: (r) => r.group.startsWith("allocation"),
