@@ -44,13 +44,15 @@ const REASONS: { matches: (ratio: Ratio) => boolean; reason: string }[] = [
   },
   {
     matches: (r) => r.group.startsWith("scaling"),
-    reason: "**Per-section cost.** The parse cache no longer thrashes past " +
-      "2,048 sections (see the S=5000 and S=10000 rows against the floor), " +
-      "but the per-section cost still varies with the prompt's size: at 10 " +
-      "sections fixed costs per render weigh on each section, at 10,000 " +
-      "the prompt string (megabytes) and the cache's maps leave the CPU " +
-      "caches; the floor's own curve shows how much of that any renderer " +
-      "pays.",
+    reason: "**Per-section cost.** The parse cache no longer thrashes " +
+      "past 2,048 sections: before the bound grew with the texts in use, " +
+      "one run (not a report run) measured render at 10.7× the floor at " +
+      "5,000 sections and 40× at 10,000; see the `S=… ours/floor` rows for " +
+      "today. The per-section cost still rises with the prompt's size, " +
+      "ours more than the floor's towards 10,000 sections (a prompt of " +
+      "megabytes, trimmed and concatenated section by section); not " +
+      "profiled yet, and the renderer work of item 2 and 3 changes exactly " +
+      "this path.",
   },
   {
     matches: (r) => r.group.startsWith("waterfall"),
