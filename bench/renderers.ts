@@ -1,7 +1,11 @@
 /**
  * Every renderer the render benchmarks compare, each compiled once from the
- * same corpus. `checkedRenderers` refuses to return a set in which any
- * renderer's output differs from ours by a single byte.
+ * same section texts. Peers run in the configuration their documentation
+ * recommends for speed (lodash `variable`, eta `useWith: false`, doT with
+ * string appends) and get the floor's edge plan (static edges trimmed at
+ * compile time, empty static sections dropped), so they differ from the floor
+ * only in how they interpolate. `checkedRenderers` refuses to return a set in
+ * which any renderer's output differs from ours by a single byte.
  *
  * @module
  */
@@ -12,145 +16,148 @@ import Handlebars from "handlebars";
 import { template as lodashTemplate } from "lodash-es";
 import Mustache from "mustache";
 import { renderPrompt } from "../mod.ts";
-import { type Corpus, writeSections } from "./corpus.ts";
+import { compileDot } from "./peer_dot.ts";
+import {
+  compileTexts,
+  type Piece,
+  renderPieces,
+  type Values,
+} from "./floor.ts";
 
 /** Renders the whole prompt from one set of values. */
-export type Render = (values: Record<string, string>) => string;
+export type Render = (values: Values) => string;
 
-/** A named renderer, compiled for one corpus. */
+/** A named renderer, compiled for one list of section texts. */
 export interface Renderer {
   name: string;
   render: Render;
 }
 
-/** What every engine's output goes through: trim, drop empty, blank line. */
-function joinSections(texts: readonly string[]): string {
-  let prompt = "";
-  for (let i = 0; i < texts.length; i++) {
-    const text = texts[i]!.trim();
-    if (text === "") continue;
-    prompt = prompt === "" ? text : prompt + "\n\n" + text;
+/** One section's text in an engine's syntax, compiled by that engine. */
+export type Compile = (
+  parts: readonly string[],
+) => (values: Values) => string;
+
+/** Writes `parts` with `ref(name)` for each reference. */
+function write(parts: readonly string[], ref: (name: string) => string) {
+  let text = parts[0]!;
+  for (let k = 1; k < parts.length; k += 2) {
+    text += ref(parts[k]!) + parts[k + 1]!;
   }
-  return prompt;
-}
-
-/** Renders each section with a per-section function, then joins. */
-function perSection(
-  fns: ((values: Record<string, string>) => string)[],
-): Render {
-  return (values) => {
-    const texts = new Array<string>(fns.length);
-    for (let i = 0; i < fns.length; i++) texts[i] = fns[i]!(values);
-    return joinSections(texts);
-  };
-}
-
-/** Ours: `renderPrompt` over an assembly of the corpus. */
-export function ours(corpus: Corpus): Render {
-  const sections = writeSections(corpus, (name) => `{{${name}}}`).map((
-    text,
-    i,
-  ) => ({
-    name: `s${i}`,
-    order: i,
-    text,
-  }));
-  return (values) => renderPrompt({ sections, tools: [], variables: values });
+  return text;
 }
 
 /**
- * The floor: texts pre-split once into static parts and names (static
- * sections pre-trimmed, empty ones dropped); a render only joins values.
+ * A peer over the floor's edge plan: each piece compiled by the engine,
+ * trimmed at run time only where a reference sits at an edge.
  */
-export function floor(corpus: Corpus): Render {
-  const split = corpus.sections
-    .map(({ parts }) => (parts.length === 1 ? [parts[0]!.trim()] : parts))
-    .filter((parts) => parts.length > 1 || parts[0] !== "");
-  return (values) => {
-    let prompt = "";
-    for (let i = 0; i < split.length; i++) {
-      const parts = split[i]!;
-      let text = parts[0]!;
-      if (parts.length > 1) {
-        for (let k = 1; k < parts.length; k += 2) {
-          text += values[parts[k]!]! + parts[k + 1]!;
-        }
-        text = text.trim();
+export function peer(compile: Compile): (texts: readonly string[]) => Render {
+  return (texts) => {
+    const pieces = compileTexts(texts).filter((p): p is Piece =>
+      p !== undefined
+    );
+    const fns = pieces.map((piece) => compile(piece.parts));
+    return (values) => {
+      let prompt = "";
+      for (let i = 0; i < fns.length; i++) {
+        const piece = pieces[i]!;
+        let text = fns[i]!(values);
+        if (piece.trimStart) {
+          text = piece.trimEnd ? text.trim() : text.trimStart();
+        } else if (piece.trimEnd) text = text.trimEnd();
         if (text === "") continue;
+        prompt = prompt === "" ? text : prompt + "\n\n" + text;
       }
-      prompt = prompt === "" ? text : prompt + "\n\n" + text;
-    }
-    return prompt;
+      return prompt;
+    };
   };
 }
 
-/** A `String.prototype.replace` with a module-scope regex and a callback. */
-export function regexReplace(corpus: Corpus): Render {
-  const texts = writeSections(corpus, (name) => `{{${name}}}`);
-  const reference = /\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g;
-  return (values) =>
-    joinSections(
-      texts.map((text) =>
-        text.replace(reference, (_, name: string) => values[name]!)
-      ),
-    );
+/** Ours: `renderPrompt` over an assembly of the texts. */
+export function ours(texts: readonly string[]): Render {
+  const sections = texts.map((text, i) => ({ name: `s${i}`, order: i, text }));
+  return (values) => renderPrompt({ sections, tools: [], variables: values });
 }
 
-/** lodash-es `template` with `{{name}}` as its interpolate delimiter. */
-export function lodash(corpus: Corpus): Render {
-  const options = { interpolate: /\{\{\s*([\w.]+)\s*\}\}/g };
-  return perSection(
-    writeSections(corpus, (name) => `{{${name}}}`).map((text) =>
-      lodashTemplate(text, options)
-    ),
-  );
+/** The true floor: see `floor.ts`. */
+export function floor(texts: readonly string[]): Render {
+  const pieces = compileTexts(texts);
+  return (values) => renderPieces(pieces, values);
 }
 
-/** eta, compiled, without escaping or trimming. */
-export function eta(corpus: Corpus): Render {
-  const engine = new Eta({ autoEscape: false, autoTrim: false, useWith: true });
-  const fns = writeSections(corpus, (name) => `<%= ${name} %>`).map((text) =>
-    engine.compile(text)
-  );
-  return perSection(fns.map((fn) => (values) => fn.call(engine, values)));
-}
+const REFERENCE_REGEX = /\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g;
+
+/** `String.prototype.replace` with a module-scope regex and a callback. */
+export const regexReplace: (texts: readonly string[]) => Render = peer(
+  (parts) => {
+    const text = write(parts, (name) => `{{${name}}}`);
+    return (values) =>
+      text.replace(REFERENCE_REGEX, (_, name: string) => values[name]!);
+  },
+);
+
+/**
+ * lodash `template` with the `variable` option, which its docs recommend so
+ * the compiled function does not run under `with`.
+ */
+export const compileLodash: Compile = (parts) =>
+  lodashTemplate(write(parts, (name) => `{{it.${name}}}`), {
+    interpolate: /\{\{([\s\S]+?)\}\}/g,
+    variable: "it",
+  });
+
+const etaEngine = new Eta({
+  autoEscape: false,
+  autoTrim: false,
+  useWith: false,
+});
+
+/** eta, compiled, `useWith: false` (reads `it.name`), no escaping or trim. */
+export const compileEta: Compile = (parts) => {
+  const fn = etaEngine.compile(write(parts, (name) => `<%= it.${name} %>`));
+  return (values) => fn.call(etaEngine, values);
+};
 
 /** handlebars, compiled with `strict` and `noEscape`. */
-export function handlebars(corpus: Corpus): Render {
-  return perSection(
-    writeSections(corpus, (name) => `{{${name}}}`).map((text) =>
-      Handlebars.compile(text, { strict: true, noEscape: true })
-    ),
-  );
-}
+export const handlebars: (texts: readonly string[]) => Render = peer((parts) =>
+  Handlebars.compile(write(parts, (name) => `{{${name}}}`), {
+    strict: true,
+    noEscape: true,
+  })
+);
 
 /** mustache, unescaped references (`{{&name}}`); it caches parsed templates. */
-export function mustache(corpus: Corpus): Render {
-  const texts = writeSections(corpus, (name) => `{{&${name}}}`);
-  for (const text of texts) Mustache.parse(text);
-  return perSection(
-    texts.map((text) => (values) => Mustache.render(text, values)),
-  );
-}
+export const mustache: (texts: readonly string[]) => Render = peer((parts) => {
+  const text = write(parts, (name) => `{{&${name}}}`);
+  Mustache.parse(text);
+  return (values) => Mustache.render(text, values);
+});
 
 /** `@langchain/core` f-string formatting (`{name}`). */
-export function langchain(corpus: Corpus): Render {
-  return perSection(
-    writeSections(corpus, (name) => `{${name}}`).map((text) => (values) =>
-      renderTemplate(text, "f-string", values)
-    ),
-  );
-}
+export const langchain: (texts: readonly string[]) => Render = peer(
+  (parts) => {
+    const text = write(parts, (name) => `{${name}}`);
+    return (values) => renderTemplate(text, "f-string", values);
+  },
+);
+
+/** The peers whose fast configuration the targets name, by report name. */
+export const FAST_PEERS: Readonly<Record<string, Compile>> = {
+  "lodash template": compileLodash,
+  eta: compileEta,
+  doT: compileDot,
+};
 
 /** The renderers in report order: ours first, the floor last. */
 export const RENDERERS: readonly {
   name: string;
-  make: (corpus: Corpus) => Render;
+  make: (texts: readonly string[]) => Render;
 }[] = [
   { name: "ours", make: ours },
   { name: "String.replace", make: regexReplace },
-  { name: "lodash template", make: lodash },
-  { name: "eta", make: eta },
+  { name: "lodash template", make: peer(compileLodash) },
+  { name: "eta", make: peer(compileEta) },
+  { name: "doT", make: peer(compileDot) },
   { name: "handlebars", make: handlebars },
   { name: "mustache", make: mustache },
   { name: "langchain f-string", make: langchain },
@@ -158,35 +165,42 @@ export const RENDERERS: readonly {
 ];
 
 /**
- * Compiles every renderer for `corpus` and checks each renders exactly what
- * ours does, before anything is timed.
- *
- * @throws {Error} Naming the first renderer whose output differs.
+ * Throws unless `actual` equals `expected`, naming `who` and the first
+ * differing offset: every compared implementation is checked this way
+ * before anything is timed.
+ */
+export function assertSame(
+  who: string,
+  actual: string,
+  expected: string,
+): void {
+  if (actual === expected) return;
+  let at = 0;
+  while (actual[at] === expected[at]) at++;
+  throw new Error(
+    `${who} renders differently from ours at offset ${at}: ` +
+      `${JSON.stringify(actual.slice(at, at + 40))} vs ${
+        JSON.stringify(expected.slice(at, at + 40))
+      }`,
+  );
+}
+
+/**
+ * Compiles every renderer (or those named in `only`) for `texts` and checks
+ * each renders exactly what ours does, before anything is timed.
  */
 export function checkedRenderers(
-  corpus: Corpus,
-): { renderers: Renderer[]; values: Record<string, string> } {
-  const values = Object.assign(Object.create(null), corpus.values) as Record<
-    string,
-    string
-  >;
-  const renderers = RENDERERS.map(({ name, make }) => ({
-    name,
-    render: make(corpus),
-  }));
+  texts: readonly string[],
+  variables: Values,
+  only?: readonly string[],
+): { renderers: Renderer[]; values: Values } {
+  const values = Object.assign(Object.create(null), variables) as Values;
+  const renderers = RENDERERS.filter(({ name }) =>
+    only === undefined || name === "ours" || only.includes(name)
+  ).map(({ name, make }) => ({ name, render: make(texts) }));
   const expected = renderers[0]!.render(values);
   for (const { name, render } of renderers) {
-    const actual = render(values);
-    if (actual !== expected) {
-      let at = 0;
-      while (actual[at] === expected[at]) at++;
-      throw new Error(
-        `${name} renders differently from ours at offset ${at}: ` +
-          `${JSON.stringify(actual.slice(at, at + 40))} vs ${
-            JSON.stringify(expected.slice(at, at + 40))
-          }`,
-      );
-    }
+    assertSame(name, render(values), expected);
   }
   return { renderers, values };
 }

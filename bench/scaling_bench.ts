@@ -1,5 +1,7 @@
 /**
- * scaling: per-section cost from 10 to 1,000 sections; and 1 MB hostile
+ * scaling: per-section cost from 10 to 10,000 sections, ours and the true
+ * floor, render only and assemble + render (a parse-cache cliff shows here
+ * as a jump in ours but not in the floor); and 1 MB hostile
  * texts against 1 MB of plain text. The parsed-text cache is cleared before
  * every hostile render, so each one pays for a full parse.
  *
@@ -10,29 +12,61 @@ import { renderPrompt, SystemPrompt } from "../mod.ts";
 import { BoundedCache } from "../src/render/_bounded_cache.ts";
 import { useTemplateCache } from "../src/render/_template.ts";
 import { makeCorpus, writeSections } from "./corpus.ts";
+import { compileTexts, renderPieces, type Values } from "./floor.ts";
+import { assertSame } from "./renderers.ts";
 
-for (const count of [10, 100, 1000]) {
+/** Section counts of the scaling curve. */
+export const SCALING_COUNTS: readonly number[] = [
+  10,
+  100,
+  1000,
+  2500,
+  5000,
+  10000,
+];
+
+for (const count of SCALING_COUNTS) {
   const corpus = makeCorpus({ sections: count, variables: count });
+  const texts = writeSections(corpus, (name) => `{{${name}}}`);
   const prompt = new SystemPrompt();
-  writeSections(corpus, (name) => `{{${name}}}`).forEach((text, i) =>
-    prompt.section({ name: `s${i}`, order: i, text })
+  texts.forEach((text, i) => prompt.section({ name: `s${i}`, order: i, text }));
+  const providers = Object.entries(corpus.values).map(([name, value]) =>
+    [name, () => value] as const
   );
-  for (const [name, value] of Object.entries(corpus.values)) {
-    prompt.variable(name, () => value);
-  }
+  for (const [name, provider] of providers) prompt.variable(name, provider);
   const assembly = await prompt.assemble();
-  renderPrompt(assembly);
+  const pieces = compileTexts(texts);
+  // The floor's step: the same providers called, then the floor's render.
+  // deno-lint-ignore require-await -- a promise, as ours returns
+  const floorStep = async () => {
+    const values: Values = Object.create(null);
+    for (let i = 0; i < providers.length; i++) {
+      values[providers[i]![0]] = providers[i]![1]();
+    }
+    return renderPieces(pieces, values);
+  };
+  const expected = renderPrompt(assembly);
+  assertSame(`scaling S=${count} floor`, await floorStep(), expected);
+  const values = assembly.variables;
   Deno.bench({
     group: "scaling render",
-    name: `S=${count}`,
-    baseline: count === 10,
+    name: `ours S=${count}`,
     fn: () => void renderPrompt(assembly),
   });
   Deno.bench({
+    group: "scaling render",
+    name: `floor S=${count}`,
+    fn: () => void renderPieces(pieces, values),
+  });
+  Deno.bench({
     group: "scaling assemble+render",
-    name: `S=${count}`,
-    baseline: count === 10,
+    name: `ours S=${count}`,
     fn: async () => void renderPrompt(await prompt.assemble()),
+  });
+  Deno.bench({
+    group: "scaling assemble+render",
+    name: `floor S=${count}`,
+    fn: async () => void (await floorStep()),
   });
 }
 

@@ -1,7 +1,8 @@
 /**
  * waterfall: H handlers all sync, one async at the end, or all async; ours
  * against tapable's AsyncSeriesWaterfallHook, a naive `for … await` loop,
- * and a plain loop as the floor. Every runner's result is checked first.
+ * and a plain loop as the floor. Every runner's result is checked first, and
+ * every runner is awaited, whether it returned a promise or not.
  *
  * @module
  */
@@ -90,12 +91,13 @@ for (const shape of ["all sync", "async last", "all async"] as const) {
           `${group}: ${name} returned ${result}, expected ${count}`,
         );
       }
-      const isSync = !(run() instanceof Promise);
+      // Awaited on every side: an agent loop awaits `assemble()`, so a
+      // synchronous result still costs the caller one await.
       Deno.bench({
         group,
         name,
         baseline: name === "ours",
-        fn: isSync ? () => void run() : async () => void (await run()),
+        fn: async () => void (await run()),
       });
     }
   }

@@ -49,3 +49,62 @@ describe("BoundedCache", () => {
     assert.equal(cache.size, 0);
   });
 });
+
+describe("BoundedCache growth", () => {
+  const cycle = (cache: BoundedCache<number>, keys: number, rounds: number) => {
+    let misses = 0;
+    for (let round = 0; round < rounds; round++) {
+      misses = 0;
+      for (let i = 0; i < keys; i++) {
+        if (cache.get(`k${i}`) === undefined) {
+          misses++;
+          cache.set(`k${i}`, i);
+        }
+      }
+    }
+    return misses; // in the last round
+  };
+
+  it("grows to keep a working set that outgrows a generation", () => {
+    const cache = new BoundedCache<number>({ maxEntries: 100 });
+    assert.equal(cycle(cache, 120, 4), 0);
+    assert.equal(cache.maxSize, 400);
+  });
+
+  it("does not grow for keys that are never read again", () => {
+    const cache = new BoundedCache<number>({ maxEntries: 100 });
+    for (let step = 0; step < 5000; step++) {
+      // 50 keys read every step, one new key every step (a timestamp).
+      for (let i = 0; i < 50; i++) {
+        if (cache.get(`static${i}`) === undefined) cache.set(`static${i}`, i);
+      }
+      cache.set(`clock${step}`, step);
+      assert.ok(cache.size <= 200);
+    }
+    assert.equal(cache.maxSize, 200);
+  });
+
+  it("stops growing after maxDoublings, and stays bounded", () => {
+    const cache = new BoundedCache<number>({ maxEntries: 10, maxDoublings: 2 });
+    assert.equal(cycle(cache, 12, 4), 0);
+    assert.equal(cycle(cache, 24, 4), 0);
+    assert.equal(cache.maxSize, 80);
+    cycle(cache, 48, 4); // would need a third doubling
+    assert.equal(cache.maxSize, 80);
+    assert.ok(cache.size <= 80);
+  });
+
+  it("grows on key characters as on entries", () => {
+    const cache = new BoundedCache<number>({
+      maxEntries: 1000,
+      maxKeyChars: 1000,
+    });
+    const key = (i: number) => `${i}`.padEnd(100, "x");
+    for (let round = 0; round < 4; round++) {
+      for (let i = 0; i < 12; i++) {
+        if (cache.get(key(i)) === undefined) cache.set(key(i), i);
+      }
+    }
+    for (let i = 0; i < 12; i++) assert.equal(cache.get(key(i)), i);
+  });
+});

@@ -22,6 +22,7 @@ import {
 import { isThenable } from "./_is_thenable.ts";
 import { setToolOwner } from "./tool_owner.ts";
 import { deepFreeze } from "./_deep_freeze.ts";
+import { toolCopy } from "./_tool_copy.ts";
 import type { AssembledSection, PromptAssembly, ToolSchema } from "./types.ts";
 
 export function resolveSections<C>(
@@ -76,12 +77,49 @@ export function resolveVariables<C>(
   return variables;
 }
 
+/**
+ * What the last successful `resolveTools` over one snapshot of tool entries
+ * validated: per provider, the tools it returned (a copy of the array, so a
+ * provider that mutates and returns the same array is caught), their names,
+ * and whether each has no own symbol keys.
+ */
+interface ValidatedTools {
+  tools: (readonly unknown[])[];
+  names: (readonly string[])[];
+  symbolFree: (readonly boolean[])[];
+}
+
+/**
+ * Keyed by the snapshot's entries array, which is built once per change:
+ * a new provider set starts afresh, and a dropped snapshot's record goes
+ * with it.
+ */
+const validated = new WeakMap<readonly unknown[], ValidatedTools>();
+
+/**
+ * Calls every tool provider and returns shallow copies of their tools.
+ *
+ * Checking names for duplicates needs a map of every name; it is built only
+ * when some provider's result differs from what was last validated for this
+ * provider set: another length, another tool object at some index, or
+ * another name read from the same object. Element-wise comparison, not array
+ * identity, so a provider that returns a fresh array of the same tools
+ * still skips the map, and one that mutates its array in place does not.
+ * Names are compared on the copies, so each field is still read once.
+ */
 export function resolveTools<C>(
   entries: readonly ToolEntry<C>[],
   context: C,
 ): ToolSchema[] {
   const tools: ToolSchema[] = [];
-  const owners = new Map<string, string | undefined>();
+  const last = validated.get(entries);
+  // Undefined while every provider so far matched `last`.
+  let owners: Map<string, string | undefined> | undefined;
+  let next: ValidatedTools | undefined;
+  if (last === undefined) {
+    owners = new Map();
+    next = { tools: [], names: [], symbolFree: [] };
+  }
   for (let i = 0; i < entries.length; i++) {
     const { provider, owner } = entries[i]!;
     let provided: unknown;
@@ -94,13 +132,44 @@ export function resolveTools<C>(
       ignoreRejection(provided);
       throw toolsNotArray(owner, provided);
     }
+    const lastTools = last?.tools[i];
+    const lastSymbolFree = last?.symbolFree[i];
     let copies: (ToolSchema | undefined)[];
+    const symbolFrees: boolean[] = [];
     try {
-      copies = Array.from(provided, toolCopy);
+      copies = Array.from(provided, (value: unknown, j) => {
+        // Known for a tool object validated last time; else checked now.
+        const symbolFree = lastTools !== undefined && lastTools[j] === value
+          ? lastSymbolFree![j]!
+          : typeof value === "object" && value !== null &&
+            Object.getOwnPropertySymbols(value).length === 0;
+        symbolFrees.push(symbolFree);
+        return toolCopy(value, symbolFree);
+      });
     } catch (cause) {
       // A getter on the array or on a tool threw: the provider's fault.
       throw toolsFailed(owner, cause);
     }
+    if (owners === undefined) {
+      if (matches(provided, copies, last!, i)) {
+        for (let j = 0; j < copies.length; j++) {
+          freezeParameters(copies[j]!, owner);
+          tools.push(setToolOwner(copies[j]!, owner));
+        }
+        continue;
+      }
+      // The first change: earlier providers matched, so their names are
+      // the validated ones.
+      owners = new Map();
+      next = { tools: [], names: [], symbolFree: [] };
+      for (let k = 0; k < i; k++) {
+        for (const name of last!.names[k]!) owners.set(name, entries[k]!.owner);
+        next.tools.push(last!.tools[k]!);
+        next.names.push(last!.names[k]!);
+        next.symbolFree.push(last!.symbolFree[k]!);
+      }
+    }
+    const names: string[] = [];
     for (let j = 0; j < copies.length; j++) {
       const tool = copies[j];
       if (tool === undefined) throw toolInvalid(owner, j);
@@ -108,44 +177,42 @@ export function resolveTools<C>(
         throw duplicateTool(tool.name, owner, owners.get(tool.name));
       }
       owners.set(tool.name, owner);
-      try {
-        // Shared by every later assembly: a handler must replace
-        // `parameters`, not edit them (docs/design.md, "Reliability").
-        deepFreeze(tool.parameters);
-      } catch (cause) {
-        throw toolParametersUnfreezable(tool.name, owner, cause);
-      }
+      names.push(tool.name);
+      freezeParameters(tool, owner);
       tools.push(setToolOwner(tool, owner));
     }
+    next!.tools.push(provided.slice());
+    next!.names.push(names);
+    next!.symbolFree.push(symbolFrees);
   }
+  if (next !== undefined) validated.set(entries, next);
   return tools;
 }
 
-/**
- * A plain copy of `value` with `name`, `description` and `parameters` read
- * once each (getters of a class instance included), so that a handler
- * editing a tool never edits the provider's, and what was validated is
- * what is stored; `undefined` when it is not a tool with a non-empty name.
- *
- * @throws What a getter of `value` throws.
- */
-function toolCopy(value: unknown): ToolSchema | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  // The spread reads own fields (own getters too) once; the three a tool
-  // needs are then read from `value` only if they are not own fields (a
-  // class's getters), so each is read exactly once.
-  const copy: Partial<ToolSchema> = { ...value };
-  const tool = value as ToolSchema;
-  if (!hasField(copy, "name")) copy.name = tool.name;
-  if (!hasField(copy, "description")) copy.description = tool.description;
-  if (!hasField(copy, "parameters")) copy.parameters = tool.parameters;
-  return typeof copy.name === "string" && copy.name !== ""
-    ? copy as ToolSchema
-    : undefined;
+/** Whether provider `i` returned, and named, what `last` validated for it. */
+function matches(
+  provided: readonly unknown[],
+  copies: readonly (ToolSchema | undefined)[],
+  last: ValidatedTools,
+  i: number,
+): boolean {
+  const tools = last.tools[i]!;
+  if (provided.length !== tools.length) return false;
+  const names = last.names[i]!;
+  for (let j = 0; j < provided.length; j++) {
+    if (provided[j] !== tools[j] || copies[j]?.name !== names[j]) return false;
+  }
+  return true;
 }
 
-function hasField(copy: object, key: keyof ToolSchema): boolean {
-  return key in copy;
+function freezeParameters(tool: ToolSchema, owner: string | undefined): void {
+  try {
+    // Shared by every later assembly: a handler must replace
+    // `parameters`, not edit them (docs/design.md, "Reliability").
+    deepFreeze(tool.parameters);
+  } catch (cause) {
+    throw toolParametersUnfreezable(tool.name, owner, cause);
+  }
 }
 
 /**
