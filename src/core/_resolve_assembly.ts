@@ -4,25 +4,17 @@
  * @module
  */
 
-import type { SectionEntry, ToolEntry, VariableEntry } from "./_entries.ts";
+import type { SectionEntry, VariableEntry } from "./_entries.ts";
 import { applyLayout, type ListSource } from "./_resolve_items.ts";
 import {
-  duplicateTool,
   duplicateToolAfterHandlers,
   handledAssemblyInvalid,
   sectionFailed,
   sectionNotString,
-  toolInvalid,
-  toolParametersUnfreezable,
-  toolsFailed,
-  toolsNotArray,
   variableFailed,
   variableNotString,
 } from "./_errors.ts";
 import { isThenable } from "./_is_thenable.ts";
-import { setToolOwner } from "./tool_owner.ts";
-import { deepFreeze } from "./_deep_freeze.ts";
-import { toolCopy } from "./_tool_copy.ts";
 import type { AssembledSection, PromptAssembly, ToolSchema } from "./types.ts";
 
 export function resolveSections<C>(
@@ -78,148 +70,10 @@ export function resolveVariables<C>(
 }
 
 /**
- * What the last successful `resolveTools` over one snapshot of tool entries
- * validated: per provider, the tools it returned (a copy of the array, so a
- * provider that mutates and returns the same array is caught), their names,
- * and whether each has no own symbol keys.
- */
-interface ValidatedTools {
-  tools: (readonly unknown[])[];
-  names: (readonly string[])[];
-  symbolFree: (readonly boolean[])[];
-}
-
-/**
- * Keyed by the snapshot's entries array, which is built once per change:
- * a new provider set starts afresh, and a dropped snapshot's record goes
- * with it.
- */
-const validated = new WeakMap<readonly unknown[], ValidatedTools>();
-
-/**
- * Calls every tool provider and returns shallow copies of their tools.
- *
- * Checking names for duplicates needs a map of every name; it is built only
- * when some provider's result differs from what was last validated for this
- * provider set: another length, another tool object at some index, or
- * another name read from the same object. Element-wise comparison, not array
- * identity, so a provider that returns a fresh array of the same tools
- * still skips the map, and one that mutates its array in place does not.
- * Names are compared on the copies, so each field is still read once.
- */
-export function resolveTools<C>(
-  entries: readonly ToolEntry<C>[],
-  context: C,
-): ToolSchema[] {
-  const tools: ToolSchema[] = [];
-  const last = validated.get(entries);
-  // Undefined while every provider so far matched `last`.
-  let owners: Map<string, string | undefined> | undefined;
-  let next: ValidatedTools | undefined;
-  if (last === undefined) {
-    owners = new Map();
-    next = { tools: [], names: [], symbolFree: [] };
-  }
-  for (let i = 0; i < entries.length; i++) {
-    const { provider, owner } = entries[i]!;
-    let provided: unknown;
-    try {
-      provided = provider(context);
-    } catch (cause) {
-      throw toolsFailed(owner, cause);
-    }
-    if (!Array.isArray(provided)) {
-      ignoreRejection(provided);
-      throw toolsNotArray(owner, provided);
-    }
-    const lastTools = last?.tools[i];
-    const lastSymbolFree = last?.symbolFree[i];
-    let copies: (ToolSchema | undefined)[];
-    const symbolFrees: boolean[] = [];
-    try {
-      copies = Array.from(provided, (value: unknown, j) => {
-        // Known for a tool object validated last time; else checked now.
-        const symbolFree = lastTools !== undefined && lastTools[j] === value
-          ? lastSymbolFree![j]!
-          : typeof value === "object" && value !== null &&
-            Object.getOwnPropertySymbols(value).length === 0;
-        symbolFrees.push(symbolFree);
-        return toolCopy(value, symbolFree);
-      });
-    } catch (cause) {
-      // A getter on the array or on a tool threw: the provider's fault.
-      throw toolsFailed(owner, cause);
-    }
-    if (owners === undefined) {
-      if (matches(provided, copies, last!, i)) {
-        for (let j = 0; j < copies.length; j++) {
-          freezeParameters(copies[j]!, owner);
-          tools.push(setToolOwner(copies[j]!, owner));
-        }
-        continue;
-      }
-      // The first change: earlier providers matched, so their names are
-      // the validated ones.
-      owners = new Map();
-      next = { tools: [], names: [], symbolFree: [] };
-      for (let k = 0; k < i; k++) {
-        for (const name of last!.names[k]!) owners.set(name, entries[k]!.owner);
-        next.tools.push(last!.tools[k]!);
-        next.names.push(last!.names[k]!);
-        next.symbolFree.push(last!.symbolFree[k]!);
-      }
-    }
-    const names: string[] = [];
-    for (let j = 0; j < copies.length; j++) {
-      const tool = copies[j];
-      if (tool === undefined) throw toolInvalid(owner, j);
-      if (owners.has(tool.name)) {
-        throw duplicateTool(tool.name, owner, owners.get(tool.name));
-      }
-      owners.set(tool.name, owner);
-      names.push(tool.name);
-      freezeParameters(tool, owner);
-      tools.push(setToolOwner(tool, owner));
-    }
-    next!.tools.push(provided.slice());
-    next!.names.push(names);
-    next!.symbolFree.push(symbolFrees);
-  }
-  if (next !== undefined) validated.set(entries, next);
-  return tools;
-}
-
-/** Whether provider `i` returned, and named, what `last` validated for it. */
-function matches(
-  provided: readonly unknown[],
-  copies: readonly (ToolSchema | undefined)[],
-  last: ValidatedTools,
-  i: number,
-): boolean {
-  const tools = last.tools[i]!;
-  if (provided.length !== tools.length) return false;
-  const names = last.names[i]!;
-  for (let j = 0; j < provided.length; j++) {
-    if (provided[j] !== tools[j] || copies[j]?.name !== names[j]) return false;
-  }
-  return true;
-}
-
-function freezeParameters(tool: ToolSchema, owner: string | undefined): void {
-  try {
-    // Shared by every later assembly: a handler must replace
-    // `parameters`, not edit them (docs/design.md, "Reliability").
-    deepFreeze(tool.parameters);
-  } catch (cause) {
-    throw toolParametersUnfreezable(tool.name, owner, cause);
-  }
-}
-
-/**
  * A provider that returned a promise is already an error; its rejection, if
  * it has one, must not also crash the process as an unhandled rejection.
  */
-function ignoreRejection(value: unknown): void {
+export function ignoreRejection(value: unknown): void {
   try {
     if (isThenable(value)) value.then(undefined, () => {});
   } catch {
@@ -227,9 +81,21 @@ function ignoreRejection(value: unknown): void {
   }
 }
 
-/** The waterfall's final tools must still have unique names. */
-export function checkHandledTools(assembly: PromptAssembly): PromptAssembly {
-  const seen = new Set<string>();
+/**
+ * The waterfall's final tools must still have unique names.
+ *
+ * Fast path: when the handlers only kept, dropped or filtered the tools
+ * that `resolved` holds (their order kept, their names as `names` recorded
+ * them), the names are still unique and no set is built.
+ *
+ * @param resolved The tools the waterfall started with.
+ * @param names Their names, as read when they were resolved.
+ */
+export function checkHandledTools(
+  assembly: PromptAssembly,
+  resolved: readonly ToolSchema[],
+  names: readonly string[],
+): PromptAssembly {
   let tools: unknown;
   try {
     tools = assembly.tools;
@@ -239,10 +105,13 @@ export function checkHandledTools(assembly: PromptAssembly): PromptAssembly {
   if (!Array.isArray(tools)) {
     throw handledAssemblyInvalid("tools is not an array");
   }
+  let seen: Set<string> | undefined;
+  let r = 0;
   for (let i = 0; i < tools.length; i++) {
+    const tool: unknown = tools[i];
     let name: unknown;
     try {
-      name = (tools[i] as ToolSchema).name;
+      name = (tool as ToolSchema).name;
     } catch (cause) {
       // A handler left a null, or an object whose `name` getter throws.
       throw handledAssemblyInvalid(`reading item ${i} of tools threw`, cause);
@@ -251,6 +120,20 @@ export function checkHandledTools(assembly: PromptAssembly): PromptAssembly {
       throw handledAssemblyInvalid(
         `item ${i} of tools is not a tool with a non-empty name`,
       );
+    }
+    if (seen === undefined) {
+      while (r < resolved.length && resolved[r] !== tool) r++;
+      if (r < resolved.length && names[r] === name) {
+        r++;
+        continue;
+      }
+      // Not a subsequence of the resolved tools: check from here on, with
+      // the names so far, which were the resolved ones.
+      seen = new Set();
+      for (let k = 0, m = 0; k < i; k++, m++) {
+        while (resolved[m] !== tools[k]) m++;
+        seen.add(names[m]!);
+      }
     }
     if (seen.has(name)) throw duplicateToolAfterHandlers(name);
     seen.add(name);

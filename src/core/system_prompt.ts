@@ -11,10 +11,10 @@ import { describeRegistrations } from "./_describe_registrations.ts";
 import { describeValue } from "./_describe_value.ts";
 import { isThenable } from "./_is_thenable.ts";
 import { RegistryStore } from "./_registry_store.ts";
+import { resolveTools } from "./_resolve_tools.ts";
 import {
   checkHandledTools,
   resolveSections,
-  resolveTools,
   resolveVariables,
 } from "./_resolve_assembly.ts";
 import type { Disposer } from "./disposer.ts";
@@ -316,15 +316,19 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
     const { sections, variables, tools, handlers, lists } = this.#store
       .snapshot();
     try {
+      // Fast path: no handlers, no names to check again afterwards.
+      const names = handlers.handlers.length === 0 && !audit ? undefined : [];
+      // User code runs in this order: section texts, tools, variables.
+      const resolvedSections = resolveSections(sections, context, lists);
+      const resolved = resolveTools(tools, context, names);
       const assembly: PromptAssembly = {
-        sections: resolveSections(sections, context, lists),
-        tools: resolveTools(tools, context),
+        sections: resolvedSections,
+        tools: resolved,
         variables: resolveVariables(variables, context),
       };
       if (this.#separator !== undefined) assembly.separator = this.#separator;
-      if (audit) return assembleAudited(handlers, assembly, context);
-      // Fast path: no handlers, nothing to run or check again.
-      if (handlers.handlers.length === 0) return Promise.resolve(assembly);
+      if (names === undefined) return Promise.resolve(assembly);
+      if (audit) return assembleAudited(handlers, assembly, context, names);
       const result = runWaterfall(
         handlers.handlers,
         assembly,
@@ -332,8 +336,8 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
         handlers.options,
       );
       return isThenable(result)
-        ? result.then(checkHandledTools)
-        : Promise.resolve(checkHandledTools(result));
+        ? result.then((done) => checkHandledTools(done, resolved, names))
+        : Promise.resolve(checkHandledTools(result, resolved, names));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -368,11 +372,15 @@ async function assembleAudited<C>(
   handlers: AssembleHandlers<C>,
   assembly: PromptAssembly,
   context: C,
+  names: readonly string[],
 ): Promise<PromptAssembly> {
   const log: AuditEntry[] = [];
+  const resolved = assembly.tools;
   const audited = auditedHandlers(handlers.handlers, handlers.labels, log);
   const result = checkHandledTools(
     await runWaterfall(audited, assembly, context, handlers.options),
+    resolved,
+    names,
   );
   result.audit = log;
   return result;

@@ -10,7 +10,40 @@ import { PromptError } from "../core/errors.ts";
 import type { AssembledItem } from "../core/items.ts";
 import type { AssembledSection, PromptAssembly } from "../core/types.ts";
 import { referenceProblem } from "./_reference_problem.ts";
-import { compileTemplate, locate, malformedReference } from "./_template.ts";
+import {
+  compileTemplate,
+  locate,
+  malformedReference,
+  type Template,
+} from "./_template.ts";
+
+/** Whether renders reuse a template's last result for the same values. */
+let memoEnabled = true;
+
+/**
+ * The template of the text last rendered at each section position, and that
+ * text: a step renders the same sections in the same order, so comparing
+ * the text with the one at its position (the same string, usually) finds
+ * its template without hashing it. Bounded by the largest prompt rendered.
+ */
+const slotTexts: string[] = [];
+const slotTemplates: Template[] = [];
+
+/**
+ * Turns the reuse of a template's last render on or off and returns the
+ * previous setting: the seam through which the bench times a full render
+ * and tests compare the two paths.
+ */
+export function useRenderMemo(enabled: boolean): boolean {
+  const previous = memoEnabled;
+  memoEnabled = enabled;
+  return previous;
+}
+
+/** Whether renders reuse earlier results: see {@linkcode useRenderMemo}. */
+export function renderMemoEnabled(): boolean {
+  return memoEnabled;
+}
 
 /**
  * `text` (section `sectionIndex`'s text or heading when `itemIndex` is -1,
@@ -25,29 +58,132 @@ export function renderText(
   sectionIndex: number,
   itemIndex: number,
 ): string {
-  // Fast path: without `{{` there is nothing to interpolate or unescape.
-  if (literal || text.indexOf("{{") === -1) return trim ? text.trim() : text;
-  const template = compileTemplate(
-    text,
-    assembly.sections[sectionIndex]!.name,
-  );
+  if (literal) return trim ? text.trim() : text;
+  // Every text goes through the cache, plain ones too: a step then neither
+  // scans a text for `{{` nor trims it again.
+  let template: Template;
+  if (itemIndex === -1 && slotTexts[sectionIndex] === text) {
+    template = slotTemplates[sectionIndex]!;
+  } else {
+    template = compileTemplate(text, "");
+    if (itemIndex === -1 && sectionIndex <= slotTexts.length) {
+      slotTexts[sectionIndex] = text;
+      slotTemplates[sectionIndex] = template;
+    }
+  }
   if (template.malformed !== undefined) {
     throw firstProblem(assembly, text, sectionIndex, itemIndex, checkOwn);
   }
-  const parts = template.parts;
+  const parts = trim ? template.trimmed : template.parts;
+  // Fast path: no reference, the text (trimmed once, when parsed) is it.
+  if (parts.length === 1) return parts[0]!;
+  return interpolate(
+    template,
+    parts,
+    trim,
+    assembly,
+    text,
+    sectionIndex,
+    itemIndex,
+    checkOwn,
+  );
+}
+
+/**
+ * Interpolates `parts` with the assembly's values, reading each value once.
+ * While the values equal the template's last render they are only compared;
+ * if all do, that render's result is returned. From the first that differs
+ * on, the text is built (the equal values before it come from the memo) and
+ * remembered as the template's last render.
+ */
+function interpolate(
+  template: Template,
+  parts: readonly string[],
+  trim: boolean,
+  assembly: PromptAssembly,
+  text: string,
+  sectionIndex: number,
+  itemIndex: number,
+  checkOwn: boolean,
+): string {
   const variables = assembly.variables;
-  let rendered = parts[0]!;
-  for (let k = 1; k < parts.length; k += 2) {
-    const name = parts[k]!;
-    const value = variables[name];
-    if (
-      typeof value !== "string" || (checkOwn && !Object.hasOwn(variables, name))
-    ) {
-      throw badReference(assembly, text, sectionIndex, itemIndex, (k - 1) / 2);
+  let memo = template.memo;
+  let k = 1;
+  let value: unknown;
+  if (
+    memoEnabled && memo !== undefined &&
+    (trim ? memo.trimmed : memo.raw) !== undefined
+  ) {
+    const last = memo.values;
+    for (; k < parts.length; k += 2) {
+      const name = parts[k]!;
+      value = variables[name];
+      if (
+        typeof value !== "string" ||
+        (checkOwn && !Object.hasOwn(variables, name))
+      ) {
+        throw badReference(
+          assembly,
+          text,
+          sectionIndex,
+          itemIndex,
+          (k - 1) / 2,
+        );
+      }
+      if (value !== last[(k - 1) / 2]) break;
     }
-    rendered += value + parts[k + 1]!;
+    // Fast path: the values of the last render, so its result.
+    if (k >= parts.length) return (trim ? memo.trimmed : memo.raw)!;
+  } else {
+    value = undefined;
   }
-  return trim ? rendered.trim() : rendered;
+  const references = (parts.length - 1) / 2;
+  if (memo === undefined || memo.values.length !== references) {
+    memo = {
+      values: new Array<string>(references),
+      trimmed: undefined,
+      raw: undefined,
+    };
+    template.memo = memo;
+  }
+  const values = memo.values;
+  let rendered = parts[0]!;
+  for (let j = 1; j < k; j += 2) {
+    rendered += values[(j - 1) / 2]! + parts[j + 1]!;
+  }
+  for (; k < parts.length; k += 2) {
+    const name = parts[k]!;
+    // The value that ended the comparison was read and checked already.
+    if (value === undefined) {
+      value = variables[name];
+      if (
+        typeof value !== "string" ||
+        (checkOwn && !Object.hasOwn(variables, name))
+      ) {
+        memo.trimmed = memo.raw = undefined;
+        throw badReference(
+          assembly,
+          text,
+          sectionIndex,
+          itemIndex,
+          (k - 1) / 2,
+        );
+      }
+    }
+    values[(k - 1) / 2] = value as string;
+    rendered += (value as string) + parts[k + 1]!;
+    value = undefined;
+  }
+  if (trim) {
+    if (template.trimStart) rendered = rendered.trimStart();
+    if (template.trimEnd) rendered = rendered.trimEnd();
+    memo.trimmed = rendered;
+    memo.raw = undefined;
+  } else {
+    memo.raw = rendered;
+    memo.trimmed = undefined;
+  }
+  return rendered;
 }
 
 /** Whether a section or item is literal; a flag of the wrong type throws. */

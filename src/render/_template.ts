@@ -25,6 +25,33 @@ export interface Template {
    * itself is left in the static text around it.
    */
   readonly malformed?: readonly [start: number, end: number] | undefined;
+  /**
+   * `parts` as a trimmed render uses them: the first part without its
+   * leading whitespace, the last without its trailing whitespace (one part:
+   * trimmed at both ends). Done once here, so that a render trims at run
+   * time only where a reference sits at an edge.
+   */
+  readonly trimmed: readonly string[];
+  /** A reference sits at the start: a trimmed render trims its start. */
+  readonly trimStart: boolean;
+  /** A reference sits at the end: a trimmed render trims its end. */
+  readonly trimEnd: boolean;
+  /**
+   * The values of the last render and what it produced, so that a render
+   * with the same values returns the same string without building it.
+   * Written by the renderer; one slot, so it is bounded by the cache.
+   */
+  memo: RenderMemo | undefined;
+}
+
+/** The last render of a template: its values, and its results by trimming. */
+export interface RenderMemo {
+  /** The value of each reference, in order. */
+  readonly values: string[];
+  /** The trimmed result for `values`, if one was rendered. */
+  trimmed: string | undefined;
+  /** The untrimmed result for `values`, if one was rendered. */
+  raw: string | undefined;
 }
 
 const OPEN_BRACE = 0x7b; // {
@@ -132,7 +159,22 @@ export function parseTemplate(text: string): Template {
     }
   }
   parts.push(staticText(text, start, length));
-  return { parts, offsets, malformed };
+  return { parts, offsets, malformed, memo: undefined, ...trimmedParts(parts) };
+}
+
+/** The trimmed form of `parts`: see {@linkcode Template.trimmed}. */
+function trimmedParts(
+  parts: readonly string[],
+): Pick<Template, "trimmed" | "trimStart" | "trimEnd"> {
+  if (parts.length === 1) {
+    return { trimmed: [parts[0]!.trim()], trimStart: false, trimEnd: false };
+  }
+  const trimmed = parts.slice();
+  const first = parts[0]!.trimStart();
+  const last = parts[parts.length - 1]!.trimEnd();
+  trimmed[0] = first;
+  trimmed[trimmed.length - 1] = last;
+  return { trimmed, trimStart: first === "", trimEnd: last === "" };
 }
 
 /**

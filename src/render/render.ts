@@ -8,6 +8,7 @@ import { describeValue } from "../core/_describe_value.ts";
 import { PromptError } from "../core/errors.ts";
 import { invalidLayout } from "../core/_item_errors.ts";
 import type { AssembledSection, PromptAssembly } from "../core/types.ts";
+import { joinPieces } from "./_recent_prompts.ts";
 import { renderList } from "./_render_list.ts";
 import { isLiteral, renderText, trims } from "./_render_text.ts";
 
@@ -61,16 +62,32 @@ export function renderPrompt(assembly: PromptAssembly): string {
   const checkOwn = needsOwnCheck(assembly.variables);
   const separator = promptSeparator(assembly);
   const sections = assembly.sections;
-  let prompt = "";
-  for (let i = 0; i < sections.length; i++) {
-    const rendered = renderSection(assembly, i, checkOwn);
-    if (rendered === "") continue;
-    // Checked even when unused (first section), so a bad one never hides.
-    const before = sectionSeparator(sections[i]!, separator);
-    prompt = prompt === "" ? rendered : prompt + before + rendered;
+  // One array for every render; a render started from inside this one (a
+  // getter on the assembly may call back) gets its own.
+  const pieces = rendering ? [] : scratch;
+  const outer = !rendering;
+  rendering = true;
+  try {
+    let count = 0;
+    for (let i = 0; i < sections.length; i++) {
+      const rendered = renderSection(assembly, i, checkOwn);
+      if (rendered === "") continue;
+      // Checked even when unused (first section), so a bad one never hides.
+      const before = sectionSeparator(sections[i]!, separator);
+      if (count > 0) pieces[count++] = before;
+      pieces[count++] = rendered;
+    }
+    return joinPieces(pieces, count);
+  } finally {
+    // The pieces stay in `scratch` until overwritten: the recent prompts
+    // hold them anyway, and truncating would reallocate it every render.
+    if (outer) rendering = false;
   }
-  return prompt;
 }
+
+/** The pieces of the render in progress: separators and rendered texts. */
+const scratch: string[] = [];
+let rendering = false;
 
 /**
  * Whether lookups in `variables` must check for own properties: a
@@ -146,8 +163,7 @@ export function renderSection(
     section.list === undefined && section.trim === undefined &&
     section.literal === undefined
   ) {
-    // Fast path: the default layout, and nothing to interpolate or unescape.
-    if (text.indexOf("{{") === -1) return text.trim();
+    // Fast path: the default layout.
     return renderText(assembly, text, false, true, checkOwn, index, -1);
   }
   if (section.list !== undefined) return renderList(assembly, index, checkOwn);
