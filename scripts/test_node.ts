@@ -32,7 +32,8 @@ const dir = await scratchProject(
       entries.map((entry) => [entry.subpath, `./out/${entry.stem}.js`]),
     ),
   },
-  [...sources, "tests", "examples"],
+  // README.md and docs/ for the tests that check them against the code.
+  [...sources, "tests", "examples", "README.md", "docs"],
   [
     `typescript@${VERSIONS.typescript}`,
     `@types/node@${VERSIONS.typesNode}`,

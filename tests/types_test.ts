@@ -14,7 +14,7 @@ interface Agent {
   cwd?: string;
 }
 
-// The consumer-side augmentation the README shows.
+// The consumer-side augmentation docs/install.md shows ("Typing the context").
 declare module "@dsh/system-prompt" {
   interface AssembleContext {
     agent?: Agent;
