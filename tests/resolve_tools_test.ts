@@ -4,7 +4,7 @@ import fc from "fast-check";
 import type { ToolSchema } from "../mod.ts";
 import { toolOwner } from "../inspect.ts";
 import type { ToolEntry } from "../src/core/_entries.ts";
-import { resolveTools } from "../src/core/_resolve_assembly.ts";
+import { resolveTools } from "../src/core/_resolve_tools.ts";
 import { PromptError } from "../src/core/errors.ts";
 
 const RUNS = { numRuns: 3_000, seed: 20261130 };
