@@ -223,7 +223,11 @@ function checkReferences(
     if (seen.has(variable)) continue;
     seen.add(variable);
     referenced.add(variable);
-    const problem = referenceProblem(assembly.variables, variable);
+    const problem = referenceProblem(
+      assembly.variables,
+      variable,
+      assembly.variables[variable],
+    );
     if (problem === undefined) continue;
     resolvable = false;
     at({

@@ -18,12 +18,15 @@ export interface ReferenceProblem {
 }
 
 /**
- * What is wrong with a reference to `name` in `variables`, or `undefined`
- * when it resolves to a string. Only own properties count.
+ * What is wrong with a reference to `name` in `variables`, whose value was
+ * read as `value` (passed in, not read again: a getter may answer
+ * differently), or `undefined` when it resolves to a string. Only own
+ * properties count.
  */
 export function referenceProblem(
   variables: Readonly<Record<string, unknown>>,
   name: string,
+  value: unknown,
 ): ReferenceProblem | undefined {
   if (!Object.hasOwn(variables, name)) {
     const suggestion = closestName(name, Object.keys(variables));
@@ -36,7 +39,6 @@ export function referenceProblem(
       suggestion,
     };
   }
-  const value = variables[name];
   if (typeof value === "string") return undefined;
   if (value === undefined) {
     return {

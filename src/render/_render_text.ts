@@ -128,6 +128,7 @@ function interpolate(
           sectionIndex,
           itemIndex,
           (k - 1) / 2,
+          value,
         );
       }
       if (value !== last[(k - 1) / 2]) break;
@@ -167,6 +168,7 @@ function interpolate(
           sectionIndex,
           itemIndex,
           (k - 1) / 2,
+          value,
         );
       }
     }
@@ -237,11 +239,11 @@ function firstProblem(
   const variables = assembly.variables;
   for (let i = 0; i < offsets.length && offsets[i]! < malformed![0]; i++) {
     const name = parts[2 * i + 1]!;
+    const value = variables[name];
     if (
-      typeof variables[name] !== "string" ||
-      (checkOwn && !Object.hasOwn(variables, name))
+      typeof value !== "string" || (checkOwn && !Object.hasOwn(variables, name))
     ) {
-      return badReference(assembly, text, sectionIndex, itemIndex, i);
+      return badReference(assembly, text, sectionIndex, itemIndex, i, value);
     }
   }
   const error = malformedReference(text, section.name, malformed!);
@@ -285,6 +287,7 @@ function badReference(
   sectionIndex: number,
   itemIndex: number,
   index: number,
+  value: unknown,
 ): PromptError {
   const section = assembly.sections[sectionIndex]!;
   const item = itemIndex === -1 ? undefined : section.items![itemIndex]!;
@@ -303,7 +306,7 @@ function badReference(
     ...ownerOf(item ?? section),
     ...(item === undefined ? {} : { item: item.name }),
   };
-  const problem = referenceProblem(assembly.variables, variable)!;
+  const problem = referenceProblem(assembly.variables, variable, value)!;
   const where = item === undefined
     ? `section "${section.name}"`
     : describeItem(item.name, section.name);
