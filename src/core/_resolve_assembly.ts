@@ -19,7 +19,8 @@ import {
   variableFailed,
   variableNotString,
 } from "./_errors.ts";
-import { isThenable } from "./_is_thenable.ts";
+import { ignoreRejection } from "./_ignore_rejection.ts";
+import { isProvidedArray } from "./_is_provided_array.ts";
 import { setToolOwner } from "./tool_owner.ts";
 import { deepFreeze } from "./_deep_freeze.ts";
 import { toolCopy } from "./_tool_copy.ts";
@@ -128,7 +129,7 @@ export function resolveTools<C>(
     } catch (cause) {
       throw toolsFailed(owner, cause);
     }
-    if (!Array.isArray(provided)) {
+    if (!isProvidedArray(provided, (cause) => toolsFailed(owner, cause))) {
       ignoreRejection(provided);
       throw toolsNotArray(owner, provided);
     }
@@ -212,18 +213,6 @@ function freezeParameters(tool: ToolSchema, owner: string | undefined): void {
     deepFreeze(tool.parameters);
   } catch (cause) {
     throw toolParametersUnfreezable(tool.name, owner, cause);
-  }
-}
-
-/**
- * A provider that returned a promise is already an error; its rejection, if
- * it has one, must not also crash the process as an unhandled rejection.
- */
-function ignoreRejection(value: unknown): void {
-  try {
-    if (isThenable(value)) value.then(undefined, () => {});
-  } catch {
-    // A `then` that throws has no rejection to leave unhandled.
   }
 }
 
