@@ -430,7 +430,6 @@ describe("renderPrompt() item errors (§7.4)", () => {
         { list: { empty: null as never } },
         { list: { dedupe: "y" as never } },
         { list: {}, items: [null as never] },
-        { list: {}, items: [item("x", "x", { literal: 1 as never })] },
       ]
     ) {
       assert.throws(() => renderPrompt(assembly([{ text: "h", ...bad }])), {
@@ -438,5 +437,20 @@ describe("renderPrompt() item errors (§7.4)", () => {
         code: "invalid-section",
       });
     }
+  });
+  it("throws invalid-item naming the item for an item flag of the wrong type", () => {
+    const bad = item("x", "x", { literal: 1 as never, owner: "p" });
+    assert.throws(
+      () => renderPrompt(assembly([{ text: "h", list: {}, items: [bad] }])),
+      {
+        name: "PromptError",
+        code: "invalid-item",
+        item: "x",
+        section: "s0",
+        owner: "p",
+        message:
+          'Cannot render item "x" of list "s0": its literal is a number, not a boolean',
+      },
+    );
   });
 });

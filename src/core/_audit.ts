@@ -15,7 +15,7 @@ import type { AuditEntry, PromptAssembly } from "./types.ts";
 
 interface Snapshot {
   readonly section: Map<string, string>;
-  /** Keyed by list and name, joined by `\0`. */
+  /** Keyed by list and name, as a JSON pair: names may hold any character. */
   readonly item: Map<string, string>;
   readonly tool: Map<string, string>;
   readonly variable: Map<string, string | undefined>;
@@ -85,7 +85,7 @@ function snapshot(assembly: PromptAssembly): Snapshot | undefined {
       if (!Array.isArray(s.items)) continue;
       for (const i of s.items) {
         item.set(
-          `${name}\0${i?.name}`,
+          JSON.stringify([name, String(i?.name)]),
           JSON.stringify([
             i?.order,
             i?.text,
@@ -150,9 +150,7 @@ function diff(
       };
       if (label.owner !== undefined) found.owner = label.owner;
       if (kind === "item") {
-        const cut = key.indexOf("\0");
-        found.list = key.slice(0, cut);
-        found.name = key.slice(cut + 1);
+        [found.list, found.name] = JSON.parse(key) as [string, string];
       }
       return found;
     };

@@ -109,6 +109,22 @@ export function itemsReturned(
 }
 
 /** A handler left an item whose text is not a string. */
+export function itemFlagInvalid(
+  item: string,
+  list: string,
+  owner: string | undefined,
+  flag: string,
+  value: unknown,
+): PromptError {
+  return new PromptError(
+    "invalid-item",
+    `Cannot render ${describeItem(item, list)}: its ${flag} is ${
+      describeValue(value)
+    }, not a boolean`,
+    { item, section: list, owner },
+  );
+}
+
 export function itemTextNotString(
   item: string,
   list: string,

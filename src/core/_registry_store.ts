@@ -85,7 +85,11 @@ export class RegistryStore<C> {
   snapshot(): Snapshot<C> {
     if (this.#snapshot !== undefined) return this.#snapshot;
     const items: ItemEntry<C>[] = [];
-    for (const list of this.#items.values()) items.push(...list.values());
+    // One push per item: spreading a list into one call's arguments
+    // overflows the stack past ~125,000 items.
+    for (const list of this.#items.values()) {
+      for (const item of list.values()) items.push(item);
+    }
     const itemProviders = [...this.#itemProviders];
     return this.#snapshot = {
       sections: [...this.#sections.values()].sort(

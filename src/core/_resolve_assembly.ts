@@ -14,7 +14,7 @@ import {
   variableFailed,
   variableNotString,
 } from "./_errors.ts";
-import { isThenable } from "./_is_thenable.ts";
+import { ignoreRejection } from "./_ignore_rejection.ts";
 import type { AssembledSection, PromptAssembly, ToolSchema } from "./types.ts";
 
 export function resolveSections<C>(
@@ -67,18 +67,6 @@ export function resolveVariables<C>(
     variables[name] = value;
   }
   return variables;
-}
-
-/**
- * A provider that returned a promise is already an error; its rejection, if
- * it has one, must not also crash the process as an unhandled rejection.
- */
-export function ignoreRejection(value: unknown): void {
-  try {
-    if (isThenable(value)) value.then(undefined, () => {});
-  } catch {
-    // A `then` that throws has no rejection to leave unhandled.
-  }
 }
 
 /**

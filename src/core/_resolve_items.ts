@@ -8,6 +8,8 @@
 
 import { compareCodePoints } from "./_compare_code_points.ts";
 import { describeValue } from "./_describe_value.ts";
+import { ignoreRejection } from "./_ignore_rejection.ts";
+import { isProvidedArray } from "./_is_provided_array.ts";
 import type {
   ItemEntry,
   ItemProviderEntry,
@@ -100,6 +102,7 @@ function resolveItem<C>(entry: ItemEntry<C>, context: C): AssembledItem {
       throw itemFailed(name, list, owner, "order", cause);
     }
     if (typeof order !== "number" || !Number.isFinite(order)) {
+      ignoreRejection(order);
       throw itemReturned(name, list, owner, "order", order);
     }
   }
@@ -111,6 +114,7 @@ function resolveItem<C>(entry: ItemEntry<C>, context: C): AssembledItem {
       throw itemFailed(name, list, owner, "text", cause);
     }
     if (typeof text !== "string") {
+      ignoreRejection(text);
       throw itemReturned(name, list, owner, "text", text);
     }
   }
@@ -142,15 +146,30 @@ function addProvided<C>(
     } catch (cause) {
       throw itemsFailed(list, owner, cause);
     }
-    if (!Array.isArray(provided)) {
+    // Reading what it returned runs its getters: their throws are its own.
+    const failed = (cause: unknown) => itemsFailed(list, owner, cause);
+    if (!isProvidedArray(provided, failed)) {
+      ignoreRejection(provided);
       throw itemsReturned(
         list,
         owner,
         `its item provider returned ${describeValue(provided)}, not an array`,
       );
     }
-    for (let j = 0; j < provided.length; j++) {
-      const item = providedItem(list, provided[j], owner, j);
+    let length: number;
+    try {
+      length = provided.length;
+    } catch (cause) {
+      throw failed(cause);
+    }
+    for (let j = 0; j < length; j++) {
+      let value: unknown;
+      try {
+        value = provided[j];
+      } catch (cause) {
+        throw failed(cause);
+      }
+      const item = providedItem(list, value, owner, j, failed);
       if (owners.has(item.name)) {
         throw duplicateItem(item.name, list, owner, owners.get(item.name));
       }

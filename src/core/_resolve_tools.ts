@@ -14,7 +14,7 @@ import {
   toolsFailed,
   toolsNotArray,
 } from "./_errors.ts";
-import { ignoreRejection } from "./_resolve_assembly.ts";
+import { ignoreRejection } from "./_ignore_rejection.ts";
 import type { PromptError } from "./errors.ts";
 import { toolCopy } from "./_tool_copy.ts";
 import { setToolOwner, toolOwner } from "./tool_owner.ts";
@@ -77,7 +77,14 @@ export function resolveTools<C>(
       } catch (cause) {
         throw toolsFailed(owner, cause);
       }
-      if (!Array.isArray(provided)) {
+      let isArray: boolean;
+      try {
+        // A revoked proxy throws even here.
+        isArray = Array.isArray(provided);
+      } catch (cause) {
+        throw toolsFailed(owner, cause);
+      }
+      if (!isArray) {
         ignoreRejection(provided);
         throw toolsNotArray(owner, provided);
       }
@@ -86,7 +93,12 @@ export function resolveTools<C>(
         last = { tools: [], names: [], parameters: [], symbolFree: [] };
         known[i] = last;
       }
-      const failure = copyTools(provided, last, owner, state);
+      const failure = copyTools(
+        provided as readonly unknown[],
+        last,
+        owner,
+        state,
+      );
       if (failure !== undefined) throw failure;
     }
   } catch (error) {

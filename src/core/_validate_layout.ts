@@ -130,13 +130,15 @@ export function itemEntry<C>(
 
 /**
  * Entry `index` of what an item provider returned, as an assembled item;
- * anything that is not an item is `invalid-value` naming the provider.
+ * anything that is not an item is `invalid-value` naming the provider, and
+ * a field whose read throws is the error `failed` makes from the cause.
  */
 export function providedItem(
   list: string,
   value: unknown,
   owner: string | undefined,
   index: number,
+  failed: (cause: unknown) => Error,
 ): AssembledItem {
   const entry = `entry ${index}`;
   if (typeof value !== "object" || value === null) {
@@ -146,7 +148,15 @@ export function providedItem(
       `${entry} is ${describeValue(value)}, not an item`,
     );
   }
-  const { name, order, text, literal, trim, stability } = value as ItemInput;
+  let name: unknown, order: unknown, text: unknown;
+  let literal: unknown, trim: unknown, stability: unknown;
+  try {
+    // Each field read once, in one place: a getter that throws is the
+    // provider's failure, not a raw error out of assemble().
+    ({ name, order, text, literal, trim, stability } = value as ItemInput);
+  } catch (cause) {
+    throw failed(cause);
+  }
   let problem: string | undefined;
   if (typeof name !== "string" || name === "") {
     problem = "has no non-empty name";

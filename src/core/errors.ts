@@ -218,6 +218,7 @@ export class PromptError extends Error {
 
 const FIELDS = [
   "section",
+  "item",
   "variable",
   "tool",
   "owner",

@@ -17,9 +17,8 @@ export function referencedVariables(
 ): string[] {
   if (part.literal === true || text.indexOf("{{") === -1) return [];
   const { parts } = compileTemplate(text, section);
-  const names: string[] = [];
-  for (let k = 1; k < parts.length; k += 2) {
-    if (!names.includes(parts[k]!)) names.push(parts[k]!);
-  }
-  return names;
+  // A set, not `names.includes`: linear in the references of the text.
+  const names = new Set<string>();
+  for (let k = 1; k < parts.length; k += 2) names.add(parts[k]!);
+  return [...names];
 }

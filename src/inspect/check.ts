@@ -17,8 +17,14 @@ import { referenceProblem } from "../render/_reference_problem.ts";
 import { type ListParts, listParts } from "../render/_render_list.ts";
 import { asItemError } from "../render/_render_text.ts";
 import { compileTemplate, malformedReference } from "../render/_template.ts";
-import { needsOwnCheck, renderSection } from "../render/render.ts";
+import {
+  needsOwnCheck,
+  promptSeparator,
+  renderSection,
+  sectionSeparator,
+} from "../render/render.ts";
 import { DuplicateSentences } from "./_duplicate_sentences.ts";
+import { reportLayoutProblem } from "./_layout_problem.ts";
 import { orphanItems } from "./_orphan_items.ts";
 import type { PromptDiagnostic } from "./diagnostics.ts";
 
@@ -96,8 +102,12 @@ export function diagnose(
   const referenced = new Set<string>();
   const toolOwners = new Set(assembly.tools.map(toolOwner));
   const checkOwn = needsOwnCheck(assembly.variables);
+  const layoutProblem = (run: () => unknown, section?: AssembledSection) =>
+    reportLayoutProblem(run, diagnostics, section);
+  layoutProblem(() => promptSeparator(assembly));
   for (let i = 0; i < assembly.sections.length; i++) {
     const section = assembly.sections[i]!;
+    if (layoutProblem(() => sectionSeparator(section, ""), section)) continue;
     let resolvable = checkReferences(
       assembly,
       section,
@@ -122,23 +132,23 @@ export function diagnose(
     const place = { owner: section.owner, section: section.name };
     const label = `section "${section.name}"`;
     if (section.list === undefined) {
-      duplicates.add(renderSection(assembly, i, checkOwn), { ...place, label });
+      let text = "";
+      // A flag of the wrong type, left by a handler.
+      if (
+        layoutProblem(
+          () => text = renderSection(assembly, i, checkOwn),
+          section,
+        )
+      ) continue;
+      duplicates.add(text, { ...place, label });
       continue;
     }
-    let parts: ListParts;
-    try {
-      parts = listParts(assembly, i, checkOwn);
-    } catch (error) {
-      // A list field of the wrong type, left by a handler.
-      if (!(error instanceof PromptError)) throw error;
-      diagnostics.push(withOwner({
-        code: "invalid-section",
-        severity: "error",
-        message: error.message,
-        section: section.name,
-      }, section.owner));
-      continue;
-    }
+    let parts: ListParts | undefined;
+    // A list field of the wrong type, left by a handler.
+    if (
+      layoutProblem(() => parts = listParts(assembly, i, checkOwn), section)
+    ) continue;
+    parts = parts!;
     duplicates.add(parts.heading, { ...place, label });
     for (const { index, text } of parts.items) {
       const item = items[index]!;
@@ -185,6 +195,18 @@ function checkReferences(
   diagnostics: PromptDiagnostic[],
 ): boolean {
   const name = section.name;
+  if (item !== undefined && (typeof item !== "object" || item === null)) {
+    // A handler left it; renderPrompt would throw invalid-section.
+    diagnostics.push(withOwner({
+      code: "invalid-section",
+      severity: "error",
+      message: `Section "${name}" has ${
+        describeValue(item)
+      } among its items, not an item`,
+      section: name,
+    }, section.owner));
+    return false;
+  }
   const part = item ?? section;
   const text: unknown = part.text;
   const at = (diagnostic: PromptDiagnostic) => {

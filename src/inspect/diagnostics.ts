@@ -13,8 +13,8 @@
  * | `malformed-reference` | error | a complete `{{…}}` group that is not a reference |
  * | `unknown-variable` | error | a reference to a variable no one registered |
  * | `missing-value` | error | a reference to a variable with no value in this context |
- * | `invalid-value` | error | a reference to a variable whose value a handler made a non-string |
- * | `invalid-section` | error | a section whose text a handler made a non-string |
+ * | `invalid-value` | error | a reference to a variable whose value a handler made a non-string, or a prompt-wide `separator` a handler made a non-string |
+ * | `invalid-section` | error | a section whose text a handler made a non-string, or whose layout (`separator`, a flag, `list`, `items`) it left of the wrong type |
  * | `invalid-item` | error | a list item whose text a handler made a non-string |
  * | `unused-variable` | warning | a registered variable that no section references |
  * | `duplicate-sentence` | warning | one sentence in two sections, or in a section and a tool description: two owners for one fact |

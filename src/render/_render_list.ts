@@ -81,8 +81,8 @@ export function listParts(
     const text = renderText(
       assembly,
       item.text,
-      isLiteral(item, section, item.name),
-      trims(item, section, item.name),
+      isLiteral(item, section, item),
+      trims(item, section, item),
       checkOwn,
       index,
       i,

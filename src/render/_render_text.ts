@@ -5,7 +5,11 @@
  * @module
  */
 
-import { describeItem, invalidLayout } from "../core/_item_errors.ts";
+import {
+  describeItem,
+  invalidLayout,
+  itemFlagInvalid,
+} from "../core/_item_errors.ts";
 import { PromptError } from "../core/errors.ts";
 import type { AssembledItem } from "../core/items.ts";
 import type { AssembledSection, PromptAssembly } from "../core/types.ts";
@@ -192,7 +196,7 @@ function interpolate(
 export function isLiteral(
   part: { literal?: unknown },
   section: AssembledSection,
-  item?: string,
+  item?: AssembledItem,
 ): boolean {
   const literal = part.literal;
   if (literal === undefined || literal === false) return false;
@@ -204,7 +208,7 @@ export function isLiteral(
 export function trims(
   part: { trim?: unknown },
   section: AssembledSection,
-  item?: string,
+  item?: AssembledItem,
 ): boolean {
   const trim = part.trim;
   if (trim === undefined || trim === true) return true;
@@ -212,14 +216,16 @@ export function trims(
   throw badFlag(section, item, "trim", trim);
 }
 
+/** A flag of the wrong type: the item's error when it is an item's. */
 function badFlag(
   section: AssembledSection,
-  item: string | undefined,
+  item: AssembledItem | undefined,
   flag: string,
   value: unknown,
 ): PromptError {
-  const field = item === undefined ? flag : `item "${item}"'s ${flag}`;
-  return invalidLayout(section.name, section.owner, field, "a boolean", value);
+  return item === undefined
+    ? invalidLayout(section.name, section.owner, flag, "a boolean", value)
+    : itemFlagInvalid(item.name, section.name, item.owner, flag, value);
 }
 
 /**
