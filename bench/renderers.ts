@@ -16,6 +16,7 @@ import Handlebars from "handlebars";
 import { template as lodashTemplate } from "lodash-es";
 import Mustache from "mustache";
 import { renderPrompt } from "../mod.ts";
+import { renderFull } from "./full_render.ts";
 import { compileDot } from "./peer_dot.ts";
 import {
   compileTexts,
@@ -73,10 +74,13 @@ export function peer(compile: Compile): (texts: readonly string[]) => Render {
   };
 }
 
-/** Ours: `renderPrompt` over an assembly of the texts. */
+/**
+ * Ours: `renderPrompt` over an assembly of the texts, every section built
+ * again (no reuse of the last render: see `full_render.ts`).
+ */
 export function ours(texts: readonly string[]): Render {
   const sections = texts.map((text, i) => ({ name: `s${i}`, order: i, text }));
-  return (values) => renderPrompt({ sections, tools: [], variables: values });
+  return (values) => renderFull({ sections, tools: [], variables: values });
 }
 
 /** The true floor: see `floor.ts`. */

@@ -1,7 +1,8 @@
 /**
  * scaling: per-section cost from 10 to 10,000 sections, ours and the true
  * floor, render only and assemble + render (a parse-cache cliff shows here
- * as a jump in ours but not in the floor); and 1 MB hostile
+ * as a jump in ours but not in the floor), ours building every section
+ * again (`full_render.ts`: no reuse of the last render); and 1 MB hostile
  * texts against 1 MB of plain text. The parsed-text cache is cleared before
  * every hostile render, so each one pays for a full parse.
  *
@@ -9,6 +10,7 @@
  */
 
 import { renderPrompt, SystemPrompt } from "../mod.ts";
+import { renderFull } from "./full_render.ts";
 import { BoundedCache } from "../src/render/_bounded_cache.ts";
 import { useTemplateCache } from "../src/render/_template.ts";
 import { makeCorpus, writeSections } from "./corpus.ts";
@@ -51,7 +53,7 @@ for (const count of SCALING_COUNTS) {
   Deno.bench({
     group: "scaling render",
     name: `ours S=${count}`,
-    fn: () => void renderPrompt(assembly),
+    fn: () => void renderFull(assembly),
   });
   Deno.bench({
     group: "scaling render",
@@ -61,7 +63,7 @@ for (const count of SCALING_COUNTS) {
   Deno.bench({
     group: "scaling assemble+render",
     name: `ours S=${count}`,
-    fn: async () => void renderPrompt(await prompt.assemble()),
+    fn: async () => void renderFull(await prompt.assemble()),
   });
   Deno.bench({
     group: "scaling assemble+render",
