@@ -5,18 +5,10 @@
  * @module
  */
 
-import type { AssembleHandlers } from "./_assemble_handlers.ts";
-import { auditedHandlers } from "./_audit.ts";
+import { assembleSnapshot } from "./_assemble.ts";
 import { describeRegistrations } from "./_describe_registrations.ts";
 import { describeValue } from "./_describe_value.ts";
-import { isThenable } from "./_is_thenable.ts";
 import { RegistryStore } from "./_registry_store.ts";
-import { resolveTools } from "./_resolve_tools.ts";
-import {
-  checkHandledTools,
-  resolveSections,
-  resolveVariables,
-} from "./_resolve_assembly.ts";
 import type { Disposer } from "./disposer.ts";
 import type { AssembleArgs, SystemPromptOptions } from "./options.ts";
 import type { PromptRegistrar } from "./registrar.ts";
@@ -26,13 +18,11 @@ import type { ItemProvider, PromptItem } from "./items.ts";
 import type { PromptRegistrations } from "./registrations.ts";
 import type {
   AssembleContext,
-  AuditEntry,
   PromptAssembly,
   PromptSection,
   ToolProvider,
   VariableProvider,
 } from "./types.ts";
-import { runWaterfall } from "./waterfall.ts";
 
 /**
  * The system-prompt registry. Plugins contribute ordered sections, tool
@@ -310,37 +300,12 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   assemble(...args: AssembleArgs<C>): Promise<PromptAssembly> {
-    const context = (args[0] ?? {}) as C;
-    const audit = args[1]?.audit === true;
-    // Everything this assembly reads, taken before any user code runs.
-    const { sections, variables, tools, handlers, lists } = this.#store
-      .snapshot();
-    try {
-      // Fast path: no handlers, no names to check again afterwards.
-      const names = handlers.handlers.length === 0 && !audit ? undefined : [];
-      // User code runs in this order: section texts, tools, variables.
-      const resolvedSections = resolveSections(sections, context, lists);
-      const resolved = resolveTools(tools, context, names);
-      const assembly: PromptAssembly = {
-        sections: resolvedSections,
-        tools: resolved,
-        variables: resolveVariables(variables, context),
-      };
-      if (this.#separator !== undefined) assembly.separator = this.#separator;
-      if (names === undefined) return Promise.resolve(assembly);
-      if (audit) return assembleAudited(handlers, assembly, context, names);
-      const result = runWaterfall(
-        handlers.handlers,
-        assembly,
-        context,
-        handlers.options,
-      );
-      return isThenable(result)
-        ? result.then((done) => checkHandledTools(done, resolved, names))
-        : Promise.resolve(checkHandledTools(result, resolved, names));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return assembleSnapshot(
+      this.#store.snapshot(),
+      (args[0] ?? {}) as C,
+      args[1]?.audit === true,
+      this.#separator,
+    );
   }
 
   /**
@@ -366,22 +331,4 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   registrations(): PromptRegistrations {
     return describeRegistrations(this.#store.snapshot());
   }
-}
-
-async function assembleAudited<C>(
-  handlers: AssembleHandlers<C>,
-  assembly: PromptAssembly,
-  context: C,
-  names: readonly string[],
-): Promise<PromptAssembly> {
-  const log: AuditEntry[] = [];
-  const resolved = assembly.tools;
-  const audited = auditedHandlers(handlers.handlers, handlers.labels, log);
-  const result = checkHandledTools(
-    await runWaterfall(audited, assembly, context, handlers.options),
-    resolved,
-    names,
-  );
-  result.audit = log;
-  return result;
 }

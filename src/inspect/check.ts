@@ -15,7 +15,7 @@ import type { AssembledSection, PromptAssembly } from "../core/types.ts";
 import { describeItem } from "../core/_item_errors.ts";
 import { referenceProblem } from "../render/_reference_problem.ts";
 import { type ListParts, listParts } from "../render/_render_list.ts";
-import { asItemError } from "../render/_render_text.ts";
+import { asItemError } from "../render/_render_errors.ts";
 import { compileTemplate, malformedReference } from "../render/_template.ts";
 import {
   needsOwnCheck,

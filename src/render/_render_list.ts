@@ -9,7 +9,8 @@ import { describeValue } from "../core/_describe_value.ts";
 import { invalidLayout, itemTextNotString } from "../core/_item_errors.ts";
 import type { AssembledItem, ListLayout } from "../core/items.ts";
 import type { AssembledSection, PromptAssembly } from "../core/types.ts";
-import { isLiteral, renderText, trims } from "./_render_text.ts";
+import { isLiteral, trims } from "./_render_errors.ts";
+import { renderText } from "./_render_text.ts";
 
 /** A list, rendered part by part: what `explainPrompt` needs for spans. */
 export interface ListParts {

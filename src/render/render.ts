@@ -10,7 +10,8 @@ import { invalidLayout } from "../core/_item_errors.ts";
 import type { AssembledSection, PromptAssembly } from "../core/types.ts";
 import { joinPieces } from "./_recent_prompts.ts";
 import { renderList } from "./_render_list.ts";
-import { isLiteral, renderText, trims } from "./_render_text.ts";
+import { isLiteral, trims } from "./_render_errors.ts";
+import { renderText } from "./_render_text.ts";
 
 const SECTION_SEPARATOR = "\n\n";
 
