@@ -15,7 +15,6 @@ import { Eta } from "eta";
 import Handlebars from "handlebars";
 import { template as lodashTemplate } from "lodash-es";
 import Mustache from "mustache";
-import { renderPrompt } from "../mod.ts";
 import { renderFull } from "./full_render.ts";
 import { compileDot } from "./peer_dot.ts";
 import {

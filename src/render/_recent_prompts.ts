@@ -20,16 +20,17 @@ interface Recent {
 const recent: Recent[] = [];
 
 /**
- * `pieces[0..count)` joined: a recent prompt with exactly these pieces, or
- * a new one, then remembered. Pieces are compared with `===`, which for the
- * unchanged sections of a step is a pointer comparison: the renderer hands
- * back the same string for the same text and values.
+ * `pieces` joined: a recent prompt with exactly these pieces, or a new one,
+ * then remembered with `pieces` (which the caller must not change again).
+ * Pieces are compared with `===`, which for the unchanged sections of a
+ * step is a pointer comparison: the renderer hands back the same string for
+ * the same text and values.
  */
-export function joinPieces(pieces: readonly string[], count: number): string {
-  if (!renderMemoEnabled()) return join(pieces, count);
+export function joinPieces(pieces: readonly string[]): string {
+  if (!renderMemoEnabled()) return join(pieces);
   for (let r = 0; r < recent.length; r++) {
     const candidate = recent[r]!;
-    if (samePieces(candidate.pieces, pieces, count)) {
+    if (samePieces(candidate.pieces, pieces)) {
       if (r > 0) {
         recent.splice(r, 1);
         recent.unshift(candidate);
@@ -37,8 +38,8 @@ export function joinPieces(pieces: readonly string[], count: number): string {
       return candidate.prompt;
     }
   }
-  const prompt = join(pieces, count);
-  recent.unshift({ pieces: pieces.slice(0, count), prompt });
+  const prompt = join(pieces);
+  recent.unshift({ pieces, prompt });
   if (recent.length > RECENT) recent.pop();
   return prompt;
 }
@@ -46,18 +47,17 @@ export function joinPieces(pieces: readonly string[], count: number): string {
 function samePieces(
   known: readonly string[],
   pieces: readonly string[],
-  count: number,
 ): boolean {
-  if (known.length !== count) return false;
+  if (known.length !== pieces.length) return false;
   // From the end: a step's changes are usually in its volatile, late sections.
-  for (let k = count - 1; k >= 0; k--) {
+  for (let k = pieces.length - 1; k >= 0; k--) {
     if (known[k] !== pieces[k]) return false;
   }
   return true;
 }
 
-function join(pieces: readonly string[], count: number): string {
+function join(pieces: readonly string[]): string {
   let prompt = "";
-  for (let k = 0; k < count; k++) prompt += pieces[k]!;
+  for (let k = 0; k < pieces.length; k++) prompt += pieces[k]!;
   return prompt;
 }

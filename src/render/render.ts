@@ -63,32 +63,21 @@ export function renderPrompt(assembly: PromptAssembly): string {
   const checkOwn = needsOwnCheck(assembly.variables);
   const separator = promptSeparator(assembly);
   const sections = assembly.sections;
-  // One array for every render; a render started from inside this one (a
-  // getter on the assembly may call back) gets its own.
-  const pieces = rendering ? [] : scratch;
-  const outer = !rendering;
-  rendering = true;
-  try {
-    let count = 0;
-    for (let i = 0; i < sections.length; i++) {
-      const rendered = renderSection(assembly, i, checkOwn);
-      if (rendered === "") continue;
-      // Checked even when unused (first section), so a bad one never hides.
-      const before = sectionSeparator(sections[i]!, separator);
-      if (count > 0) pieces[count++] = before;
-      pieces[count++] = rendered;
-    }
-    return joinPieces(pieces, count);
-  } finally {
-    // The pieces stay in `scratch` until overwritten: the recent prompts
-    // hold them anyway, and truncating would reallocate it every render.
-    if (outer) rendering = false;
+  // A new array each render: filling a young array costs no write barrier,
+  // and a changed prompt keeps it as its pieces without a copy.
+  const pieces = new Array<string>(2 * sections.length);
+  let count = 0;
+  for (let i = 0; i < sections.length; i++) {
+    const rendered = renderSection(assembly, i, checkOwn);
+    if (rendered === "") continue;
+    // Checked even when unused (first section), so a bad one never hides.
+    const before = sectionSeparator(sections[i]!, separator);
+    if (count > 0) pieces[count++] = before;
+    pieces[count++] = rendered;
   }
+  pieces.length = count;
+  return joinPieces(pieces);
 }
-
-/** The pieces of the render in progress: separators and rendered texts. */
-const scratch: string[] = [];
-let rendering = false;
 
 /**
  * Whether lookups in `variables` must check for own properties: a
