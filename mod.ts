@@ -45,6 +45,7 @@ export {
   type PromptErrorJSON,
   type PromptErrorOptions,
 } from "./src/core/errors.ts";
+export type * from "./src/core/context.ts";
 export type * from "./src/core/events.ts";
 export type * from "./src/core/items.ts";
 export type {

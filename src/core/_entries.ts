@@ -7,12 +7,8 @@
 
 import type { AssembleHandler, ChangeListener } from "./events.ts";
 import type { ItemOrder, ItemProvider, ListLayout } from "./items.ts";
-import type {
-  SectionText,
-  Stability,
-  ToolProvider,
-  VariableProvider,
-} from "./types.ts";
+import type { SectionText, Stability } from "./context.ts";
+import type { ToolProvider, VariableProvider } from "./types.ts";
 
 /** What every registration records: its scope's owner, if any. */
 export interface Entry {

@@ -9,14 +9,15 @@
 import { describeValue } from "./_describe_value.ts";
 import type { ItemEntry, SectionLayout } from "./_entries.ts";
 import { invalidItem, itemsReturned } from "./_item_errors.ts";
-import { STABILITIES } from "./_validate_registration.ts";
+import { STABILITIES } from "./_stabilities.ts";
 import type {
   AssembledItem,
   ItemInput,
   ListLayout,
   PromptItem,
 } from "./items.ts";
-import type { PromptSection, Stability } from "./types.ts";
+import type { Stability } from "./context.ts";
+import type { PromptSection } from "./types.ts";
 
 /**
  * The section's layout options, or `undefined` when none is set (the

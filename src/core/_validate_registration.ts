@@ -9,11 +9,9 @@ import { describeValue } from "./_describe_value.ts";
 import { invalidSection, invalidVariableName } from "./_errors.ts";
 import type { SectionEntry } from "./_entries.ts";
 import { sectionLayout } from "./_validate_layout.ts";
+import { STABILITIES } from "./_stabilities.ts";
 import { isReferenceName } from "./reference_name.ts";
 import type { PromptSection } from "./types.ts";
-
-/** The values a `stability` field may take. */
-export const STABILITIES: readonly unknown[] = ["static", "session", "step"];
 
 /**
  * The section's entry: every field read once, so a getter that answers

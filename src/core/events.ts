@@ -5,7 +5,8 @@
  * @module
  */
 
-import type { AssembleContext, PromptAssembly } from "./types.ts";
+import type { AssembleContext } from "./context.ts";
+import type { PromptAssembly } from "./types.ts";
 
 /**
  * A `system-prompt/assemble` handler: returns the next assembly, or

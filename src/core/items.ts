@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { AssembleContext, SectionText, Stability } from "./types.ts";
+import type { AssembleContext, SectionText, Stability } from "./context.ts";
 
 /**
  * What makes a section a list: its `text` becomes the heading, and items

@@ -7,12 +7,8 @@
 import type { Disposer } from "./disposer.ts";
 import type { EventHandler, PromptEvents } from "./events.ts";
 import type { ItemProvider, PromptItem } from "./items.ts";
-import type {
-  AssembleContext,
-  PromptSection,
-  ToolProvider,
-  VariableProvider,
-} from "./types.ts";
+import type { AssembleContext } from "./context.ts";
+import type { PromptSection, ToolProvider, VariableProvider } from "./types.ts";
 
 /**
  * The registration methods shared by the registry and its scopes.

@@ -9,12 +9,8 @@ import { scopeDisposed } from "./_errors.ts";
 import type { PromptRegistrar } from "./registrar.ts";
 import type { EventHandler, PromptEvents } from "./events.ts";
 import type { ItemProvider, PromptItem } from "./items.ts";
-import type {
-  AssembleContext,
-  PromptSection,
-  ToolProvider,
-  VariableProvider,
-} from "./types.ts";
+import type { AssembleContext } from "./context.ts";
+import type { PromptSection, ToolProvider, VariableProvider } from "./types.ts";
 
 /**
  * A registrar whose registrations all carry one owner, and go together when

@@ -16,8 +16,8 @@ import { type PromptScope, Scope } from "./scope.ts";
 import type { EventHandler, PromptEvents } from "./events.ts";
 import type { ItemProvider, PromptItem } from "./items.ts";
 import type { PromptRegistrations } from "./registrations.ts";
+import type { AssembleContext } from "./context.ts";
 import type {
-  AssembleContext,
   PromptAssembly,
   PromptSection,
   ToolProvider,

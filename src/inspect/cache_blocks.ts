@@ -8,7 +8,8 @@
 import { describeValue } from "../core/_describe_value.ts";
 import { PromptError } from "../core/errors.ts";
 import { explainPrompt } from "./explain.ts";
-import type { PromptAssembly, Stability } from "../core/types.ts";
+import type { Stability } from "../core/context.ts";
+import type { PromptAssembly } from "../core/types.ts";
 
 /**
  * A run of consecutive sections with one stability.

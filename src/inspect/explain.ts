@@ -19,7 +19,8 @@ import {
 } from "./item_explanation.ts";
 import { referencedVariables } from "./_referenced_variables.ts";
 import { toolOwner } from "../core/tool_owner.ts";
-import type { PromptAssembly, Stability } from "../core/types.ts";
+import type { Stability } from "../core/context.ts";
+import type { PromptAssembly } from "../core/types.ts";
 
 /**
  * One rendered section of an explained prompt.

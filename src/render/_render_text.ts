@@ -164,7 +164,8 @@ function interpolate(
         );
       }
     }
-    values[(k - 1) / 2] = value as string;
+    // Compared first: a store into the long-lived memo costs a write barrier.
+    if (values[(k - 1) / 2] !== value) values[(k - 1) / 2] = value as string;
     rendered += (value as string) + parts[k + 1]!;
     value = undefined;
   }
@@ -172,10 +173,10 @@ function interpolate(
     if (template.trimStart) rendered = rendered.trimStart();
     if (template.trimEnd) rendered = rendered.trimEnd();
     memo.trimmed = rendered;
-    memo.raw = undefined;
+    if (memo.raw !== undefined) memo.raw = undefined;
   } else {
     memo.raw = rendered;
-    memo.trimmed = undefined;
+    if (memo.trimmed !== undefined) memo.trimmed = undefined;
   }
   return rendered;
 }
