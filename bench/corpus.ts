@@ -5,6 +5,8 @@
  * @module
  */
 
+import { random } from "./random.ts";
+
 /** A section as alternating static text and variable names. */
 export interface SectionParts {
   /** `[text, name, text, …, text]`. */
@@ -32,15 +34,6 @@ const WORDS = (
   "keep changes small verify the result report what you saw not what you hoped " +
   "tools run in the working directory output may be truncated after limits"
 ).split(" ");
-
-/** A small LCG: the same corpus on every run and runtime. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 function prose(next: () => number, chars: number): string {
   let text = "";

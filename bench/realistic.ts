@@ -14,6 +14,7 @@
  */
 
 import type { PromptAssembly, SystemPrompt, ToolSchema } from "../mod.ts";
+import { random } from "./random.ts";
 
 /** What a step passes to assemble. */
 export interface Context {
@@ -56,14 +57,6 @@ const WORDS = (
   "limits prefer the project's own scripts never commit secrets ask before " +
   "deleting anything outside the repository"
 ).split(" ");
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 function prose(next: () => number, chars: number): string {
   let text = "";

@@ -55,3 +55,17 @@ export function referenceProblem(
     suggestion: undefined,
   };
 }
+
+/**
+ * Whether `value`, read as `variables[name]`, is a string the reference may
+ * use: own properties only, checked when `variables` has a prototype.
+ */
+export function isOwnString(
+  variables: object,
+  name: string,
+  value: unknown,
+  checkOwn: boolean,
+): boolean {
+  return typeof value === "string" &&
+    (!checkOwn || Object.hasOwn(variables, name));
+}

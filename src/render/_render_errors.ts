@@ -14,7 +14,7 @@ import {
 import { PromptError } from "../core/errors.ts";
 import type { AssembledItem } from "../core/items.ts";
 import type { AssembledSection, PromptAssembly } from "../core/types.ts";
-import { referenceProblem } from "./_reference_problem.ts";
+import { isOwnString, referenceProblem } from "./_reference_problem.ts";
 import { compileTemplate, locate, malformedReference } from "./_template.ts";
 
 /** Whether a section or item is literal; a flag of the wrong type throws. */
@@ -71,9 +71,7 @@ export function firstProblem(
   for (let i = 0; i < offsets.length && offsets[i]! < malformed![0]; i++) {
     const name = parts[2 * i + 1]!;
     const value = variables[name];
-    if (
-      typeof value !== "string" || (checkOwn && !Object.hasOwn(variables, name))
-    ) {
+    if (!isOwnString(variables, name, value, checkOwn)) {
       return badReference(assembly, text, sectionIndex, itemIndex, i, value);
     }
   }

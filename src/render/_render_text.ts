@@ -7,6 +7,7 @@
 
 import type { PromptAssembly } from "../core/types.ts";
 import { badReference, firstProblem } from "./_render_errors.ts";
+import { isOwnString } from "./_reference_problem.ts";
 import { compileTemplate, type Template } from "./_template.ts";
 
 /** Whether renders reuse a template's last result for the same values. */
@@ -110,10 +111,7 @@ function interpolate(
     for (; k < parts.length; k += 2) {
       const name = parts[k]!;
       value = variables[name];
-      if (
-        typeof value !== "string" ||
-        (checkOwn && !Object.hasOwn(variables, name))
-      ) {
+      if (!isOwnString(variables, name, value, checkOwn)) {
         throw badReference(
           assembly,
           text,
@@ -149,10 +147,7 @@ function interpolate(
     // The value that ended the comparison was read and checked already.
     if (value === undefined) {
       value = variables[name];
-      if (
-        typeof value !== "string" ||
-        (checkOwn && !Object.hasOwn(variables, name))
-      ) {
+      if (!isOwnString(variables, name, value, checkOwn)) {
         memo.trimmed = memo.raw = undefined;
         throw badReference(
           assembly,
