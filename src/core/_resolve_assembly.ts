@@ -119,7 +119,15 @@ export function checkHandledTools(
       // the names so far, which were the resolved ones.
       seen = new Set();
       for (let k = 0, m = 0; k < i; k++, m++) {
-        while (resolved[m] !== tools[k]) m++;
+        // Read again: an item that answers differently now (a proxy, an
+        // index getter) is not among the resolved copies any more.
+        const again: unknown = tools[k];
+        while (m < resolved.length && resolved[m] !== again) m++;
+        if (m === resolved.length) {
+          throw handledAssemblyInvalid(
+            `item ${k} of tools changed while it was checked`,
+          );
+        }
         seen.add(names[m]!);
       }
     }

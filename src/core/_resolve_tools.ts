@@ -41,6 +41,13 @@ interface Validated {
 const memory = new WeakMap<readonly unknown[], Validated[]>();
 
 /**
+ * How many resolutions are in progress: a provider may resolve the same
+ * snapshot again (re-entrantly), and that resolution must neither vouch for
+ * the interrupted one's tools nor change the record it compares with.
+ */
+let depth = 0;
+
+/**
  * Calls every tool provider and returns shallow copies of their tools, each
  * remembering its provider's owner.
  *
@@ -62,11 +69,12 @@ export function resolveTools<C>(
   context: C,
   names?: string[],
 ): ToolSchema[] {
-  let known = memory.get(entries);
+  let known = depth > 0 ? [] : memory.get(entries);
   if (known === undefined) {
     known = [];
     memory.set(entries, known);
   }
+  depth++;
   const state: Resolution = { tools: [], names, owners: undefined };
   try {
     for (let i = 0; i < entries.length; i++) {
@@ -104,8 +112,10 @@ export function resolveTools<C>(
   } catch (error) {
     // What was recorded before the failure was never checked as a whole:
     // the next step validates everything afresh.
-    memory.delete(entries);
+    if (depth === 1) memory.delete(entries);
     throw error;
+  } finally {
+    depth--;
   }
   return state.tools;
 }

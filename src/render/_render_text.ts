@@ -83,6 +83,13 @@ export function renderText(
 }
 
 /**
+ * How many interpolations are in progress: a value's getter may render
+ * again (re-entrantly), and that render must not touch the memo that the
+ * interrupted one is comparing with or building from.
+ */
+let depth = 0;
+
+/**
  * Interpolates `parts` with the assembly's values, reading each value once.
  * While the values equal the template's last render they are only compared;
  * if all do, that render's result is returned. From the first that differs
@@ -99,8 +106,41 @@ function interpolate(
   itemIndex: number,
   checkOwn: boolean,
 ): string {
+  depth++;
+  try {
+    return interpolateOnce(
+      template,
+      parts,
+      trim,
+      assembly,
+      text,
+      sectionIndex,
+      itemIndex,
+      checkOwn,
+      depth > 1,
+    );
+  } finally {
+    depth--;
+  }
+}
+
+/**
+ * {@linkcode interpolate}'s work; `nested` (inside another interpolation)
+ * neither reads nor writes the template's memo.
+ */
+function interpolateOnce(
+  template: Template,
+  parts: readonly string[],
+  trim: boolean,
+  assembly: PromptAssembly,
+  text: string,
+  sectionIndex: number,
+  itemIndex: number,
+  checkOwn: boolean,
+  nested: boolean,
+): string {
   const variables = assembly.variables;
-  let memo = template.memo;
+  let memo = nested ? undefined : template.memo;
   let k = 1;
   let value: unknown;
   if (
@@ -135,7 +175,7 @@ function interpolate(
       trimmed: undefined,
       raw: undefined,
     };
-    template.memo = memo;
+    if (!nested) template.memo = memo;
   }
   const values = memo.values;
   let rendered = parts[0]!;
