@@ -111,8 +111,8 @@ describe("compileTemplate()", () => {
     const cache = new BoundedCache<ReturnType<typeof parseTemplate>>();
     const text = "cached {{x}}";
     assert.equal(
-      compileTemplate(text, "s", cache),
-      compileTemplate(text, "t", cache),
+      compileTemplate(text, cache),
+      compileTemplate(text, cache),
     );
     assert.equal(cache.size, 1);
   });
@@ -120,7 +120,7 @@ describe("compileTemplate()", () => {
   it("caches a malformed text, whose error is built per section at render time", () => {
     const cache = new BoundedCache<ReturnType<typeof parseTemplate>>();
     const text = "bad {{ }}";
-    assert.deepEqual(compileTemplate(text, "s", cache).malformed, [4, 9]);
+    assert.deepEqual(compileTemplate(text, cache).malformed, [4, 9]);
     assert.equal(cache.size, 1);
   });
 });

@@ -12,11 +12,10 @@ import { compileTemplate } from "../render/_template.ts";
  */
 export function referencedVariables(
   text: string,
-  section: string,
   part: { literal?: boolean } = {},
 ): string[] {
   if (part.literal === true || text.indexOf("{{") === -1) return [];
-  const { parts } = compileTemplate(text, section);
+  const { parts } = compileTemplate(text);
   // A set, not `names.includes`: linear in the references of the text.
   const names = new Set<string>();
   for (let k = 1; k < parts.length; k += 2) names.add(parts[k]!);

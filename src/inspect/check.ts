@@ -227,7 +227,7 @@ function checkReferences(
     return false;
   }
   if (part.literal === true || text.indexOf("{{") === -1) return true;
-  const { parts, malformed } = compileTemplate(text, name);
+  const { parts, malformed } = compileTemplate(text);
   let resolvable = malformed === undefined;
   if (malformed !== undefined) {
     const error = malformedReference(text, name, malformed);

@@ -174,7 +174,7 @@ export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
       end: text.length,
       chars: rendered.length,
       tokens: estimateTokens(rendered),
-      variables: referencedVariables(section.text, section.name, section),
+      variables: referencedVariables(section.text, section),
     };
     if (section.owner !== undefined) explained.owner = section.owner;
     if (parts !== undefined) {

@@ -82,7 +82,7 @@ export function explainItems(
       end,
       chars: end - start,
       tokens: estimateTokens(text.slice(start, end)),
-      variables: referencedVariables(item.text, section.name, item),
+      variables: referencedVariables(item.text, item),
     };
     if (item.owner !== undefined) explained.owner = item.owner;
     items.push(explained);

@@ -66,7 +66,7 @@ export function firstProblem(
   checkOwn: boolean,
 ): PromptError {
   const section = assembly.sections[sectionIndex]!;
-  const { parts, offsets, malformed } = compileTemplate(text, section.name);
+  const { parts, offsets, malformed } = compileTemplate(text);
   const variables = assembly.variables;
   for (let i = 0; i < offsets.length && offsets[i]! < malformed![0]; i++) {
     const name = parts[2 * i + 1]!;
@@ -120,7 +120,7 @@ export function badReference(
 ): PromptError {
   const section = assembly.sections[sectionIndex]!;
   const item = itemIndex === -1 ? undefined : section.items![itemIndex]!;
-  const { parts, offsets } = compileTemplate(text, section.name);
+  const { parts, offsets } = compileTemplate(text);
   const variable = parts[2 * index + 1]!;
   const offset = offsets[index]!;
   const reference = text.slice(offset, text.indexOf("}}", offset) + 2);

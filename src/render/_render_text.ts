@@ -58,7 +58,7 @@ export function renderText(
   if (itemIndex === -1 && slotTexts[sectionIndex] === text) {
     template = slotTemplates[sectionIndex]!;
   } else {
-    template = compileTemplate(text, "");
+    template = compileTemplate(text);
     if (itemIndex === -1 && sectionIndex <= slotTexts.length) {
       slotTexts[sectionIndex] = text;
       slotTemplates[sectionIndex] = template;

@@ -84,13 +84,10 @@ export function useTemplateCache(
  * renderer builds its error (`malformedReference`) with the section's name,
  * which the cache, keyed by text alone, cannot know.
  *
- * @param _section The section's name; unused since errors moved to render
- * time, kept so callers need not change.
  * @param cache Where parsed texts are kept; tests pass their own.
  */
 export function compileTemplate(
   text: string,
-  _section: string,
   cache: BoundedCache<Template> = templateCache,
 ): Template {
   let template = cache.get(text);
