@@ -460,6 +460,25 @@ describe("bad-input catalogue: reliability (issue #11)", () => {
     assert.deepEqual(audited.audit, []);
     assert.equal(audited.tools[0]!.parameters, parameters);
   });
+  it("catalogue A21: a handler's tools whose item answers differently on a second read is invalid-value", async () => {
+    const prompt = new SystemPrompt();
+    prompt.tools(() => [tool("a"), tool("b")]);
+    prompt.scope("shifty").on("system-prompt/assemble", (assembly) => {
+      const [first] = assembly.tools;
+      let reads = 0;
+      assembly.tools = new Proxy([first!, tool("c")], {
+        get(target, key, receiver) {
+          if (key !== "0") return Reflect.get(target, key, receiver);
+          return ++reads === 1 ? first : tool("z");
+        },
+      });
+    });
+    await assert.rejects(prompt.assemble(), {
+      name: "PromptError",
+      code: "invalid-value",
+      message: /item 0 of tools changed while it was checked/,
+    });
+  });
   it("catalogue P13: an unknown reference before a malformed group is the error reported", () => {
     assert.throws(() => render("{{usr}} {{ }}", { user: "u" }), {
       code: "unknown-variable",
