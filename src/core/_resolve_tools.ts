@@ -15,6 +15,7 @@ import {
   toolsNotArray,
 } from "./_errors.ts";
 import { ignoreRejection } from "./_ignore_rejection.ts";
+import { isProvidedArray } from "./_is_provided_array.ts";
 import type { PromptError } from "./errors.ts";
 import { toolCopy } from "./_tool_copy.ts";
 import { setToolOwner, toolOwner } from "./tool_owner.ts";
@@ -85,14 +86,7 @@ export function resolveTools<C>(
       } catch (cause) {
         throw toolsFailed(owner, cause);
       }
-      let isArray: boolean;
-      try {
-        // A revoked proxy throws even here.
-        isArray = Array.isArray(provided);
-      } catch (cause) {
-        throw toolsFailed(owner, cause);
-      }
-      if (!isArray) {
+      if (!isProvidedArray(provided, (cause) => toolsFailed(owner, cause))) {
         ignoreRejection(provided);
         throw toolsNotArray(owner, provided);
       }

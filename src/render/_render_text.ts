@@ -70,45 +70,9 @@ export function renderText(
   const parts = trim ? template.trimmed : template.parts;
   // Fast path: no reference, the text (trimmed once, when parsed) is it.
   if (parts.length === 1) return parts[0]!;
-  return interpolate(
-    template,
-    parts,
-    trim,
-    assembly,
-    text,
-    sectionIndex,
-    itemIndex,
-    checkOwn,
-  );
-}
-
-/**
- * How many interpolations are in progress: a value's getter may render
- * again (re-entrantly), and that render must not touch the memo that the
- * interrupted one is comparing with or building from.
- */
-let depth = 0;
-
-/**
- * Interpolates `parts` with the assembly's values, reading each value once.
- * While the values equal the template's last render they are only compared;
- * if all do, that render's result is returned. From the first that differs
- * on, the text is built (the equal values before it come from the memo) and
- * remembered as the template's last render.
- */
-function interpolate(
-  template: Template,
-  parts: readonly string[],
-  trim: boolean,
-  assembly: PromptAssembly,
-  text: string,
-  sectionIndex: number,
-  itemIndex: number,
-  checkOwn: boolean,
-): string {
   depth++;
   try {
-    return interpolateOnce(
+    return interpolate(
       template,
       parts,
       trim,
@@ -125,10 +89,21 @@ function interpolate(
 }
 
 /**
- * {@linkcode interpolate}'s work; `nested` (inside another interpolation)
- * neither reads nor writes the template's memo.
+ * How many interpolations are in progress: a value's getter may render
+ * again (re-entrantly), and that render must not touch the memo that the
+ * interrupted one is comparing with or building from.
  */
-function interpolateOnce(
+let depth = 0;
+
+/**
+ * Interpolates `parts` with the assembly's values, reading each value once.
+ * While the values equal the template's last render they are only compared;
+ * if all do, that render's result is returned. From the first that differs
+ * on, the text is built (the equal values before it come from the memo) and
+ * remembered as the template's last render. A `nested` interpolation (one
+ * started from a value's getter) neither reads nor writes the memo.
+ */
+function interpolate(
   template: Template,
   parts: readonly string[],
   trim: boolean,
