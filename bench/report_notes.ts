@@ -15,7 +15,7 @@ const REASONS: { matches: (ratio: Ratio) => boolean; reason: string }[] = [
       "time a render that builds every section again (reuse off, " +
       "`bench/full_render.ts`). Static edges are trimmed when a text is " +
       "parsed and a text's template is found by its position without " +
-      "hashing it (3–4.4× the floor before, about 1.6–2.2× now); what is " +
+      "hashing it (3–4.4× the floor before, about 1.5–2.1× now); what is " +
       "left is " +
       "per-section work the floor does not do: checking the layout fields " +
       "a handler may have changed (text, list, trim, literal, separator), " +
@@ -54,7 +54,7 @@ const REASONS: { matches: (ratio: Ratio) => boolean; reason: string }[] = [
     matches: (r) => r.group.startsWith("waterfall"),
     reason: "**Waterfall.** Ours calls each handler without a `this`, " +
       "checks each result for a thenable and an assembly, and names a " +
-      "failing handler; the plain loop does none of it: about 1.3× at 5 " +
+      "failing handler; the plain loop does none of it: 1.1–1.3× at 5 " +
       "and 20 handlers, and the runs spread widely on this shared machine.",
   },
 ];
