@@ -1,10 +1,10 @@
 /**
- * The one error class of the module, and its stable codes.
+ * The one error class of the module, its stable codes, and the one grammar
+ * every message is built with: the failed action, where it failed, and the
+ * state, as in `Cannot add section "intro": "auth" already added it`.
  *
  * @module
  */
-
-import { messageOf } from "./_message_of.ts";
 
 /**
  * Every condition a {@linkcode PromptError} can report. The strings are
@@ -28,6 +28,12 @@ import { messageOf } from "./_message_of.ts";
  * | `unknown-variable` | `renderPrompt()` | a reference names no variable of the assembly |
  * | `missing-value` | `renderPrompt()` | a referenced variable has no value in this assembly |
  * | `malformed-reference` | `renderPrompt()` | a complete `{{…}}` group holds no reference name |
+ * | `invalid-context` | `context()`, `renderContext()` | as `invalid-section`, for a context entry |
+ * | `duplicate-context` | `context()` | a live context entry already has the name, or a section list does |
+ * | `orphan-item` | `assemble()` | an item's list is not a live list |
+ * | `unknown-layer` | `assemble()`, `layer()` | no live layer has the key (or a parent's) |
+ * | `multiple-complete` | `assemble()` | two live `complete` sections |
+ * | `aborted` | `assemble()`, `render()` | the signal aborted (`cause` is its reason) |
  *
  * @example Usage
  * ```ts
@@ -41,135 +47,159 @@ import { messageOf } from "./_message_of.ts";
 export type PromptErrorCode =
   | "invalid-section"
   | "duplicate-section"
+  | "invalid-context"
+  | "duplicate-context"
   | "invalid-variable-name"
   | "duplicate-variable"
   | "invalid-item"
   | "duplicate-item"
+  | "orphan-item"
   | "invalid-option"
   | "scope-disposed"
+  | "unknown-layer"
+  | "multiple-complete"
   | "provider-failed"
   | "handler-failed"
   | "listener-failed"
   | "invalid-value"
   | "duplicate-tool"
+  | "aborted"
   | "unknown-variable"
   | "missing-value"
   | "malformed-reference";
 
 /**
- * The structured facts a {@linkcode PromptError} carries. Every field is
- * optional: each error sets the ones that apply to it.
+ * Where an error happened: the structured fields of a {@linkcode PromptError}.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
  * import { PromptError, type PromptErrorOptions } from "@dsh/system-prompt";
  *
- * const options: PromptErrorOptions = { section: "intro", line: 1, column: 4 };
- * assert.equal(new PromptError("missing-value", "x", options).column, 4);
+ * const where: PromptErrorOptions = { section: "persona", owner: "agent-loop" };
+ * assert.equal(new PromptError("invalid-section", "Cannot", where).owner, "agent-loop");
  * ```
  */
 export interface PromptErrorOptions {
-  /** The original error. @default {undefined} */
+  /** The original error. */
   cause?: unknown;
-  /** Name of the section at fault (for an item, its list). @default {undefined} */
+  /** The section at fault (for an item, its top-level list). */
   section?: string | undefined;
-  /** Name of the item at fault. @default {undefined} */
+  /** The context entry at fault (for an item, its top-level list). */
+  context?: string | undefined;
+  /** The item at fault. */
   item?: string | undefined;
-  /** Name of the variable at fault. @default {undefined} */
+  /** The variable at fault. */
   variable?: string | undefined;
-  /** Name of the tool at fault. @default {undefined} */
+  /** The tool at fault. */
   tool?: string | undefined;
-  /** The owner (plugin scope) of the registration at fault. @default {undefined} */
+  /** The owner of the part at fault. */
   owner?: string | undefined;
-  /** The handler or listener at fault: its function name, or `#index`. @default {undefined} */
+  /** The handler at fault. */
   handler?: string | undefined;
-  /** The `{{…}}` text at fault, as written. @default {undefined} */
+  /** The layer at fault. */
+  layer?: string | undefined;
+  /** The reference as written. */
   reference?: string | undefined;
-  /** 1-based line of `reference` in the section (or item) text. @default {undefined} */
+  /** 1-based line of the reference in its text. */
   line?: number | undefined;
-  /** 1-based column of `reference`, in UTF-16 code units. @default {undefined} */
+  /** 1-based column (UTF-16 code units). */
   column?: number | undefined;
-  /** 0-based index of `reference` in the section text. @default {undefined} */
+  /** 0-based offset in the text. */
   offset?: number | undefined;
-  /** A registered name close to an unknown one. @default {undefined} */
+  /** A close name ("did you mean"). */
   suggestion?: string | undefined;
 }
 
+const FIELDS = [
+  "section",
+  "context",
+  "item",
+  "variable",
+  "tool",
+  "owner",
+  "handler",
+  "layer",
+  "reference",
+  "line",
+  "column",
+  "offset",
+  "suggestion",
+] as const;
+
 /**
- * The error every rule violation of this module throws. `code` is stable;
- * the other fields say which section, variable, tool or owner is at fault,
- * and `cause` holds the original error when one was caught.
+ * The error every rule violation throws, with a stable `code` and the
+ * structured fields of where it happened.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { PromptError, renderPrompt } from "@dsh/system-prompt";
+ * import { PromptError, SystemPrompt } from "@dsh/system-prompt";
  *
- * const assembly = {
- *   sections: [{ name: "intro", order: 0, text: "Hi {{usr}}" }],
- *   tools: [],
- *   variables: { user: "Ada" },
- * };
- * assert.throws(() => renderPrompt(assembly), (error) => {
- *   assert.ok(error instanceof PromptError);
- *   assert.equal(error.code, "unknown-variable");
- *   assert.equal(error.section, "intro");
- *   assert.equal(error.suggestion, "user");
- *   return true;
+ * const prompt = new SystemPrompt();
+ * prompt.scope("auth").section({ name: "intro", order: 0, text: "Hi" });
+ * assert.throws(() => prompt.section({ name: "intro", order: 1, text: "Yo" }), {
+ *   name: "PromptError",
+ *   code: "duplicate-section",
+ *   owner: "auth",
+ *   message: 'Cannot add section "intro" of the root registry: "auth" already added it',
  * });
+ * assert.ok(new PromptError("aborted", "Cannot assemble") instanceof Error);
  * ```
  */
 export class PromptError extends Error {
-  /** The stable code of the condition. */
+  /** What happened; stable across versions. */
   readonly code: PromptErrorCode;
-  /** Name of the section at fault (for an item, its list). */
+  /** The section at fault (for an item, its top-level list). */
   readonly section: string | undefined;
-  /** Name of the item at fault. */
+  /** The context entry at fault (for an item, its top-level list). */
+  readonly context: string | undefined;
+  /** The item at fault. */
   readonly item: string | undefined;
-  /** Name of the variable at fault. */
+  /** The variable at fault. */
   readonly variable: string | undefined;
-  /** Name of the tool at fault. */
+  /** The tool at fault. */
   readonly tool: string | undefined;
-  /** The owner of the registration at fault. */
+  /** The owner of the part at fault. */
   readonly owner: string | undefined;
-  /** The handler or listener at fault. */
+  /** The handler at fault. */
   readonly handler: string | undefined;
-  /** The `{{…}}` text at fault, as written. */
+  /** The layer at fault. */
+  readonly layer: string | undefined;
+  /** The reference as written. */
   readonly reference: string | undefined;
-  /** 1-based line of `reference` in the section text. */
+  /** 1-based line of the reference. */
   readonly line: number | undefined;
-  /** 1-based column of `reference`, in UTF-16 code units. */
+  /** 1-based column of the reference (UTF-16 code units). */
   readonly column: number | undefined;
-  /** 0-based index of `reference` in the section text. */
+  /** 0-based offset of the reference. */
   readonly offset: number | undefined;
-  /** A registered name close to an unknown one. */
+  /** A close name ("did you mean"). */
   readonly suggestion: string | undefined;
 
   /**
-   * Creates an error with a code, a message and the structured facts.
+   * Makes an error.
    *
-   * @param code The stable code.
-   * @param message What failed and why, for people.
-   * @param options The structured facts and the cause.
+   * @param code What happened.
+   * @param message For people.
+   * @param options Where, and the original error as `cause`.
    */
   constructor(
     code: PromptErrorCode,
     message: string,
     options: PromptErrorOptions = {},
   ) {
-    super(
-      message,
-      "cause" in options ? { cause: options.cause } : undefined,
-    );
+    super(message, "cause" in options ? { cause: options.cause } : undefined);
     this.name = "PromptError";
     this.code = code;
     this.section = options.section;
+    this.context = options.context;
     this.item = options.item;
     this.variable = options.variable;
     this.tool = options.tool;
     this.owner = options.owner;
     this.handler = options.handler;
+    this.layer = options.layer;
     this.reference = options.reference;
     this.line = options.line;
     this.column = options.column;
@@ -178,26 +208,19 @@ export class PromptError extends Error {
   }
 
   /**
-   * The error as JSON data: `name`, `code`, `message`, every structured
-   * field that is set, and `cause` as its message. `JSON.stringify` calls
-   * it, so a logged error keeps its message (which is not an own enumerable
-   * property of an `Error`). `structuredClone` does not call it: a clone is
-   * a plain `Error` with the message, `stack` and a clone of `cause`, and
-   * without `code` or the other fields.
+   * A plain object for logs: the code, message and every set field, with
+   * `cause` as its message.
    *
-   * @returns A fresh plain object.
+   * @returns The JSON form.
    *
    * @example Usage
    * ```ts
    * import assert from "node:assert/strict";
    * import { PromptError } from "@dsh/system-prompt";
    *
-   * const error = new PromptError("missing-value", "Cannot render", { section: "s" });
-   * assert.deepEqual(JSON.parse(JSON.stringify(error)), {
-   *   name: "PromptError",
-   *   code: "missing-value",
-   *   message: "Cannot render",
-   *   section: "s",
+   * const error = new PromptError("aborted", "Cannot assemble", { cause: new Error("stop") });
+   * assert.deepEqual(error.toJSON(), {
+   *   name: "PromptError", code: "aborted", message: "Cannot assemble", cause: "stop",
    * });
    * ```
    */
@@ -216,39 +239,118 @@ export class PromptError extends Error {
   }
 }
 
-const FIELDS = [
-  "section",
-  "item",
-  "variable",
-  "tool",
-  "owner",
-  "handler",
-  "reference",
-  "line",
-  "column",
-  "offset",
-  "suggestion",
-] as const;
-
 /**
- * What {@linkcode PromptError.toJSON} returns: the error as plain data.
+ * The JSON form of a {@linkcode PromptError}.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
  * import { PromptError, type PromptErrorJSON } from "@dsh/system-prompt";
  *
- * const json: PromptErrorJSON = new PromptError("duplicate-tool", "x").toJSON();
- * assert.equal(json.code, "duplicate-tool");
+ * const json: PromptErrorJSON = new PromptError("aborted", "Cannot").toJSON();
+ * assert.equal(json.code, "aborted");
  * ```
  */
 export interface PromptErrorJSON extends Omit<PromptErrorOptions, "cause"> {
   /** Always `"PromptError"`. */
   name: "PromptError";
-  /** The stable code. */
+  /** The code. */
   code: PromptErrorCode;
   /** The message. */
   message: string;
-  /** The message of the original error, when there is one. */
+  /** The cause's message. */
   cause?: string;
+}
+
+/**
+ * Where something failed, as the grammar names it. `owner` is named when
+ * the key is present (`undefined`: the root registry); `list` is the path
+ * of an item's list when it is nested.
+ */
+export interface Where extends Omit<PromptErrorOptions, "cause"> {
+  readonly list?: readonly string[];
+}
+
+/**
+ * Builds every error of the library: `Cannot <action> <where>: <state>`.
+ * The one place a message is worded; nothing rewrites it afterwards.
+ * `fields` sets the cause and overrides fields (a duplicate's `owner` is the
+ * holder, while its message names both).
+ */
+export function failure(
+  code: PromptErrorCode,
+  action: string,
+  where: Where,
+  state: string,
+  fields?: PromptErrorOptions,
+): PromptError {
+  const what = describeWhere(where);
+  const options: PromptErrorOptions = {};
+  for (const key of FIELDS) {
+    if (where[key] !== undefined) {
+      (options as Record<string, unknown>)[key] = where[key];
+    }
+  }
+  return new PromptError(
+    code,
+    `Cannot ${action}${what === "" ? "" : " " + what}: ${state}`,
+    fields === undefined ? options : { ...options, ...fields },
+  );
+}
+
+/** `item "x" of list "tools" of "bash" in layer "sub"`, or any part of it. */
+export function describeWhere(where: Where): string {
+  let what = "";
+  if (where.item !== undefined) {
+    const path = where.list ?? [where.section ?? where.context ?? ""];
+    what = `item ${quote(where.item)} of list ${path.map(quote).join(" > ")}`;
+  } else if (where.section !== undefined) {
+    what = `section ${quote(where.section)}`;
+  } else if (where.context !== undefined) {
+    what = `context entry ${quote(where.context)}`;
+  } else if (where.variable !== undefined) {
+    what = `variable ${quote(where.variable)}`;
+  } else if (where.tool !== undefined) {
+    what = `tool ${quote(where.tool)}`;
+  } else if (where.handler !== undefined) {
+    what = `"system-prompt/assemble" handler ${quote(where.handler)}`;
+  }
+  if ("owner" in where) what += ` of ${describeOwner(where.owner)}`;
+  if (where.layer !== undefined) what += ` in layer ${quote(where.layer)}`;
+  return what.trimStart();
+}
+
+/** `"git"`, or `the root registry` for a registration without owner. */
+export function describeOwner(owner: string | undefined): string {
+  return owner === undefined ? "the root registry" : quote(owner);
+}
+
+function quote(name: string): string {
+  return JSON.stringify(name);
+}
+
+/** A value named by its kind, never by reading it: `a promise`, `null`. */
+export function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "undefined";
+  try {
+    if (Array.isArray(value)) return "an array";
+    if (typeof (value as { then?: unknown }).then === "function") {
+      return "a promise";
+    }
+  } catch {
+    // Described by its type below.
+  }
+  const type = typeof value;
+  return type === "object" ? "an object" : `a ${type}`;
+}
+
+/** The message of anything thrown, never throwing itself. */
+export function messageOf(error: unknown): string {
+  try {
+    if (error instanceof Error) return String(error.message);
+    return String(error);
+  } catch {
+    return `(${describeValue(error)} that cannot be shown)`;
+  }
 }

@@ -1,11 +1,408 @@
 /**
- * The data shapes the registry takes and produces.
+ * Every public shape of the library: what plugins register, what providers
+ * return, what an assembly carries, and the options of the registry, of one
+ * assembly and of one rendered step.
  *
  * @module
  */
 
-import type { AssembleContext, SectionText, Stability } from "./context.ts";
-import type { AssembledItem, ListLayout } from "./items.ts";
+/**
+ * What one `assemble()` call is for. Declared empty and merge-extensible:
+ * another package adds its fields by declaration merging, and every provider
+ * must tolerate their absence (a bare `assemble()` passes `{}`).
+ *
+ * @example Narrowing the registry to a context type
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SystemPrompt } from "@dsh/system-prompt";
+ *
+ * // In a consumer module, `declare module "@dsh/system-prompt" {
+ * //   interface AssembleContext { agent?: { model: string } } }` does the same.
+ * const prompt = new SystemPrompt<{ agent?: { model: string } }>();
+ * prompt.variable("model", (context) => context.agent?.model);
+ * const assembly = await prompt.assemble({ agent: { model: "m-1" } });
+ * assert.equal(assembly.variables.model, "m-1");
+ * ```
+ */
+// deno-lint-ignore no-empty-interface -- merge-extensible by design
+export interface AssembleContext {}
+
+/**
+ * The second argument of every provider: the assembly's abort signal, when
+ * the host passed one to `assemble()` or `render()`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ProviderOptions } from "@dsh/system-prompt";
+ *
+ * const options: ProviderOptions = { signal: undefined };
+ * assert.equal(options.signal, undefined);
+ * ```
+ */
+export interface ProviderOptions {
+  /** Aborts when the assembly is abandoned; stop work and settle. */
+  readonly signal: AbortSignal | undefined;
+}
+
+/**
+ * A value, or a promise (any thenable) of it: what a provider may return.
+ *
+ * @typeParam T The value.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MaybePromise } from "@dsh/system-prompt";
+ *
+ * const now: MaybePromise<string> = "a";
+ * const later: MaybePromise<string> = Promise.resolve("b");
+ * assert.equal(now + (await later), "ab");
+ * ```
+ */
+export type MaybePromise<T> = T | PromiseLike<T>;
+
+/**
+ * A part's text: a string, or a function of the context that returns one
+ * (or a promise of one).
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AssembleContext, SectionText } from "@dsh/system-prompt";
+ *
+ * const text: SectionText<AssembleContext> = () => "Be brief.";
+ * assert.equal(typeof text, "function");
+ * ```
+ */
+export type SectionText<C> =
+  | string
+  | ((context: C, options: ProviderOptions) => MaybePromise<string>);
+
+/**
+ * How often a part's rendered text changes, for prompt caching: `"static"`
+ * (never, while the registry lives; the default), `"session"` (now and
+ * then: a working directory) or `"step"` (every step: a clock).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { Stability } from "@dsh/system-prompt";
+ *
+ * const clock: Stability = "step";
+ * assert.equal(clock, "step");
+ * ```
+ */
+export type Stability = "static" | "session" | "step";
+
+/**
+ * What makes a section, context entry or item a list: its `text` becomes
+ * the heading, and items registered under its name follow it.
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderPrompt, SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const prompt = new SystemPrompt();
+ * prompt.section({
+ *   name: "skills",
+ *   order: 100,
+ *   text: "<skills>",
+ *   list: { footer: "</skills>", empty: "No skills." },
+ * });
+ * assert.equal(renderPrompt(await prompt.assemble()), "No skills.");
+ * prompt.scope("pdf").item("skills", { name: "pdf", order: 1, text: "- pdf" });
+ * assert.equal(renderPrompt(await prompt.assemble()), "<skills>\n- pdf\n</skills>");
+ * ```
+ */
+export interface ListLayout<C = AssembleContext> {
+  /** Placed between two rendered items. @default {"\n"} */
+  separator?: string;
+  /** Placed between the heading and the first item. @default {separator} */
+  headingSeparator?: string;
+  /**
+   * Rendered after the last item; interpolated and trimmed like the heading.
+   * @default {undefined}
+   */
+  footer?: SectionText<C>;
+  /** Placed between the last item and the footer. @default {separator} */
+  footerSeparator?: string;
+  /**
+   * Rendered verbatim (not interpolated, not trimmed) instead of heading,
+   * items and footer when no item remains; without it the list is dropped.
+   * @default {undefined}
+   */
+  empty?: SectionText<C>;
+  /** Drop an item whose rendered text equals an earlier one's. @default {false} */
+  dedupe?: boolean;
+}
+
+/**
+ * A list layout in an assembly: `footer` and `empty` resolved to strings.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AssembledList } from "@dsh/system-prompt";
+ *
+ * const list: AssembledList = { separator: "\n", footer: "</skills>" };
+ * assert.equal(list.footer, "</skills>");
+ * ```
+ */
+export interface AssembledList {
+  /** Placed between two rendered items. */
+  separator?: string;
+  /** Placed between the heading and the first item. */
+  headingSeparator?: string;
+  /** Rendered after the last item. */
+  footer?: string;
+  /** Placed between the last item and the footer. */
+  footerSeparator?: string;
+  /** Rendered verbatim when no item remains. */
+  empty?: string;
+  /** Drop an item whose rendered text equals an earlier one's. */
+  dedupe?: boolean;
+}
+
+/**
+ * The layout fields every part (section, context entry, item) shares.
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { PartLayout } from "@dsh/system-prompt";
+ *
+ * const layout: PartLayout = { trim: false, literal: true };
+ * assert.equal(layout.literal, true);
+ * ```
+ */
+export interface PartLayout<C = AssembleContext> {
+  /** How often the rendered text changes. @default {"static"} */
+  stability?: Stability;
+  /**
+   * Placed before this part when an earlier part of the same sequence
+   * rendered; overrides the sequence's separator. @default {undefined}
+   */
+  separator?: string;
+  /**
+   * `false` keeps the interpolated text as it is; the part is then dropped
+   * only when it is exactly `""`. @default {true}
+   */
+  trim?: boolean;
+  /**
+   * Render the text as it is: `{{`, `}}` and `\{{` are ordinary characters
+   * and no variable is ever substituted. For text nobody on the team wrote.
+   * @default {false}
+   */
+  literal?: boolean;
+  /** Makes the part a list whose `text` is its heading. @default {undefined} */
+  list?: ListLayout<C>;
+}
+
+/**
+ * A section as a plugin registers it.
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { PromptSection } from "@dsh/system-prompt";
+ *
+ * const habit: PromptSection = { name: "tool:bash", order: 105, text: "Check exit codes." };
+ * assert.equal(habit.order, 105);
+ * ```
+ */
+export interface PromptSection<C = AssembleContext> extends PartLayout<C> {
+  /** A non-empty name, unique among live sections (per layer). */
+  name: string;
+  /**
+   * Position in the prompt: ascending, ties by name in code-point order.
+   * `0` is the persona, `100`–`199` tool guidance, negatives come first.
+   */
+  order: number;
+  /** The text, resolved at every assembly when it is a function. */
+  text: SectionText<C>;
+  /**
+   * The whole system prompt: after the handlers, the assembly's sections are
+   * exactly this one as it was resolved. @default {false}
+   */
+  complete?: boolean;
+}
+
+/**
+ * A runtime-context entry as a plugin registers it: a fact that changes
+ * during a session, rendered by `renderContext()` as a conversation
+ * message instead of inside the cached system prompt.
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { PromptContextEntry } from "@dsh/system-prompt";
+ *
+ * const clock: PromptContextEntry = { name: "date", order: 10, text: "Today is {{date}}." };
+ * assert.equal(clock.name, "date");
+ * ```
+ */
+export interface PromptContextEntry<C = AssembleContext> extends PartLayout<C> {
+  /** A non-empty name, unique among live context entries (per layer). */
+  name: string;
+  /** Position in the context message: ascending, ties by name. */
+  order: number;
+  /** The text, resolved at every assembly when it is a function. */
+  text: SectionText<C>;
+}
+
+/**
+ * An item's position in its list: a finite number, or a synchronous
+ * function of the context that returns one.
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ItemOrder } from "@dsh/system-prompt";
+ *
+ * const order: ItemOrder<{ picked: string[] }> = (context) => context.picked.indexOf("bash");
+ * assert.equal(typeof order, "function");
+ * ```
+ */
+export type ItemOrder<C = AssembleContext> = number | ((context: C) => number);
+
+/**
+ * An item as a plugin registers it with `item(list, …)`. An item that
+ * declares `list` is a nested list: address its items with a path.
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { PromptItem } from "@dsh/system-prompt";
+ *
+ * const bash: PromptItem = { name: "bash", order: 10, text: "- bash: run a command" };
+ * assert.equal(bash.name, "bash");
+ * ```
+ */
+export interface PromptItem<C = AssembleContext> extends PartLayout<C> {
+  /** A non-empty name, unique within its list (per layer). */
+  name: string;
+  /** Position in the list: ascending, ties by name in code-point order. */
+  order: ItemOrder<C>;
+  /** The text, resolved at every assembly when it is a function. */
+  text: SectionText<C>;
+}
+
+/**
+ * An item as an `items()` provider returns it: resolved for the context.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ItemInput } from "@dsh/system-prompt";
+ *
+ * const file: ItemInput = { name: "AGENTS.md", order: 0, text: "Use tabs.", literal: true };
+ * assert.equal(file.literal, true);
+ * ```
+ */
+export interface ItemInput {
+  /** A non-empty name, unique within its list. */
+  name: string;
+  /** A finite number. */
+  order: number;
+  /** The text. */
+  text: string;
+  /** Placed before the item when an earlier item rendered. @default {undefined} */
+  separator?: string;
+  /** Render the text as it is. @default {false} */
+  literal?: boolean;
+  /** Trim surrounding whitespace after interpolation. @default {true} */
+  trim?: boolean;
+  /** How often the rendered text changes. @default {"static"} */
+  stability?: Stability;
+}
+
+/**
+ * Where an item goes: a top-level list's name (a section or a context
+ * entry), or the path of names down to a nested list.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ListPath } from "@dsh/system-prompt";
+ *
+ * const tier: ListPath = ["memory", "project"];
+ * assert.equal(tier.length, 2);
+ * ```
+ */
+export type ListPath = string | readonly string[];
+
+/**
+ * A part in an assembly (a section, a context entry or an item): its text
+ * resolved, not yet interpolated.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AssembledItem } from "@dsh/system-prompt";
+ *
+ * const item: AssembledItem = { name: "bash", order: 1, text: "- bash", owner: "bash" };
+ * assert.equal(item.owner, "bash");
+ * ```
+ */
+export interface AssembledItem {
+  /** The part's name. */
+  name: string;
+  /** The resolved order. */
+  order: number;
+  /** The resolved text (a list's heading), `{{references}}` still in it. */
+  text: string;
+  /** The scope that registered the part; absent for the root. */
+  owner?: string;
+  /** The layer that registered the part; absent for a global part. */
+  layer?: string;
+  /** The farther registration this part shadows in its layer chain. */
+  shadows?: { owner?: string; layer?: string };
+  /** The declared stability; absent means `"static"`. */
+  stability?: Stability;
+  /** Placed before the part when an earlier one rendered. */
+  separator?: string;
+  /** `false` keeps surrounding whitespace. */
+  trim?: boolean;
+  /** Whether the text is rendered as it is. */
+  literal?: boolean;
+  /** Set for a list: how its items are joined. */
+  list?: AssembledList;
+  /** A list's items in render order (a handler may filter or reorder them). */
+  items?: AssembledItem[];
+}
+
+/**
+ * A section or context entry in an assembly.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AssembledSection } from "@dsh/system-prompt";
+ *
+ * const section: AssembledSection = { name: "a", order: 0, text: "Hi", owner: "p" };
+ * assert.equal(section.owner, "p");
+ * ```
+ */
+export interface AssembledSection extends AssembledItem {
+  /** Set on a section registered with `complete: true`. */
+  complete?: boolean;
+}
 
 /**
  * A JSON Schema object describing a tool's input.
@@ -23,8 +420,8 @@ export type JsonSchema = { readonly [key: string]: unknown };
 
 /**
  * A tool as the model is told about it. Per-tool semantics belong in
- * `description`. The registry deep-freezes `parameters` the first time a
- * provider returns it: a handler replaces it, never edits it.
+ * `description`. The assembly carries the registry's frozen copy; the
+ * object a provider returned is never modified.
  *
  * @example Usage
  * ```ts
@@ -49,95 +446,6 @@ export interface ToolSchema {
 }
 
 /**
- * A section as a plugin registers it.
- *
- * @typeParam C The context type of the registry.
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import type { AssembleContext, PromptSection } from "@dsh/system-prompt";
- *
- * const habit: PromptSection<AssembleContext> = {
- *   name: "tool:bash",
- *   order: 105,
- *   text: "Check the exit code of every command.",
- * };
- * assert.equal(habit.order, 105);
- * ```
- */
-export interface PromptSection<C = AssembleContext> {
-  /** A non-empty name, unique among live sections. */
-  name: string;
-  /**
-   * Position in the prompt: ascending, ties by name in code-point order.
-   * `0` is the persona, `100`–`199` tool guidance, negatives come first.
-   */
-  order: number;
-  /** The text, resolved at every assembly when it is a function. */
-  text: SectionText<C>;
-  /** How often the rendered text changes. @default {"static"} */
-  stability?: Stability;
-  /**
-   * Placed before this section when an earlier section rendered; overrides
-   * the prompt's separator. @default {undefined}
-   */
-  separator?: string;
-  /**
-   * `false` keeps the interpolated text (a list's heading included) as it
-   * is; the section is then dropped only when it is exactly `""`.
-   * @default {true}
-   */
-  trim?: boolean;
-  /**
-   * Render the text as it is: `{{`, `}}` and `\{{` are ordinary characters
-   * and no variable is ever substituted. For text nobody on the team wrote.
-   * @default {false}
-   */
-  literal?: boolean;
-  /**
-   * Makes the section a list: `text` is its heading, and items registered
-   * with `item()` / `items()` under its name follow it. @default {undefined}
-   */
-  list?: ListLayout;
-}
-
-/**
- * A section in an assembly: its text resolved, not yet interpolated.
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import type { AssembledSection } from "@dsh/system-prompt";
- *
- * const section: AssembledSection = { name: "a", order: 0, text: "Hi", owner: "p" };
- * assert.equal(section.owner, "p");
- * ```
- */
-export interface AssembledSection {
-  /** The section's name. */
-  name: string;
-  /** The section's order. */
-  order: number;
-  /** The resolved text, with its `{{references}}` still in it. */
-  text: string;
-  /** The scope that registered the section; absent for the root registry. */
-  owner?: string;
-  /** The declared stability; absent means `"static"`. */
-  stability?: Stability;
-  /** Placed before the section when an earlier one rendered; absent: the prompt's. */
-  separator?: string;
-  /** `false` keeps surrounding whitespace. */
-  trim?: boolean;
-  /** Whether the text is rendered as it is. */
-  literal?: boolean;
-  /** Set for a list: how its items are joined, and what replaces an empty one. */
-  list?: ListLayout;
-  /** A list's items in render order (a handler may filter or reorder them). */
-  items?: AssembledItem[];
-}
-
-/**
  * One change a `system-prompt/assemble` handler made to an assembly.
  *
  * @example Usage
@@ -146,7 +454,6 @@ export interface AssembledSection {
  * import { SystemPrompt } from "@dsh/system-prompt";
  *
  * const prompt = new SystemPrompt();
- * prompt.variable("model", () => "m-1");
  * prompt.scope("dates").on("system-prompt/assemble", function addDate(assembly) {
  *   assembly.variables.date = "2026-11-30";
  * });
@@ -161,19 +468,13 @@ export interface AuditEntry {
   handler: string;
   /** The handler's owner; absent for the root registry. */
   owner?: string;
-  /**
-   * What it changed; `"layout"` is the prompt-wide `separator` (named
-   * `"separator"`).
-   */
-  kind: "section" | "item" | "tool" | "variable" | "layout";
-  /** The section, item, tool or variable name. */
+  /** What it changed; `"layout"` is the prompt-wide `separator`. */
+  kind: "section" | "context" | "item" | "tool" | "variable" | "layout";
+  /** The part, tool or variable name. */
   name: string;
-  /** For an item, the list (section) it belongs to. */
+  /** For an item, the list it belongs to (a nested list's path joined by "/"). */
   list?: string;
-  /**
-   * How: for sections and items, a new order, text, stability, separator
-   * or flag; for tools, description or parameters; for variables, the value.
-   */
+  /** How it changed. */
   change: "added" | "removed" | "changed";
 }
 
@@ -197,22 +498,18 @@ export interface AuditEntry {
 export interface PromptAssembly {
   /** Sections in render order. */
   sections: AssembledSection[];
-  /** Tools in provider registration order. */
+  /** Tools in canonical order (by name, or the registry's `toolOrder`). */
   tools: ToolSchema[];
   /**
    * Every registered variable, resolved; `undefined` means no value in this
    * assembly. A null-prototype object when the registry builds it.
    */
   variables: Record<string, string | undefined>;
-  /**
-   * The text placed between two rendered sections; absent means `"\n\n"`.
-   * Set from `new SystemPrompt({ separator })`; a handler may change it.
-   */
+  /** The text between two rendered sections; absent means `"\n\n"`. */
   separator?: string;
-  /**
-   * What each `system-prompt/assemble` handler changed, in order; present
-   * only when `assemble()` was called with `{ audit: true }`.
-   */
+  /** Runtime-context entries in render order; absent means none. */
+  contexts?: AssembledSection[];
+  /** What each handler changed; present only with `{ audit: true }`. */
   audit?: AuditEntry[];
 }
 
@@ -227,12 +524,13 @@ export interface PromptAssembly {
  * import type { VariableProvider } from "@dsh/system-prompt";
  *
  * const cwd: VariableProvider<{ cwd?: string }> = (context) => context.cwd;
- * assert.equal(cwd({}), undefined);
+ * assert.equal(cwd({}, { signal: undefined }), undefined);
  * ```
  */
 export type VariableProvider<C = AssembleContext> = (
   context: C,
-) => string | undefined;
+  options: ProviderOptions,
+) => MaybePromise<string | undefined>;
 
 /**
  * Returns the tools of one assembly; evaluated at every assembly.
@@ -245,9 +543,458 @@ export type VariableProvider<C = AssembleContext> = (
  * import type { ToolProvider } from "@dsh/system-prompt";
  *
  * const tools: ToolProvider = () => [];
- * assert.deepEqual(tools({}), []);
+ * assert.deepEqual(tools({}, { signal: undefined }), []);
  * ```
  */
 export type ToolProvider<C = AssembleContext> = (
   context: C,
-) => readonly ToolSchema[];
+  options: ProviderOptions,
+) => MaybePromise<readonly ToolSchema[]>;
+
+/**
+ * Returns the items a collection holds in one assembly (context files,
+ * skills); evaluated at every assembly.
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ItemProvider } from "@dsh/system-prompt";
+ *
+ * const skills: ItemProvider<{ skills?: string[] }> = (context) =>
+ *   (context.skills ?? []).map((name, order) => ({ name, order, text: `- ${name}` }));
+ * assert.equal(typeof skills, "function");
+ * ```
+ */
+export type ItemProvider<C = AssembleContext> = (
+  context: C,
+  options: ProviderOptions,
+) => MaybePromise<readonly ItemInput[]>;
+
+/**
+ * A `system-prompt/assemble` handler: mutates the assembly, or returns the
+ * next one; `undefined` keeps the one it got.
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AssembleHandler } from "@dsh/system-prompt";
+ *
+ * const noTools: AssembleHandler = (assembly) => ({ ...assembly, tools: [] });
+ * assert.equal(typeof noTools, "function");
+ * ```
+ */
+export type AssembleHandler<C = AssembleContext> = (
+  assembly: PromptAssembly,
+  context: C,
+) =>
+  | PromptAssembly
+  | undefined
+  | void
+  | PromiseLike<PromptAssembly | undefined | void>;
+
+/**
+ * One registration or unregistration, as `system-prompt/change` reports it.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type PromptChange, SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const prompt = new SystemPrompt();
+ * const changes: PromptChange[] = [];
+ * prompt.on("system-prompt/change", (change) => void changes.push(change));
+ * prompt.scope("git").variable("branch", () => "main");
+ * assert.deepEqual(changes, [
+ *   { kind: "variable", action: "register", name: "branch", owner: "git" },
+ * ]);
+ * ```
+ */
+export interface PromptChange {
+  /** What changed. */
+  kind:
+    | "section"
+    | "context"
+    | "variable"
+    | "tools"
+    | "item"
+    | "items"
+    | "assemble-handler";
+  /** Whether it came or went. */
+  action: "register" | "unregister";
+  /** The part or variable name. */
+  name?: string;
+  /** For items, the list (a nested list's path joined by "/"). */
+  list?: string;
+  /** The owner; absent for the root registry. */
+  owner?: string;
+  /** The layer; absent for a global registration. */
+  layer?: string;
+}
+
+/**
+ * A `system-prompt/change` listener.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ChangeListener } from "@dsh/system-prompt";
+ *
+ * const log: ChangeListener = (change) => void change.kind;
+ * assert.equal(typeof log, "function");
+ * ```
+ */
+export type ChangeListener = (change: PromptChange) => void;
+
+/**
+ * The registry's events and their handler types.
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { PromptEvents } from "@dsh/system-prompt";
+ *
+ * const events: (keyof PromptEvents)[] = ["system-prompt/assemble", "system-prompt/change"];
+ * assert.equal(events.length, 2);
+ * ```
+ */
+export interface PromptEvents<C = AssembleContext> {
+  /** Waterfall: each handler reshapes the assembly in turn. */
+  "system-prompt/assemble": AssembleHandler<C>;
+  /** Emit: a registration came or went. */
+  "system-prompt/change": ChangeListener;
+}
+
+/**
+ * The handler type of one event; a union of event names is rejected.
+ *
+ * @typeParam C The context type of the registry.
+ * @typeParam E The event name.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { EventHandler } from "@dsh/system-prompt";
+ *
+ * const listener: EventHandler<object, "system-prompt/change"> = () => {};
+ * assert.equal(typeof listener, "function");
+ * ```
+ */
+export type EventHandler<C, E extends keyof PromptEvents<C>> = {
+  [K in keyof PromptEvents<C>]: [E] extends [K] ? PromptEvents<C>[K] : never;
+}[keyof PromptEvents<C>];
+
+/**
+ * Unregisters what it was returned for; idempotent, and `Disposable`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type Disposer, SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const prompt = new SystemPrompt();
+ * const off: Disposer = prompt.variable("x", () => "1");
+ * off();
+ * off();
+ * assert.deepEqual({ ...(await prompt.assemble()).variables }, {});
+ * ```
+ */
+export interface Disposer extends Disposable {
+  /** Unregisters; later calls do nothing. */
+  (): void;
+}
+
+/**
+ * The registration methods the registry, its scopes and its layers share.
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type PromptRegistrar, SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const install = (to: PromptRegistrar) => to.variable("x", () => "1");
+ * const prompt = new SystemPrompt();
+ * install(prompt.scope("plugin"));
+ * assert.equal((await prompt.assemble()).variables.x, "1");
+ * ```
+ */
+export interface PromptRegistrar<C = AssembleContext> {
+  /**
+   * Adds a section.
+   * @throws {PromptError} If the name is empty or taken, or the order is not finite.
+   */
+  section(section: PromptSection<C>): Disposer;
+  /**
+   * Adds a runtime-context entry.
+   * @throws {PromptError} If the name is empty or taken, or the order is not finite.
+   */
+  context(entry: PromptContextEntry<C>): Disposer;
+  /**
+   * Adds a variable.
+   * @throws {PromptError} If the name cannot be referenced or is taken.
+   */
+  variable(name: string, provider: VariableProvider<C>): Disposer;
+  /** Adds a tool provider. */
+  tools(provider: ToolProvider<C>): Disposer;
+  /**
+   * Adds an item to a list (which need not exist yet).
+   * @throws {PromptError} If the name is empty or taken in that list.
+   */
+  item(list: ListPath, item: PromptItem<C>): Disposer;
+  /** Adds an item provider to a list (which need not exist yet). */
+  items(list: ListPath, provider: ItemProvider<C>): Disposer;
+  /** Adds a handler for one event. */
+  on<E extends keyof PromptEvents<C>>(
+    event: E,
+    handler: EventHandler<C, E>,
+  ): Disposer;
+}
+
+/**
+ * A registrar whose registrations carry one owner and go together.
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type PromptScope, SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const prompt = new SystemPrompt();
+ * const git: PromptScope = prompt.scope("git");
+ * git.variable("branch", () => "main");
+ * git.dispose();
+ * assert.equal(git.disposed, true);
+ * assert.deepEqual({ ...(await prompt.assemble()).variables }, {});
+ * ```
+ */
+export interface PromptScope<C = AssembleContext>
+  extends PromptRegistrar<C>, Disposable {
+  /** The owner every registration of this scope carries. */
+  readonly owner: string;
+  /** The layer the scope registers into; absent for global. */
+  readonly layer: string | undefined;
+  /** Whether `dispose()` ran. */
+  readonly disposed: boolean;
+  /** Removes everything registered through the scope; idempotent. */
+  dispose(): void;
+}
+
+/**
+ * One agent's registrations on top of the global ones (and its parent
+ * layer's): its parts shadow same-named ones from farther away.
+ *
+ * @typeParam C The context type of the registry.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type PromptLayer, renderPrompt, SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const prompt = new SystemPrompt();
+ * prompt.section({ name: "persona", order: 0, text: "You are the main agent." });
+ * const reviewer: PromptLayer = prompt.layer("reviewer");
+ * reviewer.section({ name: "persona", order: 0, text: "You review code." });
+ * assert.equal(renderPrompt(await prompt.assemble({}, { layer: "reviewer" })), "You review code.");
+ * assert.equal(renderPrompt(await prompt.assemble()), "You are the main agent.");
+ * ```
+ */
+export interface PromptLayer<C = AssembleContext>
+  extends PromptRegistrar<C>, Disposable {
+  /** The layer's key. */
+  readonly key: string;
+  /** The parent layer's key; absent for a layer on the global registrations. */
+  readonly parent: string | undefined;
+  /** Whether `dispose()` ran. */
+  readonly disposed: boolean;
+  /** A scope inside this layer. */
+  scope(owner: string): PromptScope<C>;
+  /** Removes the layer and everything registered in it; idempotent. */
+  dispose(): void;
+}
+
+/**
+ * The arguments of `assemble()` and `render()`: the context may be left
+ * out only when every field of `C` is optional.
+ *
+ * @typeParam C The context type of the registry.
+ * @typeParam O The options type.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AssembleArgs } from "@dsh/system-prompt";
+ *
+ * const none: AssembleArgs<{ cwd?: string }> = [];
+ * const one: AssembleArgs<{ cwd: string }> = [{ cwd: "/" }];
+ * assert.equal(none.length + one.length, 1);
+ * ```
+ */
+export type AssembleArgs<C, O = AssembleOptions> = Record<never, never> extends
+  C ? [context?: C, options?: O]
+  : [context: C, options?: O];
+
+/**
+ * Options of one `assemble()` call.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type AssembleOptions, SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const options: AssembleOptions = { audit: true };
+ * const assembly = await new SystemPrompt().assemble({}, options);
+ * assert.deepEqual(assembly.audit, []);
+ * ```
+ */
+export interface AssembleOptions {
+  /** Record in `assembly.audit` what each handler changed. @default {false} */
+  audit?: boolean;
+  /** The layer (agent) to assemble for; global only when absent. @default {undefined} */
+  layer?: string;
+  /** Abandons the assembly: it rejects with `aborted`. @default {undefined} */
+  signal?: AbortSignal;
+}
+
+/**
+ * Options of one `render()` call: `assemble()`'s, plus the agent whose last
+ * step the registry remembers.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { RenderOptions } from "@dsh/system-prompt";
+ *
+ * const options: RenderOptions = { agent: "main" };
+ * assert.equal(options.agent, "main");
+ * ```
+ */
+export interface RenderOptions extends AssembleOptions {
+  /**
+   * A key (a string, or an object kept for the agent's lifetime) under
+   * which the last rendered step is remembered. @default {undefined}
+   */
+  agent?: unknown;
+}
+
+/**
+ * One rendered step: what an agent loop sends.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type RenderedStep, SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const prompt = new SystemPrompt();
+ * prompt.section({ name: "persona", order: 0, text: "Be brief." });
+ * const step: RenderedStep = await prompt.render();
+ * assert.deepEqual(step, { prompt: "Be brief.", tools: [], context: "" });
+ * ```
+ */
+export interface RenderedStep {
+  /** The system prompt, as `renderPrompt()` gives it. */
+  prompt: string;
+  /** The tools, frozen; the same array while they do not change. */
+  tools: readonly ToolSchema[];
+  /** The runtime context, as `renderContext()` gives it (`""` for none). */
+  context: string;
+}
+
+/**
+ * Options of {@linkcode SystemPrompt}.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { PromptError, SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const errors: PromptError[] = [];
+ * const prompt = new SystemPrompt({ onListenerError: (e) => void errors.push(e) });
+ * prompt.on("system-prompt/change", () => {
+ *   throw new Error("boom");
+ * });
+ * prompt.variable("x", () => "1");
+ * assert.equal(errors[0]?.code, "listener-failed");
+ * ```
+ */
+export interface SystemPromptOptions {
+  /**
+   * Receives the `listener-failed` error of a change listener that threw;
+   * the registration stands. Must not throw.
+   * @default {(error) => console.error(error)}
+   */
+  onListenerError?: (error: Error) => void;
+  /** The text between two rendered sections. @default {"\n\n"} */
+  separator?: string;
+  /**
+   * Tool names in the order tools are listed, with exactly one
+   * `TOOL_ORDER_REST` entry where the unlisted tools go (by name).
+   * @default {[TOOL_ORDER_REST]}
+   */
+  toolOrder?: readonly string[];
+}
+
+/**
+ * What the registry holds, for inspection tools.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const prompt = new SystemPrompt();
+ * prompt.scope("git").variable("branch", () => "main");
+ * assert.deepEqual(prompt.registrations().variables, [{ name: "branch", owner: "git" }]);
+ * ```
+ */
+export interface PromptRegistrations {
+  /** Live sections (global and every layer's). */
+  sections: {
+    name: string;
+    order: number;
+    list?: true;
+    owner?: string;
+    layer?: string;
+  }[];
+  /** Live context entries. */
+  contexts: {
+    name: string;
+    order: number;
+    list?: true;
+    owner?: string;
+    layer?: string;
+  }[];
+  /** Live variables. */
+  variables: { name: string; owner?: string; layer?: string }[];
+  /** Live tool providers. */
+  toolProviders: { owner?: string; layer?: string }[];
+  /** Live assemble handlers. */
+  handlers: { handler: string; owner?: string; layer?: string }[];
+  /** Live items: `path` is the list's path, `list` its names joined by "/". */
+  items: {
+    list: string;
+    path: string[];
+    name: string;
+    declaresList?: true;
+    owner?: string;
+    layer?: string;
+  }[];
+  /** Live item providers. */
+  itemProviders: {
+    list: string;
+    path: string[];
+    owner?: string;
+    layer?: string;
+  }[];
+  /** Live layers. */
+  layers: { key: string; parent?: string }[];
+  /** The registry's tool order. */
+  toolOrder: readonly string[];
+}

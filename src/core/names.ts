@@ -1,0 +1,128 @@
+/**
+ * Names: what a `{{reference}}` can spell, the order names sort in, and the
+ * close name a "did you mean" suggests.
+ *
+ * @module
+ */
+
+const REFERENCE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/**
+ * Whether a `{{reference}}` can spell the name: letters, digits and
+ * underscores, not starting with a digit, in segments joined by `.`.
+ *
+ * @param name The name.
+ * @returns `true` for `model`, `git.branch`; `false` for `1x`, `a..b`, `a-b`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isReferenceName } from "@dsh/system-prompt";
+ *
+ * assert.equal(isReferenceName("git.branch"), true);
+ * assert.equal(isReferenceName("a..b"), false);
+ * ```
+ */
+export function isReferenceName(name: string): boolean {
+  return REFERENCE_NAME.test(name);
+}
+
+/** Code-point order (UTF-16 unit order differs past U+FFFF), lone surrogates included. */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (i > 0 && isHigh(a.charCodeAt(i - 1))) {
+      // Both strings have the same high surrogate before `i`: a low one
+      // here completes a pair, which is above any lone high surrogate.
+      if (isLow(x) !== isLow(y)) return isLow(x) ? 1 : -1;
+      if (isLow(x)) return x - y;
+    }
+    const pairX = isHigh(x) && isLow(a.charCodeAt(i + 1));
+    const pairY = isHigh(y) && isLow(b.charCodeAt(i + 1));
+    if (pairX !== pairY) return pairX ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+function isHigh(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLow(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** Parts sort by order, ties by name in code-point order. */
+export function byOrderThenName(
+  a: { readonly order: number; readonly name: string },
+  b: { readonly order: number; readonly name: string },
+): number {
+  return a.order - b.order || compareCodePoints(a.name, b.name);
+}
+
+/**
+ * The candidate within `maxDistance` edits of `name` (ties: the smaller
+ * name), for a "did you mean"; bounded work per candidate.
+ */
+export function closestName(
+  name: string,
+  candidates: Iterable<string>,
+  maxDistance = 2,
+): string | undefined {
+  let best: string | undefined;
+  let bestDistance = maxDistance + 1;
+  for (const candidate of candidates) {
+    // Equal distances still matter (ties), so the bound is bestDistance.
+    const bound = Math.min(maxDistance, bestDistance);
+    if (Math.abs(candidate.length - name.length) > bound) continue;
+    const distance = boundedEditDistance(name, candidate, bound);
+    if (
+      distance < bestDistance ||
+      (distance === bestDistance && best !== undefined && candidate < best)
+    ) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** Levenshtein distance, or `max + 1` once it must exceed `max` (a band of 2·max+1). */
+export function boundedEditDistance(a: string, b: string, max: number): number {
+  const over = max + 1;
+  const m = b.length;
+  if (Math.abs(a.length - m) > max) return over;
+  let previous = new Array<number>(m + 1);
+  let current = new Array<number>(m + 1);
+  for (let j = 0; j <= m; j++) previous[j] = j <= max ? j : over;
+  for (let i = 1; i <= a.length; i++) {
+    const low = Math.max(1, i - max);
+    const high = Math.min(m, i + max);
+    current[low - 1] = low === 1 ? Math.min(i, over) : over;
+    let rowMin = current[low - 1]!;
+    const code = a.charCodeAt(i - 1);
+    for (let j = low; j <= high; j++) {
+      const cell = Math.min(
+        previous[j - 1]! + (code === b.charCodeAt(j - 1) ? 0 : 1),
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        over,
+      );
+      current[j] = cell;
+      if (cell < rowMin) rowMin = cell;
+    }
+    if (high < m) current[high + 1] = over;
+    if (rowMin >= over) return over;
+    [previous, current] = [current, previous];
+  }
+  return previous[m]!;
+}
+
+/** `; did you mean "x"?`, or nothing when no name is close. */
+export function didYouMean(suggestion: string | undefined): string {
+  return suggestion === undefined ? "" : `; did you mean "${suggestion}"?`;
+}
