@@ -1,9 +1,9 @@
 /**
  * Assembles the system prompt of an LLM agent on every step of its loop.
  *
- * Plugins contribute ordered text sections, tool schemas and named
- * `{{variables}}` to a {@linkcode SystemPrompt}, each through a scope that
- * names its owner. The agent loop calls `assemble(context)` once per step;
+ * Plugins contribute ordered text sections, runtime-context entries, tool
+ * schemas and named `{{variables}}` to a {@linkcode SystemPrompt}, each
+ * through a scope that names its owner, and agents get layers of their own. The agent loop calls `assemble(context)` once per step;
  * `system-prompt/assemble` handlers may reshape the result; and
  * {@linkcode renderPrompt} returns the full prompt, throwing a
  * {@linkcode PromptError} for any reference it cannot resolve. Every fact in
@@ -38,26 +38,16 @@
  * @module
  */
 
-export type { Disposer } from "./src/core/disposer.ts";
+export * from "./src/core/types.ts";
 export {
   PromptError,
   type PromptErrorCode,
   type PromptErrorJSON,
   type PromptErrorOptions,
 } from "./src/core/errors.ts";
-export type * from "./src/core/context.ts";
-export type * from "./src/core/events.ts";
-export type * from "./src/core/items.ts";
-export type {
-  AssembleArgs,
-  AssembleOptions,
-  SystemPromptOptions,
-} from "./src/core/options.ts";
-export { isReferenceName } from "./src/core/reference_name.ts";
-export type { PromptRegistrar } from "./src/core/registrar.ts";
-export type { PromptRegistrations } from "./src/core/registrations.ts";
-export type { PromptScope } from "./src/core/scope.ts";
-export { SystemPrompt } from "./src/core/system_prompt.ts";
-export type * from "./src/core/types.ts";
-export { escapeTemplate } from "./src/render/escape_template.ts";
-export { renderPrompt } from "./src/render/render.ts";
+export { isReferenceName } from "./src/core/names.ts";
+export * from "./src/render/render.ts";
+export * from "./src/render/escape_template.ts";
+// export * from "./src/render/context_channel.ts"; TEMP
+export * from "./src/registry/system_prompt.ts";
+export { TOOL_ORDER_REST } from "./src/registry/_tools.ts";

@@ -1,0 +1,222 @@
+/**
+ * The snapshot one layer chain assembles from: the effective parts (a
+ * nearer layer's shadowing a farther one's), each list's items and item
+ * providers attached to it, and every user function of the step in one
+ * flat list of calls, so a step starts them all in one loop. Built once
+ * per change of the registry; rejections it can foresee (an orphan item,
+ * two complete sections) are found here, before any provider runs.
+ *
+ * @module
+ */
+
+import { failure, PromptError, type Where } from "../core/errors.ts";
+import { byOrderThenName, closestName, didYouMean } from "../core/names.ts";
+import { type FunctionEntry, type PartEntry, partWhere, type Table, type UserFunction } from "./_store.ts";
+
+/** What one call of the step is, for its errors. */
+export type CallKind = "text" | "order" | "footer" | "empty" | "variable" | "tools" | "items";
+
+/** One user function the step calls, with where its errors point. */
+export interface Call {
+  readonly fn: UserFunction;
+  readonly kind: CallKind;
+  readonly where: Where;
+}
+
+/** A part of the step: its entry, its calls, and a list's members. */
+export interface Node {
+  readonly entry: PartEntry;
+  readonly where: Where;
+  readonly shadows: { owner?: string; layer?: string } | undefined;
+  readonly text: number;
+  readonly order: number;
+  readonly footer: number;
+  readonly empty: number;
+  readonly children: readonly Node[];
+  readonly providers: readonly Provider[];
+  /** The children need sorting each step (an order function, or providers). */
+  readonly sortEachStep: boolean;
+}
+
+/** A variable, tool or item provider of the step. */
+export interface Provider {
+  readonly entry: FunctionEntry;
+  readonly call: number;
+  readonly where: Where;
+}
+
+/** Everything one chain's step needs, shared by every step until a change. */
+export interface Snapshot {
+  readonly layer: string | undefined;
+  readonly sections: readonly Node[];
+  readonly contexts: readonly Node[];
+  readonly variables: readonly Provider[];
+  readonly tools: readonly Provider[];
+  readonly handlers: readonly FunctionEntry[];
+  readonly calls: readonly Call[];
+  readonly complete: Node | undefined;
+  /** Why every step of this chain rejects, found before any provider runs. */
+  readonly problem: PromptError | undefined;
+}
+
+const NO_NODES: readonly Node[] = [];
+const NO_PROVIDERS: readonly Provider[] = [];
+
+/** Builds the snapshot of a chain (global table first, the layer last). */
+export function snapshot(chain: readonly Table[]): Snapshot {
+  const parts = new Map<string, PartEntry>();
+  const shadowed = new Map<PartEntry, PartEntry>();
+  const variables = new Map<string, FunctionEntry>();
+  const tools: FunctionEntry[] = [];
+  const itemProviders: FunctionEntry[] = [];
+  const handlers: FunctionEntry[] = [];
+  for (const table of chain) {
+    for (const [key, entry] of table.parts) {
+      const farther = parts.get(key);
+      if (farther !== undefined) shadowed.set(entry, farther);
+      parts.set(key, entry);
+    }
+    for (const [name, entry] of table.variables) variables.set(name, entry);
+    tools.push(...table.tools);
+    itemProviders.push(...table.itemProviders);
+    handlers.push(...table.handlers);
+  }
+  const calls: Call[] = [];
+  const add = (fn: unknown, kind: CallKind, where: Where) =>
+    typeof fn === "function" ? calls.push({ fn: fn as UserFunction, kind, where }) - 1 : -1;
+  const members = new Map<string, PartEntry[]>();
+  const sections: PartEntry[] = [];
+  const contexts: PartEntry[] = [];
+  for (const entry of parts.values()) {
+    if (entry.kind === "section") sections.push(entry);
+    else if (entry.kind === "context") contexts.push(entry);
+    else {
+      const key = entry.path.join("\0");
+      const list = members.get(key);
+      if (list === undefined) members.set(key, [entry]);
+      else list.push(entry);
+    }
+  }
+  const providersOf = new Map<string, FunctionEntry[]>();
+  for (const entry of itemProviders) {
+    const key = entry.path.join("\0");
+    const list = providersOf.get(key);
+    if (list === undefined) providersOf.set(key, [entry]);
+    else list.push(entry);
+  }
+  const reached = new Set<string>();
+  const node = (entry: PartEntry, top: "section" | "context"): Node => {
+    const where = partWhere(entry, top);
+    const farther = shadowed.get(entry);
+    const text = add(entry.text, "text", where);
+    const order = add(entry.order, "order", where);
+    const list = entry.list;
+    let footer = -1, empty = -1;
+    let children = NO_NODES, providers = NO_PROVIDERS, sortEachStep = false;
+    if (list !== undefined) {
+      footer = add(list.footer, "footer", where);
+      empty = add(list.empty, "empty", where);
+      const path = entry.kind === "item" ? [...entry.path, entry.name] : [entry.name];
+      const key = path.join("\0");
+      reached.add(key);
+      const own = (members.get(key) ?? []).sort(byNumericOrder);
+      children = own.map((child) => node(child, top));
+      providers = (providersOf.get(key) ?? []).map((provider) => {
+        const at: Where = { [top]: path[0], owner: provider.owner, ...(provider.layer ? { layer: provider.layer } : {}) } as Where;
+        return { entry: provider, where: at, call: add(provider.fn, "items", at) };
+      });
+      sortEachStep = providers.length > 0 || own.some((child) => typeof child.order !== "number");
+    }
+    return {
+      entry,
+      where,
+      shadows: farther === undefined ? undefined : placeOf(farther),
+      text,
+      order,
+      footer,
+      empty,
+      children,
+      providers,
+      sortEachStep,
+    };
+  };
+  const sectionNodes = sections.sort(byNumericOrder).map((entry) => node(entry, "section"));
+  const contextNodes = contexts.sort(byNumericOrder).map((entry) => node(entry, "context"));
+  const toolProviders = tools.map((entry) => {
+    const where: Where = { owner: entry.owner, ...(entry.layer ? { layer: entry.layer } : {}) };
+    return { entry, where, call: add(entry.fn, "tools", where) };
+  });
+  const variableProviders = [...variables.values()].map((entry) => {
+    const where: Where = { variable: entry.name, owner: entry.owner, ...(entry.layer ? { layer: entry.layer } : {}) };
+    return { entry, where, call: add(entry.fn, "variable", where) };
+  });
+  const completes = sectionNodes.filter((section) => section.entry.complete === true);
+  return {
+    layer: chain[chain.length - 1]!.key,
+    sections: sectionNodes,
+    contexts: contextNodes,
+    variables: variableProviders,
+    tools: toolProviders,
+    handlers,
+    calls,
+    complete: completes[0],
+    problem: orphan(members, providersOf, reached) ?? multipleComplete(completes),
+  };
+}
+
+function byNumericOrder(a: PartEntry, b: PartEntry): number {
+  // Order functions sort per step; here they keep their name order.
+  return byOrderThenName(
+    { order: typeof a.order === "number" ? a.order : 0, name: a.name },
+    { order: typeof b.order === "number" ? b.order : 0, name: b.name },
+  );
+}
+
+function placeOf(entry: { owner: string | undefined; layer: string | undefined }): { owner?: string; layer?: string } {
+  return {
+    ...(entry.owner !== undefined ? { owner: entry.owner } : {}),
+    ...(entry.layer !== undefined ? { layer: entry.layer } : {}),
+  };
+}
+
+/** The first item (or item provider) whose list no live list part declares. */
+function orphan(
+  members: ReadonlyMap<string, PartEntry[]>,
+  providers: ReadonlyMap<string, FunctionEntry[]>,
+  reached: ReadonlySet<string>,
+): PromptError | undefined {
+  const suggest = (path: readonly string[]) =>
+    didYouMean(closestName(path.join("/"), [...reached].map((key) => key.split("\0").join("/"))));
+  for (const [key, entries] of members) {
+    if (reached.has(key)) continue;
+    const item = entries[0]!;
+    return failure(
+      "orphan-item",
+      "assemble",
+      partWhere(item),
+      `list ${JSON.stringify(item.path.join("/"))} is not a live list (a section, context entry or item declaring \`list\`)${suggest(item.path)}`,
+    );
+  }
+  for (const [key, entries] of providers) {
+    if (reached.has(key)) continue;
+    const provider = entries[0]!;
+    return failure(
+      "orphan-item",
+      "list items of",
+      { section: provider.path[0], owner: provider.owner, ...(provider.layer ? { layer: provider.layer } : {}) },
+      `list ${JSON.stringify(provider.path.join("/"))} is not a live list, so its item provider was not called${suggest(provider.path)}`,
+    );
+  }
+  return undefined;
+}
+
+function multipleComplete(completes: readonly Node[]): PromptError | undefined {
+  if (completes.length < 2) return undefined;
+  const [first, second] = completes;
+  return failure(
+    "multiple-complete",
+    "assemble",
+    second!.where,
+    `section "${first!.entry.name}" is complete too; one complete section is the whole prompt`,
+  );
+}

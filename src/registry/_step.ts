@@ -1,0 +1,137 @@
+/**
+ * `render()`: one call per step. Without handlers, a step whose every
+ * provider answered what it answered last time for the same agent returns
+ * that agent's last step without building anything; a changed step builds
+ * the assembly and renders it. Each agent's memory is bounded: string keys
+ * in a least-recently-used map, object keys in a WeakMap.
+ *
+ * @module
+ */
+
+import type { PromptAssembly, RenderedStep, ToolSchema } from "../core/types.ts";
+import { renderContext, renderPrompt } from "../render/render.ts";
+import { assemble, type AssembleState } from "./_assemble.ts";
+import { aborted, raceAbort, settle } from "./_guard.ts";
+import { build, start, toolRecords } from "./_resolve.ts";
+import type { Snapshot } from "./_snapshot.ts";
+import type { ToolRecord } from "./_tools.ts";
+
+/** How many string-keyed agents are remembered; object keys are weak. */
+export const AGENT_MEMORY = 1024;
+
+interface Last {
+  readonly snapshot: Snapshot;
+  readonly values: readonly unknown[];
+  readonly records: readonly ToolRecord[];
+  readonly step: RenderedStep;
+}
+
+const NO_AGENT = Symbol("no agent");
+
+/** The registry's memory of each agent's last step. */
+export class StepMemory {
+  readonly #byString = new Map<unknown, Last>();
+  readonly #byObject = new WeakMap<object, Last>();
+
+  get(agent: unknown): Last | undefined {
+    if (typeof agent === "object" && agent !== null || typeof agent === "function") {
+      return this.#byObject.get(agent as object);
+    }
+    const last = this.#byString.get(agent);
+    if (last !== undefined) {
+      // Most recently used last, so the oldest goes first.
+      this.#byString.delete(agent);
+      this.#byString.set(agent, last);
+    }
+    return last;
+  }
+
+  set(agent: unknown, last: Last): void {
+    if (typeof agent === "object" && agent !== null || typeof agent === "function") {
+      this.#byObject.set(agent as object, last);
+      return;
+    }
+    this.#byString.delete(agent);
+    this.#byString.set(agent, last);
+    if (this.#byString.size > AGENT_MEMORY) {
+      this.#byString.delete(this.#byString.keys().next().value);
+    }
+  }
+}
+
+/** One step rendered for an agent. */
+export function renderStep<C>(
+  snapshot: Snapshot,
+  context: C,
+  state: AssembleState & { memory: StepMemory; agent: unknown },
+): Promise<RenderedStep> {
+  if (snapshot.handlers.length > 0 || state.audit) {
+    return assemble(snapshot, context, state).then(fromAssembly);
+  }
+  try {
+    if (snapshot.problem !== undefined) throw snapshot.problem;
+    const { signal } = state;
+    if (signal?.aborted) throw aborted(signal);
+    const started = start(snapshot, context, { signal });
+    if (started.pending === undefined) {
+      return Promise.resolve(finish(snapshot, started.values, state));
+    }
+    const work = settle(started.values, started.pending, undefined).then(() =>
+      finish(snapshot, started.values, state)
+    );
+    return signal === undefined ? work : raceAbort(work, signal);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function finish(
+  snapshot: Snapshot,
+  values: readonly unknown[],
+  state: AssembleState & { memory: StepMemory; agent: unknown },
+): RenderedStep {
+  const agent = state.agent === undefined ? NO_AGENT : state.agent;
+  const last = state.memory.get(agent);
+  // Fast path: every provider answered what it answered last step.
+  if (last !== undefined && last.snapshot === snapshot && sameValues(last.values, values)) {
+    return last.step;
+  }
+  const records = toolRecords(snapshot, values, state.copies, state.order);
+  const assembly = build(snapshot, values, { records, separator: state.separator });
+  if (snapshot.complete !== undefined) {
+    assembly.sections = assembly.sections.filter((section) => section.name === snapshot.complete!.entry.name);
+  }
+  const tools = last !== undefined && sameRecords(last.records, records)
+    ? last.step.tools
+    : Object.freeze(records.map((record) => record.copy));
+  const step: RenderedStep = { prompt: renderPrompt(assembly), tools, context: renderContext(assembly) };
+  state.memory.set(agent, { snapshot, values: values.map(shallowCopy), records, step });
+  return step;
+}
+
+function fromAssembly(assembly: PromptAssembly): RenderedStep {
+  const tools = Object.freeze(assembly.tools.map((tool) => Object.freeze({ ...tool }) as ToolSchema));
+  return { prompt: renderPrompt(assembly), tools, context: renderContext(assembly) };
+}
+
+/** Arrays are compared element by element: a provider may reuse one. */
+function shallowCopy(value: unknown): unknown {
+  return Array.isArray(value) ? value.slice() : value;
+}
+
+function sameValues(last: readonly unknown[], now: readonly unknown[]): boolean {
+  for (let i = 0; i < now.length; i++) {
+    const a = last[i];
+    const b = now[i];
+    if (a === b && !Array.isArray(b)) continue;
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let j = 0; j < b.length; j++) if (a[j] !== b[j]) return false;
+  }
+  return true;
+}
+
+function sameRecords(a: readonly ToolRecord[], b: readonly ToolRecord[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

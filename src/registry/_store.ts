@@ -1,0 +1,342 @@
+/**
+ * What the registry holds: one table of registrations for the global
+ * layer and one per named layer, the change events, and the snapshot each
+ * layer chain assembles from, rebuilt once per change.
+ *
+ * @module
+ */
+
+import { checkPart, type PartKind } from "../core/_fields.ts";
+import { describeOwner, failure, messageOf, PromptError, type Where } from "../core/errors.ts";
+import { closestName, didYouMean, isReferenceName } from "../core/names.ts";
+import type {
+  AssembleHandler,
+  ChangeListener,
+  ListLayout,
+  PromptChange,
+  PromptRegistrations,
+} from "../core/types.ts";
+import { handlerName } from "./_guard.ts";
+
+/** A function a provider slot holds; called with the context and options. */
+// deno-lint-ignore no-explicit-any -- every provider shape goes through one call site
+export type UserFunction = (...args: any[]) => unknown;
+
+/** A section, context entry or item as registered. */
+export interface PartEntry {
+  readonly kind: PartKind;
+  readonly name: string;
+  /** For an item, the path of its list; `[]` for a section or context entry. */
+  readonly path: readonly string[];
+  readonly order: number | UserFunction;
+  readonly text: string | UserFunction;
+  readonly stability: string | undefined;
+  readonly separator: string | undefined;
+  readonly trim: boolean | undefined;
+  readonly literal: boolean | undefined;
+  readonly complete: boolean | undefined;
+  readonly list: ListLayout<never> | undefined;
+  readonly owner: string | undefined;
+  readonly layer: string | undefined;
+}
+
+/** A variable, tool provider, item provider or handler as registered. */
+export interface FunctionEntry {
+  readonly fn: UserFunction;
+  /** A variable's name, or a handler's label. */
+  readonly name: string;
+  /** For an item provider, the path of its list. */
+  readonly path: readonly string[];
+  readonly owner: string | undefined;
+  readonly layer: string | undefined;
+}
+
+/** One layer's registrations (the global layer has no key). */
+export class Table {
+  readonly parts = new Map<string, PartEntry>();
+  readonly variables = new Map<string, FunctionEntry>();
+  // Sets: adding and removing is O(1), iteration keeps registration order.
+  readonly tools = new Set<FunctionEntry>();
+  readonly itemProviders = new Set<FunctionEntry>();
+  readonly handlers = new Set<FunctionEntry>();
+  constructor(readonly key: string | undefined, readonly parent: string | undefined) {}
+}
+
+/** The shadowing key of a part: its sequence, its list path and its name. */
+export function partKey(kind: PartKind, path: readonly string[], name: string): string {
+  return kind === "item" ? `i\0${path.join("\0")}\0\0${name}` : `${kind[0]}\0${name}`;
+}
+
+/** Checks a list address: a name, or a non-empty path of names. */
+export function listPath(list: unknown, what: string): readonly string[] {
+  const path = typeof list === "string" ? [list] : list;
+  if (!Array.isArray(path) || path.length === 0 || !path.every((n) => typeof n === "string")) {
+    throw new TypeError(`Cannot add ${what}: list must be a list name or a path of names`);
+  }
+  if (path.some((name) => name === "")) {
+    throw failure("invalid-item", "add", { item: "", list: path, section: path[0] }, "a list name must not be empty");
+  }
+  return Object.freeze([...path]);
+}
+
+const INVALID_DUPLICATE: Record<PartKind, "duplicate-section" | "duplicate-context" | "duplicate-item"> = {
+  section: "duplicate-section",
+  context: "duplicate-context",
+  item: "duplicate-item",
+};
+
+/** Where a part's errors point. */
+export function partWhere(
+  entry: Pick<PartEntry, "kind" | "name" | "path" | "owner" | "layer">,
+  top: "section" | "context" = "section",
+): Where {
+  const where: Record<string, unknown> = {};
+  if (entry.kind === "item") {
+    where[top] = entry.path[0];
+    where.item = entry.name;
+    if (entry.path.length > 1) where.list = entry.path;
+  } else where[entry.kind] = entry.name;
+  where.owner = entry.owner;
+  if (entry.layer !== undefined) where.layer = entry.layer;
+  return where as Where;
+}
+
+/** Builds a part entry from a registration, checking every field once. */
+export function partEntry(
+  kind: PartKind,
+  input: unknown,
+  place: { path: readonly string[]; owner: string | undefined; layer: string | undefined },
+): PartEntry {
+  const name = typeof input === "object" && input !== null ? (input as { name?: unknown }).name : undefined;
+  const where = partWhere({ kind, name: typeof name === "string" ? name : "", ...place });
+  checkPart(input, { kind, mode: "add", action: "add", where });
+  const part = input as Record<string, unknown>;
+  const list = part.list as ListLayout<never> | undefined;
+  return {
+    kind,
+    name: part.name as string,
+    path: place.path,
+    order: part.order as number,
+    text: part.text as string,
+    stability: part.stability as string | undefined,
+    separator: part.separator as string | undefined,
+    trim: part.trim as boolean | undefined,
+    literal: part.literal as boolean | undefined,
+    complete: kind === "section" ? part.complete as boolean | undefined : undefined,
+    // The registry's own copy: a later edit of the caller's object changes nothing.
+    list: list === undefined ? undefined : { ...list },
+    owner: place.owner,
+    layer: place.layer,
+  };
+}
+
+/** Adds a part to a table, or throws its kind's duplicate error naming both. */
+export function addPart(table: Table, entry: PartEntry): string {
+  const key = partKey(entry.kind, entry.path, entry.name);
+  let holder = table.parts.get(key);
+  // A list name belongs to one sequence: `item("x")` must be unambiguous.
+  if (holder === undefined && entry.kind !== "item" && entry.list !== undefined) {
+    const other = table.parts.get(partKey(entry.kind === "section" ? "context" : "section", [], entry.name));
+    if (other?.list !== undefined) holder = other;
+  }
+  if (holder !== undefined) {
+    const what = holder.kind === "context" ? "context entry" : holder.kind;
+    throw failure(
+      INVALID_DUPLICATE[entry.kind],
+      "add",
+      partWhere(entry),
+      `${describeOwner(holder.owner)} already added ${holder.kind === entry.kind ? "it" : `a ${what} list of that name`}`,
+      { owner: holder.owner },
+    );
+  }
+  table.parts.set(key, entry);
+  return key;
+}
+
+/** Checks a variable registration and adds it. */
+export function addVariable(table: Table, entry: FunctionEntry): void {
+  const where = { variable: entry.name, owner: entry.owner, ...(entry.layer ? { layer: entry.layer } : {}) };
+  if (typeof entry.name !== "string" || !isReferenceName(entry.name)) {
+    const shown = typeof entry.name === "string" ? JSON.stringify(entry.name) : String(typeof entry.name);
+    throw failure(
+      "invalid-variable-name",
+      `add variable ${shown}`,
+      {},
+      'a name is letters, digits and underscores, not starting with a digit, in segments joined by "."',
+      { variable: typeof entry.name === "string" ? entry.name : shown, owner: entry.owner },
+    );
+  }
+  requireFunction(entry.fn, `variable "${entry.name}"`);
+  const holder = table.variables.get(entry.name);
+  if (holder !== undefined) {
+    throw failure(
+      "duplicate-variable",
+      "add",
+      where,
+      `${describeOwner(holder.owner)} already registered it`,
+      { owner: holder.owner },
+    );
+  }
+  table.variables.set(entry.name, entry);
+}
+
+/** A registration that is not a function is a `TypeError`. */
+export function requireFunction(value: unknown, what: string): void {
+  if (typeof value !== "function") {
+    throw new TypeError(`Cannot add ${what}: expected a function, got ${typeof value === "object" ? (value === null ? "null" : "an object") : `a ${typeof value}`}`);
+  }
+}
+
+/** Delivers change events in order, to listeners in registration order. */
+export class ChangeEvents {
+  readonly #listeners = new Set<{ listener: ChangeListener; owner: string | undefined }>();
+  readonly #queue: PromptChange[] = [];
+  #delivering = false;
+  constructor(readonly onError: (error: Error) => void) {}
+
+  listen(listener: ChangeListener, owner: string | undefined): () => void {
+    const entry = { listener, owner };
+    this.#listeners.add(entry);
+    return () => void this.#listeners.delete(entry);
+  }
+
+  emit(change: PromptChange): void {
+    if (this.#listeners.size === 0 && !this.#delivering) return;
+    // One frozen object for every listener: none can change what the next sees.
+    this.#queue.push(Object.freeze(change));
+    if (this.#delivering) return;
+    this.#delivering = true;
+    try {
+      for (let next = 0; next < this.#queue.length; next++) {
+        const current = this.#queue[next]!;
+        let index = 0;
+        for (const { listener, owner } of [...this.#listeners]) {
+          try {
+            listener(current);
+          } catch (cause) {
+            this.#report(listenerFailed(current, handlerName(listener, index), owner, cause));
+          }
+          index++;
+        }
+      }
+    } finally {
+      this.#queue.length = 0;
+      this.#delivering = false;
+    }
+  }
+
+  #report(error: PromptError): void {
+    try {
+      this.onError(error);
+    } catch (hookError) {
+      try {
+        console.error(hookError, error);
+      } catch {
+        // Nothing left to report to.
+      }
+    }
+  }
+}
+
+function listenerFailed(change: PromptChange, handler: string, owner: string | undefined, cause: unknown): PromptError {
+  const what = change.name === undefined ? "" : ` "${change.name}"`;
+  return new PromptError(
+    "listener-failed",
+    `A "system-prompt/change" listener "${handler}" of ${describeOwner(owner)} threw on ${change.action} of ${change.kind}${what}: ${messageOf(cause)}`,
+    { cause, owner, handler },
+  );
+}
+
+/** A change event's fields, only those that are set. */
+export function change(
+  kind: PromptChange["kind"],
+  action: PromptChange["action"],
+  fields: { name?: string | undefined; path?: readonly string[]; owner: string | undefined; layer: string | undefined },
+): PromptChange {
+  const event: PromptChange = { kind, action };
+  if (fields.name !== undefined) event.name = fields.name;
+  if (fields.path !== undefined && fields.path.length > 0) event.list = fields.path.join("/");
+  if (fields.owner !== undefined) event.owner = fields.owner;
+  if (fields.layer !== undefined) event.layer = fields.layer;
+  return event;
+}
+
+/** The layer chain of a key, farthest first, or `unknown-layer`. */
+export function layerChain(
+  layers: ReadonlyMap<string, Table>,
+  key: string,
+): Table[] | PromptError {
+  const chain: Table[] = [];
+  const seen = new Set<string>();
+  for (let next: string | undefined = key; next !== undefined;) {
+    const table = layers.get(next);
+    if (table === undefined || seen.has(next)) {
+      const state = seen.has(next)
+        ? `its parent chain loops back to "${next}"`
+        : next === key
+        ? `no live layer has this key${didYouMean(closestName(key, layers.keys()))}`
+        : `its parent "${next}" is not a live layer${didYouMean(closestName(next, layers.keys()))}`;
+      return failure("unknown-layer", `assemble layer "${key}"`, {}, state, { layer: key });
+    }
+    seen.add(next);
+    chain.unshift(table);
+    next = table.parent;
+  }
+  return chain;
+}
+
+/** What the registry holds, for inspection. */
+export function describeTables(
+  tables: readonly Table[],
+  toolOrder: readonly string[],
+): PromptRegistrations {
+  const found: PromptRegistrations = {
+    sections: [],
+    contexts: [],
+    variables: [],
+    toolProviders: [],
+    handlers: [],
+    items: [],
+    itemProviders: [],
+    layers: [],
+    toolOrder,
+  };
+  const place = (entry: { owner: string | undefined; layer: string | undefined }) => ({
+    ...(entry.owner !== undefined ? { owner: entry.owner } : {}),
+    ...(entry.layer !== undefined ? { layer: entry.layer } : {}),
+  });
+  for (const table of tables) {
+    if (table.key !== undefined) {
+      found.layers.push({ key: table.key, ...(table.parent !== undefined ? { parent: table.parent } : {}) });
+    }
+    for (const part of table.parts.values()) {
+      const list = part.list !== undefined ? { list: true as const } : {};
+      if (part.kind === "item") {
+        found.items.push({
+          list: part.path.join("/"),
+          path: [...part.path],
+          name: part.name,
+          ...(part.list !== undefined ? { declaresList: true as const } : {}),
+          ...place(part),
+        });
+      } else {
+        found[part.kind === "section" ? "sections" : "contexts"].push({
+          name: part.name,
+          order: typeof part.order === "number" ? part.order : 0,
+          ...list,
+          ...place(part),
+        });
+      }
+    }
+    for (const entry of table.variables.values()) found.variables.push({ name: entry.name, ...place(entry) });
+    for (const entry of table.tools) found.toolProviders.push(place(entry));
+    for (const entry of table.handlers) found.handlers.push({ handler: entry.name, ...place(entry) });
+    for (const entry of table.itemProviders) {
+      found.itemProviders.push({ list: entry.path.join("/"), path: [...entry.path], ...place(entry) });
+    }
+  }
+  return found;
+}
+
+/** The handler type the store keeps. */
+export type Handler<C> = AssembleHandler<C>;

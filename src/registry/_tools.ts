@@ -1,0 +1,237 @@
+/**
+ * Tools: each provider's result checked, copied once per distinct object
+ * into the registry's own frozen copy (the caller's objects are never
+ * touched), owners recorded beside the copies, and the canonical order.
+ *
+ * @module
+ */
+
+import { describeValue, failure, type Where } from "../core/errors.ts";
+import { closestName, compareCodePoints, didYouMean } from "../core/names.ts";
+import type { JsonSchema, ToolSchema } from "../core/types.ts";
+import { ignoreRejections, isThenable } from "./_guard.ts";
+import { setToolOwner } from "./tool_owner.ts";
+
+/**
+ * The `toolOrder` entry where the tools it does not list go, by name; the
+ * value the upstream harness's configuration uses.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SystemPrompt, TOOL_ORDER_REST } from "@dsh/system-prompt";
+ *
+ * const prompt = new SystemPrompt({ toolOrder: ["read", TOOL_ORDER_REST] });
+ * const tool = (name: string) => ({ name, description: name, parameters: {} });
+ * prompt.tools(() => [tool("bash"), tool("grep"), tool("read")]);
+ * const { tools } = await prompt.assemble();
+ * assert.deepEqual(tools.map((t) => t.name), ["read", "bash", "grep"]);
+ * ```
+ */
+export const TOOL_ORDER_REST = "<unlisted-tools>";
+
+/** A tool as the registry keeps it: the fields it read and its frozen copy. */
+export interface ToolRecord {
+  readonly source: object;
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: unknown;
+  readonly copy: ToolSchema;
+  readonly owner: string | undefined;
+  readonly layer: string | undefined;
+}
+
+/** The rank of each listed name; unlisted names rank at the rest entry. */
+export interface ToolOrder {
+  readonly ranks: ReadonlyMap<string, number> | undefined;
+  readonly rest: number;
+  readonly names: readonly string[];
+}
+
+/** Checks a `toolOrder` option (`invalid-option` at construction). */
+export function toolOrder(names: unknown): ToolOrder {
+  if (names === undefined) {
+    return { ranks: undefined, rest: 0, names: [TOOL_ORDER_REST] };
+  }
+  const bad = (state: string) =>
+    failure("invalid-option", "create SystemPrompt", {}, `toolOrder ${state}`);
+  if (!Array.isArray(names)) {
+    throw new TypeError(bad(`is ${describeValue(names)}, not an array`).message);
+  }
+  const ranks = new Map<string, number>();
+  let rest = -1;
+  for (let i = 0; i < names.length; i++) {
+    const name: unknown = names[i];
+    if (typeof name !== "string") {
+      throw new TypeError(bad(`entry ${i} is ${describeValue(name)}, not a string`).message);
+    }
+    if (name === TOOL_ORDER_REST) {
+      if (rest !== -1) throw bad(`lists "${TOOL_ORDER_REST}" twice`);
+      rest = i;
+    } else if (ranks.has(name)) {
+      throw bad(`lists "${name}" twice`);
+    } else ranks.set(name, i);
+  }
+  if (rest === -1) {
+    throw bad(`has no "${TOOL_ORDER_REST}" entry for the tools it does not list`);
+  }
+  return { ranks, rest, names: [...names] as string[] };
+}
+
+/** Sorts records in place into the canonical order. */
+export function sortTools(records: ToolRecord[], order: ToolOrder): void {
+  const { ranks, rest } = order;
+  records.sort((a, b) => {
+    if (ranks !== undefined) {
+      const rank = (ranks.get(a.name) ?? rest) - (ranks.get(b.name) ?? rest);
+      if (rank !== 0) return rank;
+    }
+    return compareCodePoints(a.name, b.name);
+  });
+}
+
+/** The registry's memory of the tools it has seen, by the caller's object. */
+export class ToolCopies {
+  readonly #records = new WeakMap<object, ToolRecord>();
+  readonly #schemas = new WeakMap<object, JsonSchema>();
+
+  /**
+   * Checks one provider's result and appends its records. Unchanged tools
+   * (same object, same three fields, same provider) cost a lookup.
+   */
+  collect(
+    provided: unknown,
+    where: Where & { owner: string | undefined },
+    into: ToolRecord[],
+  ): void {
+    const fail = (state: string, tool?: string) =>
+      failure("invalid-value", "list tools", where, state, tool === undefined ? undefined : { tool });
+    if (!Array.isArray(provided)) {
+      throw fail(`its tool provider returned ${describeValue(provided)}, not an array`);
+    }
+    const length = provided.length;
+    for (let i = 0; i < length; i++) {
+      const value: unknown = provided[i];
+      if (typeof value !== "object" || value === null || isThenable(value)) {
+        ignoreRejections(provided);
+        throw fail(`item ${i} is ${describeValue(value)}, not a tool`);
+      }
+      const tool = value as ToolSchema;
+      const { name, description, parameters } = tool;
+      const known = this.#records.get(value);
+      if (
+        known !== undefined && known.name === name &&
+        known.description === description && known.parameters === parameters &&
+        known.owner === where.owner && known.layer === where.layer
+      ) {
+        into.push(known);
+        continue;
+      }
+      if (typeof name !== "string" || name === "") {
+        throw fail(`item ${i} is not a tool with a non-empty name`);
+      }
+      if (name === TOOL_ORDER_REST) {
+        throw fail(`tool "${name}" takes the name of the toolOrder rest entry`, name);
+      }
+      if (typeof description !== "string") {
+        throw fail(`tool "${name}" has ${describeValue(description)} as description, not a string`, name);
+      }
+      const schema = this.#schema(parameters, (state) => fail(`the parameters of tool "${name}" ${state}`, name));
+      // Host fields (an `execute`, say) survive on the copy.
+      const copy = Object.freeze({ ...tool, name, description, parameters: schema });
+      const record: ToolRecord = {
+        source: value,
+        name,
+        description,
+        parameters,
+        copy: setToolOwner(copy, where.owner, where.layer),
+        owner: where.owner,
+        layer: where.layer,
+      };
+      this.#records.set(value, record);
+      into.push(record);
+    }
+  }
+
+  #schema(parameters: unknown, fail: (state: string) => Error): JsonSchema {
+    if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
+      throw fail(`are ${describeValue(parameters)}, not a JSON Schema object`);
+    }
+    let schema = this.#schemas.get(parameters);
+    if (schema === undefined) {
+      schema = frozenJson(parameters, new Set(), "parameters", fail) as JsonSchema;
+      this.#schemas.set(parameters, schema);
+    }
+    return schema;
+  }
+}
+
+/** Throws `duplicate-tool` for a name two records share; names the holder. */
+export function checkUniqueTools(records: readonly ToolRecord[], handler?: string): void {
+  if (records.length < 2) return;
+  const seen = new Map<string, ToolRecord>();
+  for (const record of records) {
+    const holder = seen.get(record.name);
+    if (holder === undefined) {
+      seen.set(record.name, record);
+      continue;
+    }
+    const where: Where = handler === undefined ? { owner: record.owner } : { handler };
+    throw failure(
+      "duplicate-tool",
+      handler === undefined ? "list tools" : "run",
+      where,
+      `tool "${record.name}" is already provided by ${describeHolder(holder)}`,
+      { tool: record.name, owner: holder.owner },
+    );
+  }
+}
+
+function describeHolder(record: ToolRecord): string {
+  return record.owner === undefined ? "the root registry" : `"${record.owner}"`;
+}
+
+/** The suggestion for a `toolOrder` name no provider returned. */
+export function closestTool(name: string, names: Iterable<string>): string {
+  return didYouMean(closestName(name, names));
+}
+
+/**
+ * A frozen deep copy of JSON data: plain objects, arrays, strings, finite
+ * numbers, booleans and null. Anything else (a cycle, a BigInt, a class
+ * instance such as a zod schema) is refused with the path at fault.
+ */
+function frozenJson(
+  value: unknown,
+  seen: Set<object>,
+  path: string,
+  fail: (state: string) => Error,
+): unknown {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") {
+    if (Number.isFinite(value)) return value;
+    throw fail(`hold ${value} at ${path}, which JSON cannot carry`);
+  }
+  if (typeof value !== "object") {
+    throw fail(`hold ${describeValue(value)} at ${path}; a schema is JSON data`);
+  }
+  if (seen.has(value)) throw fail(`refer to themselves at ${path}; a schema is JSON data`);
+  seen.add(value);
+  let copy: unknown;
+  if (Array.isArray(value)) {
+    copy = value.map((item, i) => frozenJson(item, seen, `${path}[${i}]`, fail));
+  } else {
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) {
+      throw fail(`hold a class instance at ${path}; a schema is JSON data (convert it first)`);
+    }
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const field = (value as Record<string, unknown>)[key];
+      if (field !== undefined) out[key] = frozenJson(field, seen, `${path}.${key}`, fail);
+    }
+    copy = out;
+  }
+  seen.delete(value);
+  return Object.freeze(copy);
+}

@@ -1,0 +1,387 @@
+/**
+ * The registry: plugins register sections, context entries, variables,
+ * tools, list items and handlers (through owner scopes and agent layers);
+ * the agent loop assembles or renders one step at a time.
+ *
+ * @module
+ */
+
+import { failure } from "../core/errors.ts";
+import type {
+  AssembleArgs,
+  AssembleContext,
+  Disposer,
+  EventHandler,
+  ItemProvider,
+  ListPath,
+  PromptAssembly,
+  PromptContextEntry,
+  PromptEvents,
+  PromptItem,
+  PromptLayer,
+  PromptRegistrar,
+  PromptRegistrations,
+  PromptScope,
+  PromptSection,
+  RenderedStep,
+  RenderOptions,
+  SystemPromptOptions,
+  ToolProvider,
+  VariableProvider,
+} from "../core/types.ts";
+import { assemble } from "./_assemble.ts";
+import { Layer, Registrar, Registry, Scope } from "./_registry.ts";
+import { renderStep, StepMemory } from "./_step.ts";
+import { describeTables } from "./_store.ts";
+import { ToolCopies, type ToolOrder, toolOrder } from "./_tools.ts";
+
+/**
+ * The system-prompt registry of one agent host.
+ *
+ * @typeParam C The context type every provider receives.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const prompt = new SystemPrompt<{ model?: string }>();
+ * prompt.scope("agent-loop").section({ name: "persona", order: 0, text: "You are {{model}}." });
+ * prompt.scope("agent-loop").variable("model", (context) => context.model);
+ * const step = await prompt.render({ model: "m-1" });
+ * assert.equal(step.prompt, "You are m-1.");
+ * ```
+ */
+export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
+  readonly #registry: Registry;
+  readonly #root: Registrar<C>;
+  readonly #layers = new Map<string, Layer<C>>();
+  readonly #separator: string | undefined;
+  readonly #order: ToolOrder;
+  readonly #copies = new ToolCopies();
+  readonly #memory = new StepMemory();
+
+  /**
+   * Makes an empty registry.
+   *
+   * @param options The prompt separator, the tool order, the listener-error hook.
+   * @throws {PromptError} `invalid-option` for a `toolOrder` without exactly one rest entry, or with a duplicate.
+   */
+  constructor(options: SystemPromptOptions = {}) {
+    const { separator } = options;
+    if (separator !== undefined && typeof separator !== "string") {
+      throw new TypeError(`Cannot create SystemPrompt: separator must be a string, got ${typeof separator}`);
+    }
+    this.#separator = separator;
+    this.#order = toolOrder(options.toolOrder);
+    this.#registry = new Registry(options.onListenerError ?? ((error) => console.error(error)));
+    this.#root = new Registrar(this.#registry, { owner: undefined, layer: undefined }, false);
+  }
+
+  /**
+   * Adds a section; see {@linkcode PromptSection}.
+   *
+   * @param section The section.
+   * @returns Its disposer.
+   * @throws {PromptError} `duplicate-section` when a live section has the name; `invalid-section`.
+   *
+   * @example Usage
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { renderPrompt, SystemPrompt } from "@dsh/system-prompt";
+   *
+   * const prompt = new SystemPrompt();
+   * const off = prompt.section({ name: "a", order: 0, text: "Hi" });
+   * assert.equal(renderPrompt(await prompt.assemble()), "Hi");
+   * off();
+   * assert.equal(renderPrompt(await prompt.assemble()), "");
+   * ```
+   */
+  section(section: PromptSection<C>): Disposer {
+    return this.#root.section(section);
+  }
+
+  /**
+   * Adds a runtime-context entry: rendered by `renderContext()`, never in
+   * the system prompt.
+   *
+   * @param entry The entry.
+   * @returns Its disposer.
+   * @throws {PromptError} `duplicate-context` when a live entry has the name; `invalid-context`.
+   *
+   * @example Usage
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { renderContext, SystemPrompt } from "@dsh/system-prompt";
+   *
+   * const prompt = new SystemPrompt<{ now: string }>();
+   * prompt.context({ name: "date", order: 0, text: (context) => `Today is ${context.now}.` });
+   * assert.equal(renderContext(await prompt.assemble({ now: "Monday" })), "Today is Monday.");
+   * ```
+   */
+  context(entry: PromptContextEntry<C>): Disposer {
+    return this.#root.context(entry);
+  }
+
+  /**
+   * Adds a variable that `{{name}}` references read.
+   *
+   * @param name A reference name (`model`, `git.branch`).
+   * @param provider Its value per assembly, `undefined` for none.
+   * @returns Its disposer.
+   * @throws {PromptError} `invalid-variable-name`, `duplicate-variable`.
+   *
+   * @example Usage
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { SystemPrompt } from "@dsh/system-prompt";
+   *
+   * const prompt = new SystemPrompt();
+   * prompt.variable("cwd", async () => "/repo");
+   * assert.equal((await prompt.assemble()).variables.cwd, "/repo");
+   * ```
+   */
+  variable(name: string, provider: VariableProvider<C>): Disposer {
+    return this.#root.variable(name, provider);
+  }
+
+  /**
+   * Adds a tool provider, evaluated at every assembly.
+   *
+   * @param provider The tools of one assembly.
+   * @returns Its disposer.
+   *
+   * @example Usage
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { SystemPrompt } from "@dsh/system-prompt";
+   *
+   * const prompt = new SystemPrompt();
+   * prompt.tools(() => [{ name: "bash", description: "Run", parameters: {} }]);
+   * assert.equal((await prompt.assemble()).tools[0]?.name, "bash");
+   * ```
+   */
+  tools(provider: ToolProvider<C>): Disposer {
+    return this.#root.tools(provider);
+  }
+
+  /**
+   * Adds an item to a list, addressed by its name or by the path of names
+   * down to a nested list; the list need not exist yet.
+   *
+   * @param list The list.
+   * @param item The item.
+   * @returns Its disposer.
+   * @throws {PromptError} `duplicate-item`, `invalid-item`.
+   *
+   * @example Usage
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { renderPrompt, SystemPrompt } from "@dsh/system-prompt";
+   *
+   * const prompt = new SystemPrompt();
+   * prompt.section({ name: "memory", order: 0, text: "<memory>", list: { footer: "</memory>" } });
+   * prompt.item("memory", { name: "project", order: 0, text: "Project:", list: {} });
+   * prompt.scope("repo").item(["memory", "project"], { name: "AGENTS.md", order: 0, text: "Use tabs." });
+   * assert.equal(renderPrompt(await prompt.assemble()), "<memory>\nProject:\nUse tabs.\n</memory>");
+   * ```
+   */
+  item(list: ListPath, item: PromptItem<C>): Disposer {
+    return this.#root.item(list, item);
+  }
+
+  /**
+   * Adds an item provider to a list, evaluated at every assembly.
+   *
+   * @param list The list.
+   * @param provider The items of one assembly.
+   * @returns Its disposer.
+   *
+   * @example Usage
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { renderPrompt, SystemPrompt } from "@dsh/system-prompt";
+   *
+   * const prompt = new SystemPrompt();
+   * prompt.section({ name: "skills", order: 0, text: "Skills:", list: {} });
+   * prompt.items("skills", () => [{ name: "pdf", order: 0, text: "- pdf" }]);
+   * assert.equal(renderPrompt(await prompt.assemble()), "Skills:\n- pdf");
+   * ```
+   */
+  items(list: ListPath, provider: ItemProvider<C>): Disposer {
+    return this.#root.items(list, provider);
+  }
+
+  /**
+   * Adds a handler: `system-prompt/assemble` (a waterfall over each
+   * assembly) or `system-prompt/change` (told of every registration).
+   *
+   * @typeParam E The event.
+   * @param event The event name.
+   * @param handler Its handler.
+   * @returns Its disposer.
+   *
+   * @example Usage
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { SystemPrompt } from "@dsh/system-prompt";
+   *
+   * const prompt = new SystemPrompt();
+   * prompt.on("system-prompt/assemble", (assembly) => ({ ...assembly, tools: [] }));
+   * assert.deepEqual((await prompt.assemble()).tools, []);
+   * ```
+   */
+  on<E extends keyof PromptEvents<C>>(event: E, handler: EventHandler<C, E>): Disposer {
+    return this.#root.on(event, handler);
+  }
+
+  /**
+   * Opens a scope: everything registered through it carries `owner` and
+   * goes when the scope is disposed.
+   *
+   * @param owner The plugin's name.
+   * @returns The scope.
+   *
+   * @example Usage
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { SystemPrompt } from "@dsh/system-prompt";
+   *
+   * const prompt = new SystemPrompt();
+   * using git = prompt.scope("git");
+   * git.variable("branch", () => "main");
+   * assert.equal(prompt.registrations().variables[0]?.owner, "git");
+   * ```
+   */
+  scope(owner: string): PromptScope<C> {
+    return new Scope<C>(this.#registry, owner, undefined);
+  }
+
+  /**
+   * The layer of one agent (created on first use): its registrations take
+   * part only in assemblies for it (or its descendants) and shadow
+   * same-named ones of the global registry and of its parent chain.
+   *
+   * @param key The layer's key.
+   * @param options Its parent layer.
+   * @returns The live layer of that key.
+   * @throws {PromptError} `invalid-option` when a live layer has another parent.
+   *
+   * @example Usage
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { SystemPrompt } from "@dsh/system-prompt";
+   *
+   * const prompt = new SystemPrompt();
+   * const preset = prompt.layer("reviewer");
+   * const sub = prompt.layer("reviewer/sub", { parent: "reviewer" });
+   * assert.equal(prompt.layer("reviewer"), preset);
+   * assert.equal(sub.parent, "reviewer");
+   * ```
+   */
+  layer(key: string, options: { parent?: string } = {}): PromptLayer<C> {
+    const live = this.#layers.get(key);
+    if (live !== undefined && !live.disposed) {
+      if (options.parent !== undefined && options.parent !== live.parent) {
+        throw failure("invalid-option", "open layer", { layer: key }, `it is live with parent ${JSON.stringify(live.parent ?? null)}`);
+      }
+      return live;
+    }
+    this.#registry.addLayer(key, options.parent);
+    const layer = new Layer<C>(this.#registry, key, options.parent);
+    this.#layers.set(key, layer);
+    return layer;
+  }
+
+  /**
+   * Assembles one step: resolves every part, variable and tool for the
+   * context (async providers run concurrently), then runs the
+   * `system-prompt/assemble` waterfall. Fresh objects every call.
+   *
+   * @param args The context (optional when every field is) and options.
+   * @returns The assembly.
+   * @throws {PromptError} As a rejection: `provider-failed`, `invalid-value`, `handler-failed`, `orphan-item`, `unknown-layer`, `aborted`, …
+   *
+   * @example Usage
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { SystemPrompt } from "@dsh/system-prompt";
+   *
+   * const prompt = new SystemPrompt<{ cwd?: string }>();
+   * prompt.variable("cwd", (context) => context.cwd);
+   * assert.equal((await prompt.assemble({ cwd: "/" })).variables.cwd, "/");
+   * ```
+   */
+  assemble(...args: AssembleArgs<C>): Promise<PromptAssembly> {
+    const [context, options] = args;
+    try {
+      return assemble(this.#registry.snapshot(options?.layer), (context ?? {}) as C, {
+        copies: this.#copies,
+        order: this.#order,
+        separator: this.#separator,
+        audit: options?.audit === true,
+        signal: options?.signal,
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * One step as an agent loop sends it: the prompt, the tools and the
+   * runtime context, byte for byte what `assemble()` then `renderPrompt()`
+   * and `renderContext()` give. With `agent`, an unchanged step returns
+   * that agent's last strings without building the assembly.
+   *
+   * @param args The context (optional when every field is) and options.
+   * @returns The step.
+   * @throws {PromptError} As a rejection: whatever `assemble()` or `renderPrompt()` would.
+   *
+   * @example Usage
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { SystemPrompt } from "@dsh/system-prompt";
+   *
+   * const prompt = new SystemPrompt();
+   * prompt.section({ name: "persona", order: 0, text: "Be brief." });
+   * const first = await prompt.render({}, { agent: "main" });
+   * const second = await prompt.render({}, { agent: "main" });
+   * assert.equal(first, second);
+   * ```
+   */
+  render(...args: AssembleArgs<C, RenderOptions>): Promise<RenderedStep> {
+    const [context, options] = args;
+    try {
+      return renderStep(this.#registry.snapshot(options?.layer), (context ?? {}) as C, {
+        copies: this.#copies,
+        order: this.#order,
+        separator: this.#separator,
+        audit: options?.audit === true,
+        signal: options?.signal,
+        memory: this.#memory,
+        agent: options?.agent,
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * What the registry holds, global and per layer, for inspection tools.
+   *
+   * @returns The registrations.
+   *
+   * @example Usage
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { SystemPrompt } from "@dsh/system-prompt";
+   *
+   * const prompt = new SystemPrompt();
+   * prompt.layer("sub").scope("grep").variable("pattern", () => "x");
+   * assert.deepEqual(prompt.registrations().variables, [{ name: "pattern", owner: "grep", layer: "sub" }]);
+   * ```
+   */
+  registrations(): PromptRegistrations {
+    return describeTables([this.#registry.global, ...this.#registry.layers.values()], this.#order.names);
+  }
+}
