@@ -33,7 +33,7 @@
  * @module
  */
 
-export { toolOwner } from "./src/core/tool_owner.ts";
+export { toolLayer, toolOwner } from "./src/core/tool_owner.ts";
 export {
   type CacheBlock,
   cacheBlocks,

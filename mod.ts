@@ -48,6 +48,6 @@ export {
 export { isReferenceName } from "./src/core/names.ts";
 export * from "./src/render/render.ts";
 export * from "./src/render/escape_template.ts";
-// export * from "./src/render/context_channel.ts"; TEMP
+export * from "./src/render/context_channel.ts";
 export * from "./src/registry/system_prompt.ts";
 export { TOOL_ORDER_REST } from "./src/registry/_tools.ts";

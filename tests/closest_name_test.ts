@@ -1,6 +1,9 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { closestName, editDistance } from "../src/render/_closest_name.ts";
+import { boundedEditDistance, closestName } from "../src/core/names.ts";
+
+const editDistance = (a: string, b: string) =>
+  boundedEditDistance(a, b, Infinity);
 
 describe("editDistance()", () => {
   it("counts insertions, deletions and substitutions", () => {

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { compareCodePoints } from "../src/core/_compare_code_points.ts";
+import { compareCodePoints } from "../src/core/names.ts";
 
 describe("compareCodePoints()", () => {
   it("orders by code point where UTF-16 order disagrees", () => {

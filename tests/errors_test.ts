@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { PromptError } from "../mod.ts";
-import { describeOwner, messageOf } from "../src/core/_errors.ts";
+import { describeOwner, messageOf } from "../src/core/errors.ts";
 
 describe("PromptError", () => {
   it("carries its code, message, name, fields and cause", () => {

@@ -82,13 +82,20 @@ describe("bad-input catalogue: layout", () => {
         code: "duplicate-item",
         item: "x",
         section: "tools",
-        owner: "b",
+        owner: "a", // the holder; the message names both
+        message:
+          'Cannot add item "x" of list "tools" of "b": "a" already added it',
       },
     );
     await rejects((p) => {
       p.item("tools", { name: "x", order: 0, text: "" });
       p.scope("b").items("tools", () => [{ name: "x", order: 0, text: "" }]);
-    }, { code: "duplicate-item", item: "x", section: "tools", owner: "b" });
+    }, {
+      code: "duplicate-item",
+      item: "x",
+      section: "tools",
+      owner: undefined,
+    });
   });
 
   it("catalogue L4: an item's throwing text or order function rejects with provider-failed", async () => {
@@ -191,10 +198,16 @@ describe("bad-input catalogue: layout", () => {
     );
   });
 
-  it("catalogue L9: an item without a list is not rendered and checkPrompt reports orphan-item", async () => {
+  it("catalogue L9: an item whose list is not live rejects with orphan-item (with a suggestion), and checkPrompt reports it", async () => {
     const prompt = new SystemPrompt();
+    prompt.section({ name: "nowhere-else", order: 0, text: "", list: {} });
     prompt.scope("o").item("nowhere", { name: "x", order: 0, text: "lost" });
-    assert.equal(renderPrompt(await prompt.assemble()), "");
+    await assert.rejects(prompt.assemble(), {
+      code: "orphan-item",
+      item: "x",
+      section: "nowhere",
+      owner: "o",
+    });
     assert.deepEqual(
       (await checkPrompt(prompt)).map((d) => [d.code, d.item, d.owner]),
       [[

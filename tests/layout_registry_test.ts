@@ -156,18 +156,25 @@ describe("item() (§7.3)", () => {
   it("accepts an item before its list exists (plugins load in any order)", async () => {
     const prompt = new SystemPrompt();
     prompt.item("tools", { name: "bash", order: 0, text: "- bash" });
-    assert.equal(renderPrompt(await prompt.assemble()), "");
+    await assert.rejects(prompt.assemble(), { code: "orphan-item" });
     prompt.section(TOOLS);
     assert.equal(renderPrompt(await prompt.assemble()), "Tools:\n- bash");
   });
 
-  it("does not render items whose section declares no list", async () => {
+  it("rejects items whose section declares no list with orphan-item", async () => {
     const prompt = new SystemPrompt();
     prompt.section({ name: "tools", order: 0, text: "Tools:" });
-    prompt.item("tools", { name: "bash", order: 0, text: "- bash" });
-    const assembly = await prompt.assemble();
-    assert.equal(assembly.sections[0]!.items, undefined);
-    assert.equal(renderPrompt(assembly), "Tools:");
+    prompt.scope("bash").item("tools", {
+      name: "bash",
+      order: 0,
+      text: "- bash",
+    });
+    await assert.rejects(prompt.assemble(), {
+      code: "orphan-item",
+      item: "bash",
+      section: "tools",
+      owner: "bash",
+    });
   });
 
   it("throws duplicate-item for a name its list has, naming both owners", () => {
@@ -183,11 +190,11 @@ describe("item() (§7.3)", () => {
           "duplicate-item",
           "bash",
           "tools",
-          "c",
+          "a",
         ]);
         assert.equal(
           error.message,
-          'Cannot add item "bash" of list "tools" for "c": "a" already added it',
+          'Cannot add item "bash" of list "tools" of "c": "a" already added it',
         );
         return true;
       },
@@ -403,7 +410,7 @@ describe("items() (§7.3)", () => {
         "duplicate-item",
         "x",
         "tools",
-        "b",
+        "a",
       ]);
       return true;
     });
@@ -438,14 +445,18 @@ describe("items() (§7.3)", () => {
     }
   });
 
-  it("is not evaluated for a list that is not a live list section", async () => {
+  it("is not evaluated for a list that is not a live list section: orphan-item", async () => {
     const prompt = new SystemPrompt();
     let calls = 0;
-    prompt.items("nowhere", () => {
+    prompt.scope("skills").items("nowhere", () => {
       calls++;
       return [];
     });
-    await prompt.assemble();
+    await assert.rejects(prompt.assemble(), {
+      code: "orphan-item",
+      section: "nowhere",
+      owner: "skills",
+    });
     assert.equal(calls, 0);
   });
 });
@@ -471,6 +482,11 @@ describe("AssembledSection.items in handlers (§7.3)", () => {
     prompt.scope("loop").section(TOOLS);
     prompt.scope("bash").item("tools", { name: "bash", order: 0, text: "" });
     prompt.items("skills", () => []);
+    prompt.scope("m").item(["tools", "bash"], {
+      name: "x",
+      order: 0,
+      text: "",
+    });
     const { sections, items, itemProviders } = prompt.registrations();
     assert.deepEqual(sections, [{
       name: "tools",
@@ -478,7 +494,10 @@ describe("AssembledSection.items in handlers (§7.3)", () => {
       list: true,
       owner: "loop",
     }]);
-    assert.deepEqual(items, [{ list: "tools", name: "bash", owner: "bash" }]);
-    assert.deepEqual(itemProviders, [{ list: "skills" }]);
+    assert.deepEqual(items, [
+      { list: "tools", path: ["tools"], name: "bash", owner: "bash" },
+      { list: "tools/bash", path: ["tools", "bash"], name: "x", owner: "m" },
+    ]);
+    assert.deepEqual(itemProviders, [{ list: "skills", path: ["skills"] }]);
   });
 });

@@ -7,7 +7,7 @@ import {
   boundedEditDistance,
   closestName,
   editDistance,
-} from "../src/render/_closest_name.ts";
+} from "../src/core/names.ts";
 
 const RUNS = { numRuns: 10_000, seed: 20261130 };
 // Small alphabets make near misses, the interesting case, common.

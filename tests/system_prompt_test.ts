@@ -81,7 +81,8 @@ describe("SystemPrompt.section()", () => {
       code: "duplicate-section",
       section: "intro",
       owner: "auth",
-      message: 'Cannot add section "intro": "auth" already added it',
+      message:
+        'Cannot add section "intro" of the root registry: "auth" already added it',
     });
   });
 
@@ -192,7 +193,7 @@ describe("SystemPrompt.variable()", () => {
       variable: "model",
       owner: "agent-loop",
       message:
-        'Cannot add variable "model": "agent-loop" already registered it',
+        'Cannot add variable "model" of the root registry: "agent-loop" already registered it',
     });
   });
 
@@ -205,7 +206,7 @@ describe("SystemPrompt.variable()", () => {
 });
 
 describe("SystemPrompt.tools()", () => {
-  it("concatenates providers in registration order, calling each with the context", async () => {
+  it("lists the tools of every provider in name order, calling each with the context and options", async () => {
     const prompt = new SystemPrompt<{ n?: number }>();
     const second = mock.fn(
       () => [{ name: "b", description: "", parameters: {} }],
@@ -214,7 +215,9 @@ describe("SystemPrompt.tools()", () => {
     prompt.tools(second);
     const { tools } = await prompt.assemble({ n: 1 });
     assert.deepEqual(tools.map((t) => t.name), ["a", "b"]);
-    assert.deepEqual(second.mock.calls[0]?.arguments, [{ n: 1 }]);
+    assert.deepEqual(second.mock.calls[0]?.arguments, [{ n: 1 }, {
+      signal: undefined,
+    }]);
     await prompt.assemble();
     assert.equal(second.mock.callCount(), 2);
   });
@@ -230,7 +233,7 @@ describe("SystemPrompt.tools()", () => {
     await assert.rejects(prompt.assemble(), {
       code: "duplicate-tool",
       tool: "bash",
-      owner: "two",
+      owner: "one", // the holder; the message names both
       message:
         'Cannot list tools of "two": tool "bash" is already provided by "one"',
     });
@@ -372,7 +375,9 @@ describe("SystemPrompt.assemble()", () => {
     const provider = mock.fn(() => "v");
     prompt.variable("x", provider);
     await prompt.assemble();
-    assert.deepEqual(provider.mock.calls[0]?.arguments, [{}]);
+    assert.deepEqual(provider.mock.calls[0]?.arguments, [{}, {
+      signal: undefined,
+    }]);
   });
 
   it("returns fresh arrays and objects every call", async () => {

@@ -15,13 +15,12 @@ describe("toolOwner()", () => {
     assert.deepEqual(tools.map(toolOwner), ["bash", undefined]);
   });
 
-  it("survives filtering and spreading, and stays out of JSON", () => {
-    const tool = setToolOwner(
-      { name: "t", description: "d", parameters: {} },
-      "p",
-    );
-    assert.equal(toolOwner({ ...tool }), "p");
+  it("survives filtering, stays out of the object (a copy equals its tool) and out of JSON", () => {
+    const original = { name: "t", description: "d", parameters: {} };
+    const tool = setToolOwner({ ...original }, "p", undefined);
     assert.equal(toolOwner([tool].filter(() => true)[0]!), "p");
+    assert.deepStrictEqual(tool, original);
+    assert.equal(toolOwner({ ...tool }), undefined);
     assert.equal(
       JSON.stringify(tool),
       '{"name":"t","description":"d","parameters":{}}',

@@ -132,7 +132,7 @@ export function checkPart(part: unknown, check: FieldCheck): void {
   }
   const list = fields.list;
   if (list === undefined) return;
-  if (typeof list !== "object" || list === null) {
+  if (typeof list !== "object" || list === null || Array.isArray(list)) {
     throw fieldError(check, "list", "an object", list);
   }
   for (const rule of LIST_RULES) {

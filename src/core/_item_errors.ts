@@ -6,8 +6,8 @@
  * @module
  */
 
-import { describeValue } from "./_describe_value.ts";
-import { describeOwner, messageOf } from "./_errors.ts";
+import { describeValue } from "./errors.ts";
+import { describeOwner, messageOf } from "./errors.ts";
 import { PromptError } from "./errors.ts";
 
 /** `item "x" of list "y"`, as messages name an item. */

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { describeOwner } from "../core/_errors.ts";
-import type { PromptRegistrations } from "../core/registrations.ts";
+import { describeOwner } from "../core/errors.ts";
+import type { PromptRegistrations } from "../core/types.ts";
 import type { PromptDiagnostic } from "./diagnostics.ts";
 
 /** An `orphan-item` warning for each item and item provider without a list. */

@@ -5,10 +5,10 @@
  * @module
  */
 
-import { describeValue } from "../core/_describe_value.ts";
+import { describeValue } from "../core/errors.ts";
 import { PromptError } from "../core/errors.ts";
 import { explainPrompt } from "./explain.ts";
-import type { Stability } from "../core/context.ts";
+import type { Stability } from "../core/types.ts";
 import type { PromptAssembly } from "../core/types.ts";
 
 /**

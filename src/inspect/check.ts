@@ -4,13 +4,13 @@
  * @module
  */
 
-import { describeValue } from "../core/_describe_value.ts";
-import { describeOwner, messageOf } from "../core/_errors.ts";
+import { describeValue } from "../core/errors.ts";
+import { describeOwner, messageOf } from "../core/errors.ts";
 import { PromptError } from "../core/errors.ts";
-import type { AssembleArgs } from "../core/options.ts";
-import type { SystemPrompt } from "../core/system_prompt.ts";
+import type { AssembleArgs } from "../core/types.ts";
+import type { SystemPrompt } from "../registry/system_prompt.ts";
 import { toolOwner } from "../core/tool_owner.ts";
-import type { AssembledItem } from "../core/items.ts";
+import type { AssembledItem } from "../core/types.ts";
 import type { AssembledSection, PromptAssembly } from "../core/types.ts";
 import { describeItem } from "../core/_item_errors.ts";
 import { referenceProblem } from "../render/_reference_problem.ts";
@@ -26,9 +26,17 @@ import {
 import { DuplicateSentences } from "./_duplicate_sentences.ts";
 import { reportLayoutProblem } from "./_layout_problem.ts";
 import { orphanItems } from "./_orphan_items.ts";
-import type { PromptDiagnostic } from "./diagnostics.ts";
+import type { DiagnosticCode, PromptDiagnostic } from "./diagnostics.ts";
 
 const TOOL_BAND = { min: 100, max: 199 };
+
+/** Assembly errors a diagnostic reports under their own code. */
+const REPORTED = [
+  "invalid-value",
+  "invalid-section",
+  "invalid-item",
+  "orphan-item",
+] as const;
 
 /**
  * Diagnoses a registry before the first step: assembles it for `context`
@@ -73,13 +81,23 @@ export async function checkPrompt<C>(
   try {
     assembly = await prompt.assemble(...args);
   } catch (error) {
+    // A rule the assembly broke keeps its own code; anything else is
+    // that the first step would fail.
+    const code = error instanceof PromptError &&
+        (REPORTED as readonly string[]).includes(error.code)
+      ? error.code as DiagnosticCode
+      : "assemble-failed";
     const diagnostic: PromptDiagnostic = {
-      code: "assemble-failed",
+      code,
       severity: "error",
       message: messageOf(error),
     };
-    if (error instanceof PromptError && error.owner !== undefined) {
-      diagnostic.owner = error.owner;
+    if (error instanceof PromptError) {
+      for (
+        const key of ["owner", "section", "item", "variable", "tool"] as const
+      ) {
+        if (error[key] !== undefined) diagnostic[key] = error[key];
+      }
     }
     return [diagnostic];
   }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { describeOwner } from "../core/_errors.ts";
+import { describeOwner } from "../core/errors.ts";
 import {
   explainPrompt,
   type PromptExplanation,

@@ -19,7 +19,7 @@ import {
 } from "./item_explanation.ts";
 import { referencedVariables } from "./_referenced_variables.ts";
 import { toolOwner } from "../core/tool_owner.ts";
-import type { Stability } from "../core/context.ts";
+import type { Stability } from "../core/types.ts";
 import type { PromptAssembly } from "../core/types.ts";
 
 /**

@@ -7,8 +7,8 @@
 import { estimateTokens } from "./estimate_tokens.ts";
 import { referencedVariables } from "./_referenced_variables.ts";
 import type { ListParts } from "../render/_render_list.ts";
-import type { AssembledItem } from "../core/items.ts";
-import type { Stability } from "../core/context.ts";
+import type { AssembledItem } from "../core/types.ts";
+import type { Stability } from "../core/types.ts";
 import type { AssembledSection } from "../core/types.ts";
 
 /**

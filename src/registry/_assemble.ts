@@ -7,8 +7,19 @@
  */
 
 import { checkPart } from "../core/_fields.ts";
-import { describeValue, failure, messageOf, type Where } from "../core/errors.ts";
-import type { AssembledItem, AuditEntry, PromptAssembly, ProviderOptions } from "../core/types.ts";
+import {
+  describeValue,
+  failure,
+  messageOf,
+  PromptError,
+  type Where,
+} from "../core/errors.ts";
+import type {
+  AssembledItem,
+  AuditEntry,
+  PromptAssembly,
+  ProviderOptions,
+} from "../core/types.ts";
 import { aborted, isThenable, raceAbort, settle } from "./_guard.ts";
 import { build, start, toolRecords } from "./_resolve.ts";
 import type { Snapshot } from "./_snapshot.ts";
@@ -27,7 +38,11 @@ export interface AssembleState {
 const NO_SIGNAL: ProviderOptions = Object.freeze({ signal: undefined });
 
 /** Assembles one step; every failure is a rejection, never a throw. */
-export function assemble<C>(snapshot: Snapshot, context: C, state: AssembleState): Promise<PromptAssembly> {
+export function assemble<C>(
+  snapshot: Snapshot,
+  context: C,
+  state: AssembleState,
+): Promise<PromptAssembly> {
   try {
     if (snapshot.problem !== undefined) throw snapshot.problem;
     const { signal } = state;
@@ -37,7 +52,9 @@ export function assemble<C>(snapshot: Snapshot, context: C, state: AssembleState
     // Fast path: every provider answered synchronously.
     if (started.pending === undefined) {
       const assembly = finish(snapshot, started.values, context, state);
-      return isThenable(assembly) ? assembly as Promise<PromptAssembly> : Promise.resolve(assembly);
+      return isThenable(assembly)
+        ? assembly as Promise<PromptAssembly>
+        : Promise.resolve(assembly);
     }
     const work = settle(started.values, started.pending, undefined).then(() =>
       finish(snapshot, started.values, context, state)
@@ -55,14 +72,25 @@ function finish<C>(
   state: AssembleState,
 ): PromptAssembly | Promise<PromptAssembly> {
   const records = toolRecords(snapshot, values, state.copies, state.order);
-  const assembly = build(snapshot, values, { records, separator: state.separator });
+  const assembly = build(snapshot, values, {
+    records,
+    separator: state.separator,
+  });
   const handlers = snapshot.handlers;
-  const complete = snapshot.complete === undefined
-    ? undefined
-    : build({ ...snapshot, sections: [snapshot.complete], contexts: [], tools: [], variables: [] }, values, {
+  const complete = snapshot.complete === undefined ? undefined : build(
+    {
+      ...snapshot,
+      sections: [snapshot.complete],
+      contexts: [],
+      tools: [],
+      variables: [],
+    },
+    values,
+    {
       records: [],
       separator: undefined,
-    }).sections[0];
+    },
+  ).sections[0];
   // Fast path: no handler to run, nothing to check again.
   if (handlers.length === 0 && !state.audit) {
     if (complete !== undefined) assembly.sections = [complete];
@@ -84,7 +112,10 @@ function waterfall<C>(
   first: PromptAssembly,
   context: C,
   log: AuditEntry[] | undefined,
-  done: (assembly: PromptAssembly, last: FunctionEntry | undefined) => PromptAssembly,
+  done: (
+    assembly: PromptAssembly,
+    last: FunctionEntry | undefined,
+  ) => PromptAssembly,
 ): PromptAssembly | Promise<PromptAssembly> {
   let assembly = first;
   for (let i = 0; i < handlers.length; i++) {
@@ -98,7 +129,14 @@ function waterfall<C>(
       throw handlerFailed(entry, cause);
     }
     if (isThenable(result)) {
-      return continueAsync(handlers, i, { assembly, result, before }, context, log, done);
+      return continueAsync(
+        handlers,
+        i,
+        { assembly, result, before },
+        context,
+        log,
+        done,
+      );
     }
     assembly = accept(entry, assembly, result);
     if (before !== undefined) audit(before, assembly, entry, log!);
@@ -109,10 +147,17 @@ function waterfall<C>(
 async function continueAsync<C>(
   handlers: readonly FunctionEntry[],
   index: number,
-  pending: { assembly: PromptAssembly; result: PromiseLike<unknown>; before: Map<string, string> | undefined },
+  pending: {
+    assembly: PromptAssembly;
+    result: PromiseLike<unknown>;
+    before: Map<string, string> | undefined;
+  },
   context: C,
   log: AuditEntry[] | undefined,
-  done: (assembly: PromptAssembly, last: FunctionEntry | undefined) => PromptAssembly,
+  done: (
+    assembly: PromptAssembly,
+    last: FunctionEntry | undefined,
+  ) => PromptAssembly,
 ): Promise<PromptAssembly> {
   let { assembly, result, before } = pending;
   for (let i = index; i < handlers.length; i++) {
@@ -139,39 +184,65 @@ async function continueAsync<C>(
 }
 
 function handlerWhere(entry: FunctionEntry): Where {
-  return { handler: entry.name, owner: entry.owner, ...(entry.layer ? { layer: entry.layer } : {}) };
+  return {
+    handler: entry.name,
+    owner: entry.owner,
+    ...(entry.layer ? { layer: entry.layer } : {}),
+  };
 }
 
-const FROZEN_WRITE = /read[- ]only|not extensible|non-configurable|non-writable|frozen|Cannot (?:add|assign|delete|define)/i;
+const FROZEN_WRITE =
+  /read[- ]only|not extensible|non-configurable|non-writable|frozen|Cannot (?:add|assign|delete|define)/i;
 
 function handlerFailed(entry: FunctionEntry, cause: unknown): Error {
   let hint = "";
   try {
     if (cause instanceof TypeError && FROZEN_WRITE.test(cause.message)) {
-      hint = "; tool parameters are frozen: give the tool an edited copy of its parameters instead of editing them in place";
+      hint =
+        "; tool parameters are frozen: give the tool an edited copy of its parameters instead of editing them in place";
     }
   } catch {
     // A cause whose `message` throws gets no hint.
   }
-  return failure("handler-failed", "run", handlerWhere(entry), `it threw: ${messageOf(cause)}${hint}`, { cause });
+  return failure(
+    "handler-failed",
+    "run",
+    handlerWhere(entry),
+    `it threw: ${messageOf(cause)}${hint}`,
+    { cause },
+  );
 }
 
-function accept(entry: FunctionEntry, assembly: PromptAssembly, result: unknown): PromptAssembly {
+function accept(
+  entry: FunctionEntry,
+  assembly: PromptAssembly,
+  result: unknown,
+): PromptAssembly {
   if (result === undefined) return assembly;
   let ok = false;
   try {
     ok = typeof result === "object" && result !== null &&
-      Array.isArray((result as PromptAssembly).sections) && Array.isArray((result as PromptAssembly).tools) &&
-      typeof (result as PromptAssembly).variables === "object" && (result as PromptAssembly).variables !== null;
+      Array.isArray((result as PromptAssembly).sections) &&
+      Array.isArray((result as PromptAssembly).tools) &&
+      typeof (result as PromptAssembly).variables === "object" &&
+      (result as PromptAssembly).variables !== null;
   } catch (cause) {
-    throw failure("invalid-value", "run", handlerWhere(entry), `reading the assembly it returned threw: ${messageOf(cause)}`, { cause });
+    throw failure(
+      "invalid-value",
+      "run",
+      handlerWhere(entry),
+      `reading the assembly it returned threw: ${messageOf(cause)}`,
+      { cause },
+    );
   }
   if (!ok) {
     throw failure(
       "invalid-value",
       "run",
       handlerWhere(entry),
-      `it returned ${describeValue(result)}, not an assembly (return undefined to keep the one it got)`,
+      `it returned ${
+        describeValue(result)
+      }, not an assembly (return undefined to keep the one it got)`,
     );
   }
   return result as PromptAssembly;
@@ -182,38 +253,77 @@ function accept(entry: FunctionEntry, assembly: PromptAssembly, result: unknown)
  * table as registration, names unique per sequence, tools and variables.
  * Blames the last handler that ran.
  */
-function checkAssembly(assembly: PromptAssembly, last: FunctionEntry | undefined): void {
+function checkAssembly(
+  assembly: PromptAssembly,
+  last: FunctionEntry | undefined,
+): void {
   const at: Where = last === undefined ? {} : handlerWhere(last);
   const action = "return the assembly after";
   const fail = (state: string, fields?: object) =>
-    failure("invalid-value", last === undefined ? "assemble prompt" : action, at, state, fields);
+    failure(
+      "invalid-value",
+      last === undefined ? "assemble prompt" : action,
+      at,
+      state,
+      fields,
+    );
   try {
     checkSequence(assembly.sections, "section", at);
     const contexts = assembly.contexts;
     if (contexts !== undefined) {
-      if (!Array.isArray(contexts)) throw fail(`contexts is ${describeValue(contexts)}, not an array`);
+      if (!Array.isArray(contexts)) {
+        throw fail(`contexts is ${describeValue(contexts)}, not an array`);
+      }
       checkSequence(contexts, "context", at);
     }
-    if (assembly.separator !== undefined && typeof assembly.separator !== "string") {
-      throw fail(`its separator is ${describeValue(assembly.separator)}, not a string`);
+    if (
+      assembly.separator !== undefined && typeof assembly.separator !== "string"
+    ) {
+      throw fail(
+        `its separator is ${describeValue(assembly.separator)}, not a string`,
+      );
     }
     const names = new Set<string>();
     const tools = assembly.tools;
     for (let i = 0; i < tools.length; i++) {
       const tool: unknown = tools[i];
-      if (tools[i] !== tool) throw fail(`item ${i} of tools changed while it was checked`);
-      const { name, description, parameters } = (tool ?? {}) as Record<string, unknown>;
-      if (typeof tool !== "object" || tool === null || typeof name !== "string" || name === "" || name === TOOL_ORDER_REST) {
+      if (tools[i] !== tool) {
+        throw fail(`item ${i} of tools changed while it was checked`);
+      }
+      const { name, description, parameters } = (tool ?? {}) as Record<
+        string,
+        unknown
+      >;
+      if (
+        typeof tool !== "object" || tool === null || typeof name !== "string" ||
+        name === "" || name === TOOL_ORDER_REST
+      ) {
         throw fail(`item ${i} of tools is not a tool with a non-empty name`);
       }
       if (typeof description !== "string") {
-        throw fail(`tool "${name}" has ${describeValue(description)} as description, not a string`, { tool: name });
+        throw fail(
+          `tool "${name}" has ${
+            describeValue(description)
+          } as description, not a string`,
+          { tool: name },
+        );
       }
       if (typeof parameters !== "object" || parameters === null) {
-        throw fail(`tool "${name}" has ${describeValue(parameters)} as parameters, not an object`, { tool: name });
+        throw fail(
+          `tool "${name}" has ${
+            describeValue(parameters)
+          } as parameters, not an object`,
+          { tool: name },
+        );
       }
       if (names.has(name)) {
-        throw failure("duplicate-tool", action, at, `tool "${name}" appears twice`, { tool: name });
+        throw failure(
+          "duplicate-tool",
+          action,
+          at,
+          `tool "${name}" appears twice`,
+          { tool: name },
+        );
       }
       names.add(name);
     }
@@ -221,24 +331,46 @@ function checkAssembly(assembly: PromptAssembly, last: FunctionEntry | undefined
     for (const name of Object.keys(variables)) {
       const value = variables[name];
       if (value !== undefined && typeof value !== "string") {
-        throw fail(`variable "${name}" is ${describeValue(value)}, not a string or undefined`, { variable: name });
+        throw fail(
+          `variable "${name}" is ${
+            describeValue(value)
+          }, not a string or undefined`,
+          { variable: name },
+        );
       }
     }
   } catch (error) {
-    if (error instanceof Error && "code" in error) throw error;
+    if (error instanceof PromptError) throw error;
     throw fail(`reading it threw: ${messageOf(error)}`, { cause: error });
   }
 }
 
-function checkSequence(parts: readonly unknown[], kind: "section" | "context", at: Where): void {
+function checkSequence(
+  parts: readonly unknown[],
+  kind: "section" | "context",
+  at: Where,
+): void {
   const names = new Set<string>();
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i] as AssembledItem | null;
-    const name = typeof part === "object" && part !== null && typeof part.name === "string" ? part.name : `#${i}`;
+    const name =
+      typeof part === "object" && part !== null && typeof part.name === "string"
+        ? part.name
+        : `#${i}`;
     const where = { ...at, [kind]: name } as Where;
-    checkPart(part, { kind, mode: "assembled", action: "return the assembly after", where });
+    checkPart(part, {
+      kind,
+      mode: "assembled",
+      action: "return the assembly after",
+      where,
+    });
     if (names.has(name)) {
-      throw failure(kind === "section" ? "duplicate-section" : "duplicate-context", "return the assembly after", where, "two parts of the sequence have this name");
+      throw failure(
+        kind === "section" ? "duplicate-section" : "duplicate-context",
+        "return the assembly after",
+        where,
+        "two parts of the sequence have this name",
+      );
     }
     names.add(name);
     checkItemNames(part!, where);
@@ -250,7 +382,10 @@ function checkItemNames(part: AssembledItem, where: Where): void {
   const names = new Set<string>();
   for (const item of part.items) {
     if (names.has(item.name)) {
-      throw failure("duplicate-item", "return the assembly after", { ...where, item: item.name }, "two items of the list have this name");
+      throw failure("duplicate-item", "return the assembly after", {
+        ...where,
+        item: item.name,
+      }, "two items of the list have this name");
     }
     names.add(item.name);
     checkItemNames(item, where);
@@ -261,12 +396,25 @@ function checkItemNames(part: AssembledItem, where: Where): void {
 function fingerprint(assembly: PromptAssembly): Map<string, string> {
   const found = new Map<string, string>();
   try {
-    const parts = (kind: string, list: readonly AssembledItem[] | undefined, path: string) => {
+    const parts = (
+      kind: string,
+      list: readonly AssembledItem[] | undefined,
+      path: string,
+    ) => {
       for (const part of list ?? []) {
-        const { name, items, owner: _owner, layer: _layer, shadows: _shadows, ...fields } = part;
+        const {
+          name,
+          items,
+          owner: _owner,
+          layer: _layer,
+          shadows: _shadows,
+          ...fields
+        } = part;
         const key = JSON.stringify([path === "" ? kind : "item", path, name]);
         found.set(key, JSON.stringify(fields));
-        if (Array.isArray(items)) parts("item", items, path === "" ? name : `${path}/${name}`);
+        if (Array.isArray(items)) {
+          parts("item", items, path === "" ? name : `${path}/${name}`);
+        }
       }
     };
     parts("section", assembly.sections, "");
@@ -278,13 +426,22 @@ function fingerprint(assembly: PromptAssembly): Map<string, string> {
       } catch {
         schema = "?";
       }
-      found.set(JSON.stringify(["tool", "", tool.name]), `${tool.description}\0${schema}`);
+      found.set(
+        JSON.stringify(["tool", "", tool.name]),
+        `${tool.description}\0${schema}`,
+      );
     }
     for (const name of Object.keys(assembly.variables)) {
-      found.set(JSON.stringify(["variable", "", name]), JSON.stringify([assembly.variables[name]]));
+      found.set(
+        JSON.stringify(["variable", "", name]),
+        JSON.stringify([assembly.variables[name]]),
+      );
     }
     if (assembly.separator !== undefined) {
-      found.set(JSON.stringify(["layout", "", "separator"]), JSON.stringify(assembly.separator));
+      found.set(
+        JSON.stringify(["layout", "", "separator"]),
+        JSON.stringify(assembly.separator),
+      );
     }
   } catch {
     // An unreadable assembly is the check's to report.
@@ -292,13 +449,29 @@ function fingerprint(assembly: PromptAssembly): Map<string, string> {
   return found;
 }
 
-const KINDS: readonly AuditEntry["kind"][] = ["section", "context", "item", "tool", "variable", "layout"];
+const KINDS: readonly AuditEntry["kind"][] = [
+  "section",
+  "context",
+  "item",
+  "tool",
+  "variable",
+  "layout",
+];
 
-function audit(before: Map<string, string>, assembly: PromptAssembly, entry: FunctionEntry, log: AuditEntry[]): void {
+function audit(
+  before: Map<string, string>,
+  assembly: PromptAssembly,
+  entry: FunctionEntry,
+  log: AuditEntry[],
+): void {
   const after = fingerprint(assembly);
   const found: AuditEntry[] = [];
   const record = (key: string, change: AuditEntry["change"]) => {
-    const [kind, list, name] = JSON.parse(key) as [AuditEntry["kind"], string, string];
+    const [kind, list, name] = JSON.parse(key) as [
+      AuditEntry["kind"],
+      string,
+      string,
+    ];
     const entry_: AuditEntry = { handler: entry.name, kind, name, change };
     if (entry.owner !== undefined) entry_.owner = entry.owner;
     if (kind === "item") entry_.list = list;

@@ -65,18 +65,23 @@ export function settle(
   pending: readonly number[],
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  const all = Promise.all(pending.map((index) =>
-    Promise.resolve(values[index]).then(
-      (value) => void (values[index] = value),
-      (cause) => void (values[index] = new Rejected(cause)),
-    )
-  ));
+  const all = Promise.all(
+    pending.map((index) =>
+      Promise.resolve(values[index]).then(
+        (value) => void (values[index] = value),
+        (cause) => void (values[index] = new Rejected(cause)),
+      )
+    ),
+  );
   const done = all.then(() => {});
   return signal === undefined ? done : raceAbort(done, signal);
 }
 
 /** `work`, or `aborted` as soon as the signal aborts. */
-export function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+export function raceAbort<T>(
+  work: Promise<T>,
+  signal: AbortSignal,
+): Promise<T> {
   if (signal.aborted) {
     ignoreRejection(work);
     return Promise.reject(aborted(signal));
@@ -87,6 +92,8 @@ export function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> 
       reject(aborted(signal));
     };
     signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    work.then(resolve, reject).finally(() =>
+      signal.removeEventListener("abort", onAbort)
+    );
   });
 }

@@ -57,7 +57,10 @@ interface Place {
   readonly layer: string | undefined;
 }
 
-const EVENTS: readonly string[] = ["system-prompt/assemble", "system-prompt/change"];
+const EVENTS: readonly string[] = [
+  "system-prompt/assemble",
+  "system-prompt/change",
+];
 
 /** The tables, the change events and the snapshot of each chain. */
 export class Registry {
@@ -80,7 +83,9 @@ export class Registry {
   snapshot(layer: string | undefined): Snapshot {
     let found = this.#snapshots.get(layer);
     if (found !== undefined) return found;
-    const chain = layer === undefined ? [this.global] : layerChain(this.layers, layer);
+    const chain = layer === undefined
+      ? [this.global]
+      : layerChain(this.layers, layer);
     if (!Array.isArray(chain)) throw chain;
     found = snapshot(layer === undefined ? chain : [this.global, ...chain]);
     this.#snapshots.set(layer, found);
@@ -89,13 +94,22 @@ export class Registry {
 
   addLayer(key: unknown, parent: unknown): Table {
     if (typeof key !== "string" || key === "") {
-      throw new TypeError(`Cannot add layer: key must be a non-empty string, got ${typeof key}`);
+      throw new TypeError(
+        `Cannot add layer: key must be a non-empty string, got ${typeof key}`,
+      );
     }
     if (parent !== undefined && typeof parent !== "string") {
-      throw new TypeError(`Cannot add layer "${key}": parent must be a string, got ${typeof parent}`);
+      throw new TypeError(
+        `Cannot add layer "${key}": parent must be a string, got ${typeof parent}`,
+      );
     }
     if (parent === key) {
-      throw failure("invalid-option", "add layer", { layer: key }, "a layer cannot be its own parent");
+      throw failure(
+        "invalid-option",
+        "add layer",
+        { layer: key },
+        "a layer cannot be its own parent",
+      );
     }
     const table = new Table(key, parent);
     this.layers.set(key, table);
@@ -112,7 +126,12 @@ export class Registry {
     if (place.layer === undefined) return this.global;
     const table = this.layers.get(place.layer);
     if (table === undefined) {
-      throw failure("unknown-layer", "add to layer", { layer: place.layer }, "the layer is disposed");
+      throw failure(
+        "unknown-layer",
+        "add to layer",
+        { layer: place.layer },
+        "the layer is disposed",
+      );
     }
     return table;
   }
@@ -133,38 +152,72 @@ export class Registry {
     if (this.#snapshots.size > 0) this.#snapshots = new Map();
   }
 
-  part(kind: PartKind, input: unknown, place: Place, path: readonly string[] = []): Disposer {
+  part(
+    kind: PartKind,
+    input: unknown,
+    place: Place,
+    path: readonly string[] = [],
+  ): Disposer {
     const table = this.table(place);
     const entry = partEntry(kind, input, { path, ...place });
     const key = addPart(table, entry);
     const kindName = kind === "item" ? "item" : kind;
-    return this.changed([kindName, "register", { name: entry.name, path, ...place }], () => {
+    return this.changed([kindName, "register", {
+      name: entry.name,
+      path,
+      ...place,
+    }], () => {
       if (table.parts.get(key) === entry) table.parts.delete(key);
     });
   }
 
   variable(name: string, fn: unknown, place: Place): Disposer {
     const table = this.table(place);
-    const entry: FunctionEntry = { fn: fn as UserFunction, name, path: [], ...place };
+    const entry: FunctionEntry = {
+      fn: fn as UserFunction,
+      name,
+      path: [],
+      ...place,
+    };
     addVariable(table, entry);
     return this.changed(["variable", "register", { name, ...place }], () => {
       if (table.variables.get(name) === entry) table.variables.delete(name);
     });
   }
 
-  provider(kind: "tools" | "items", fn: unknown, place: Place, path: readonly string[] = []): Disposer {
-    requireFunction(fn, kind === "tools" ? "tool provider" : `item provider of list "${path.join("/")}"`);
+  provider(
+    kind: "tools" | "items",
+    fn: unknown,
+    place: Place,
+    path: readonly string[] = [],
+  ): Disposer {
+    requireFunction(
+      fn,
+      kind === "tools"
+        ? "tool provider"
+        : `item provider of list "${path.join("/")}"`,
+    );
     const table = this.table(place);
-    const entry: FunctionEntry = { fn: fn as UserFunction, name: "", path, ...place };
+    const entry: FunctionEntry = {
+      fn: fn as UserFunction,
+      name: "",
+      path,
+      ...place,
+    };
     const set = kind === "tools" ? table.tools : table.itemProviders;
     set.add(entry);
-    return this.changed([kind, "register", { path, ...place }], () => void set.delete(entry));
+    return this.changed(
+      [kind, "register", { path, ...place }],
+      () => void set.delete(entry),
+    );
   }
 
   handler(event: string, fn: unknown, place: Place): Disposer {
     if (!EVENTS.includes(event)) {
       throw new TypeError(
-        `Cannot add handler: unknown event ${JSON.stringify(event)}; expected ` +
+        `Cannot add handler: unknown event ${
+          JSON.stringify(event)
+        }; expected ` +
           EVENTS.map((e) => `"${e}"`).join(" or "),
       );
     }
@@ -173,9 +226,17 @@ export class Registry {
       return disposer(this.events.listen(fn as never, place.owner));
     }
     const table = this.table(place);
-    const entry: FunctionEntry = { fn: fn as UserFunction, name: handlerName(fn, table.handlers.size), path: [], ...place };
+    const entry: FunctionEntry = {
+      fn: fn as UserFunction,
+      name: handlerName(fn, table.handlers.size),
+      path: [],
+      ...place,
+    };
     table.handlers.add(entry);
-    return this.changed(["assemble-handler", "register", place], () => void table.handlers.delete(entry));
+    return this.changed(
+      ["assemble-handler", "register", place],
+      () => void table.handlers.delete(entry),
+    );
   }
 }
 
@@ -200,34 +261,62 @@ export class Registrar<C> implements PromptRegistrar<C> {
   }
 
   section(section: PromptSection<C>): Disposer {
-    return this.#track("section", () => this.#registry.part("section", section, this.#place));
+    return this.#track(
+      "section",
+      () => this.#registry.part("section", section, this.#place),
+    );
   }
 
   context(entry: PromptContextEntry<C>): Disposer {
-    return this.#track("context entry", () => this.#registry.part("context", entry, this.#place));
+    return this.#track(
+      "context entry",
+      () => this.#registry.part("context", entry, this.#place),
+    );
   }
 
   variable(name: string, provider: VariableProvider<C>): Disposer {
-    return this.#track("variable", () => this.#registry.variable(name, provider, this.#place));
+    return this.#track(
+      "variable",
+      () => this.#registry.variable(name, provider, this.#place),
+    );
   }
 
   tools(provider: ToolProvider<C>): Disposer {
-    return this.#track("tool provider", () => this.#registry.provider("tools", provider, this.#place));
+    return this.#track(
+      "tool provider",
+      () => this.#registry.provider("tools", provider, this.#place),
+    );
   }
 
   item(list: ListPath, item: PromptItem<C>): Disposer {
-    return this.#track("item", () => this.#registry.part("item", item, this.#place, listPath(list, "item")));
+    return this.#track(
+      "item",
+      () =>
+        this.#registry.part("item", item, this.#place, listPath(list, "item")),
+    );
   }
 
   items(list: ListPath, provider: ItemProvider<C>): Disposer {
     return this.#track(
       "item provider",
-      () => this.#registry.provider("items", provider, this.#place, listPath(list, "item provider")),
+      () =>
+        this.#registry.provider(
+          "items",
+          provider,
+          this.#place,
+          listPath(list, "item provider"),
+        ),
     );
   }
 
-  on<E extends keyof PromptEvents<C>>(event: E, handler: EventHandler<C, E>): Disposer {
-    return this.#track(`"${event}" handler`, () => this.#registry.handler(event, handler, this.#place));
+  on<E extends keyof PromptEvents<C>>(
+    event: E,
+    handler: EventHandler<C, E>,
+  ): Disposer {
+    return this.#track(
+      `"${event}" handler`,
+      () => this.#registry.handler(event, handler, this.#place),
+    );
   }
 
   /** Removes everything this registrar registered, newest first. */
@@ -246,7 +335,9 @@ export class Registrar<C> implements PromptRegistrar<C> {
         "scope-disposed",
         `add ${what}`,
         {},
-        owner === undefined ? `layer "${this.#place.layer}" is disposed` : `scope "${owner}" is disposed`,
+        owner === undefined
+          ? `layer "${this.#place.layer}" is disposed`
+          : `scope "${owner}" is disposed`,
         { owner, layer: this.#place.layer },
       );
     }
@@ -285,7 +376,11 @@ export class Scope<C> extends Registrar<C> implements PromptScope<C> {
   readonly layer: string | undefined;
   constructor(registry: Registry, owner: string, layer: string | undefined) {
     if (typeof owner !== "string" || owner === "") {
-      throw new TypeError(`Cannot open scope: owner must be a non-empty string, got ${JSON.stringify(owner) ?? typeof owner}`);
+      throw new TypeError(
+        `Cannot open scope: owner must be a non-empty string, got ${
+          JSON.stringify(owner) ?? typeof owner
+        }`,
+      );
     }
     super(registry, { owner, layer }, true);
     this.owner = owner;
@@ -312,7 +407,13 @@ export class Layer<C> extends Registrar<C> implements PromptLayer<C> {
 
   scope(owner: string): PromptScope<C> {
     if (this.disposed) {
-      throw failure("scope-disposed", "open scope", {}, `layer "${this.key}" is disposed`, { layer: this.key });
+      throw failure(
+        "scope-disposed",
+        "open scope",
+        {},
+        `layer "${this.key}" is disposed`,
+        { layer: this.key },
+      );
     }
     const scope = new Scope<C>(this.#registry, owner, this.key);
     this.#scopes.add(scope);

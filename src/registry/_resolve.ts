@@ -8,7 +8,13 @@
  */
 
 import { checkPart } from "../core/_fields.ts";
-import { describeValue, failure, messageOf, type Where } from "../core/errors.ts";
+import {
+  describeValue,
+  failure,
+  messageOf,
+  PromptError,
+  type Where,
+} from "../core/errors.ts";
 import { byOrderThenName } from "../core/names.ts";
 import type {
   AssembledItem,
@@ -18,10 +24,21 @@ import type {
   ProviderOptions,
   ToolSchema,
 } from "../core/types.ts";
-import { ignoreRejection, ignoreRejections, isThenable, Rejected } from "./_guard.ts";
+import {
+  ignoreRejection,
+  ignoreRejections,
+  isThenable,
+  Rejected,
+} from "./_guard.ts";
 import type { Call, Node, Snapshot } from "./_snapshot.ts";
-import { checkUniqueTools, sortTools, type ToolCopies, type ToolOrder, type ToolRecord } from "./_tools.ts";
-import { setToolOwner } from "./tool_owner.ts";
+import {
+  checkUniqueTools,
+  sortTools,
+  type ToolCopies,
+  type ToolOrder,
+  type ToolRecord,
+} from "./_tools.ts";
+import { setToolOwner } from "../core/tool_owner.ts";
 
 /** The step's call results, and which of them are still pending. */
 export interface Started {
@@ -30,7 +47,11 @@ export interface Started {
 }
 
 /** Calls every user function of the snapshot once, in snapshot order. */
-export function start<C>(snapshot: Snapshot, context: C, options: ProviderOptions): Started {
+export function start<C>(
+  snapshot: Snapshot,
+  context: C,
+  options: ProviderOptions,
+): Started {
   const calls = snapshot.calls;
   const values = new Array<unknown>(calls.length);
   let pending: number[] | undefined;
@@ -41,10 +62,14 @@ export function start<C>(snapshot: Snapshot, context: C, options: ProviderOption
       const fn = calls[i]!.fn; // called through a local: `this` is undefined
       const value = fn(context, options);
       values[i] = value;
-      if (isThenable(value) && calls[i]!.kind !== "order") (pending ??= []).push(i);
+      if (isThenable(value) && calls[i]!.kind !== "order") {
+        (pending ??= []).push(i);
+      }
     }
   } catch (cause) {
-    if (pending !== undefined) for (const index of pending) ignoreRejection(values[index]);
+    if (pending !== undefined) {
+      for (const index of pending) ignoreRejection(values[index]);
+    }
     throw callFailed(calls[i]!, cause, false);
   }
   return { values, pending };
@@ -75,15 +100,21 @@ function callFailed(call: Call, cause: unknown, rejected: boolean): Error {
     "provider-failed",
     ACTION[call.kind],
     call.where,
-    `${WHAT[call.kind]} ${rejected ? "rejected" : "threw"}: ${messageOf(cause)}`,
+    `${WHAT[call.kind]} ${rejected ? "rejected" : "threw"}: ${
+      messageOf(cause)
+    }`,
     { cause },
   );
 }
 
 function wrongValue(call: Call, value: unknown, expected: string): Error {
   ignoreRejection(value);
-  const shown = typeof value === "number" ? String(value) : describeValue(value);
-  const hint = call.kind === "order" && isThenable(value) ? " (order functions are synchronous)" : "";
+  const shown = typeof value === "number"
+    ? String(value)
+    : describeValue(value);
+  const hint = call.kind === "order" && isThenable(value)
+    ? " (order functions are synchronous)"
+    : "";
   return failure(
     "invalid-value",
     ACTION[call.kind],
@@ -93,12 +124,23 @@ function wrongValue(call: Call, value: unknown, expected: string): Error {
 }
 
 /** A call's result, checked: a rejection or a wrong type throws. */
-function result(snapshot: Snapshot, values: readonly unknown[], index: number, expected: "string" | "number"): unknown {
+function result(
+  snapshot: Snapshot,
+  values: readonly unknown[],
+  index: number,
+  expected: "string" | "number",
+): unknown {
   const value = values[index];
   const call = snapshot.calls[index]!;
   if (value instanceof Rejected) throw callFailed(call, value.cause, true);
-  if (expected === "string" ? typeof value !== "string" : !Number.isFinite(value)) {
-    throw wrongValue(call, value, expected === "string" ? "a string" : "a finite number");
+  if (
+    expected === "string" ? typeof value !== "string" : !Number.isFinite(value)
+  ) {
+    throw wrongValue(
+      call,
+      value,
+      expected === "string" ? "a string" : "a finite number",
+    );
   }
   return value;
 }
@@ -109,17 +151,27 @@ export function build(
   values: readonly unknown[],
   state: { records: readonly ToolRecord[]; separator: string | undefined },
 ): PromptAssembly {
-  const sections = snapshot.sections.map((node) => part(snapshot, values, node) as AssembledSection);
+  const sections = snapshot.sections.map((node) =>
+    part(snapshot, values, node) as AssembledSection
+  );
   const contexts = snapshot.contexts.length === 0
     ? undefined
-    : snapshot.contexts.map((node) => part(snapshot, values, node) as AssembledSection);
+    : snapshot.contexts.map((node) =>
+      part(snapshot, values, node) as AssembledSection
+    );
   const tools = freshTools(state.records);
   const variables: Record<string, string | undefined> = Object.create(null);
   for (const { call, entry } of snapshot.variables) {
     const value = values[call];
-    if (value instanceof Rejected) throw callFailed(snapshot.calls[call]!, value.cause, true);
+    if (value instanceof Rejected) {
+      throw callFailed(snapshot.calls[call]!, value.cause, true);
+    }
     if (value !== undefined && typeof value !== "string") {
-      throw wrongValue(snapshot.calls[call]!, value, "a string, or undefined for no value");
+      throw wrongValue(
+        snapshot.calls[call]!,
+        value,
+        "a string, or undefined for no value",
+      );
     }
     variables[entry.name] = value;
   }
@@ -150,11 +202,17 @@ export function toolRecords(
   const records: ToolRecord[] = [];
   for (const { call, where } of snapshot.tools) {
     const value = values[call];
-    if (value instanceof Rejected) throw callFailed(snapshot.calls[call]!, value.cause, true);
+    if (value instanceof Rejected) {
+      throw callFailed(snapshot.calls[call]!, value.cause, true);
+    }
     try {
-      copies.collect(value, where as Where & { owner: string | undefined }, records);
+      copies.collect(
+        value,
+        where as Where & { owner: string | undefined },
+        records,
+      );
     } catch (error) {
-      if (error instanceof Error && "code" in error) throw error;
+      if (error instanceof PromptError) throw error;
       throw callFailed(snapshot.calls[call]!, error, false);
     }
   }
@@ -163,15 +221,25 @@ export function toolRecords(
   return records;
 }
 
-function part(snapshot: Snapshot, values: readonly unknown[], node: Node): AssembledItem {
+function part(
+  snapshot: Snapshot,
+  values: readonly unknown[],
+  node: Node,
+): AssembledItem {
   const { entry } = node;
-  const text = node.text < 0 ? entry.text as string : result(snapshot, values, node.text, "string") as string;
-  const order = node.order < 0 ? entry.order as number : result(snapshot, values, node.order, "number") as number;
+  const text = node.text < 0
+    ? entry.text as string
+    : result(snapshot, values, node.text, "string") as string;
+  const order = node.order < 0
+    ? entry.order as number
+    : result(snapshot, values, node.order, "number") as number;
   const assembled: AssembledSection = { name: entry.name, order, text };
   if (entry.owner !== undefined) assembled.owner = entry.owner;
   if (entry.layer !== undefined) assembled.layer = entry.layer;
   if (node.shadows !== undefined) assembled.shadows = { ...node.shadows };
-  if (entry.stability !== undefined) assembled.stability = entry.stability as "static";
+  if (entry.stability !== undefined) {
+    assembled.stability = entry.stability as "static";
+  }
   if (entry.separator !== undefined) assembled.separator = entry.separator;
   if (entry.trim !== undefined) assembled.trim = entry.trim;
   if (entry.literal !== undefined) assembled.literal = entry.literal;
@@ -180,14 +248,22 @@ function part(snapshot: Snapshot, values: readonly unknown[], node: Node): Assem
   if (layout === undefined) return assembled;
   const list: AssembledList = {};
   if (layout.separator !== undefined) list.separator = layout.separator;
-  if (layout.headingSeparator !== undefined) list.headingSeparator = layout.headingSeparator;
-  if (layout.footerSeparator !== undefined) list.footerSeparator = layout.footerSeparator;
+  if (layout.headingSeparator !== undefined) {
+    list.headingSeparator = layout.headingSeparator;
+  }
+  if (layout.footerSeparator !== undefined) {
+    list.footerSeparator = layout.footerSeparator;
+  }
   if (layout.dedupe !== undefined) list.dedupe = layout.dedupe;
   if (layout.footer !== undefined) {
-    list.footer = node.footer < 0 ? layout.footer as string : result(snapshot, values, node.footer, "string") as string;
+    list.footer = node.footer < 0
+      ? layout.footer as string
+      : result(snapshot, values, node.footer, "string") as string;
   }
   if (layout.empty !== undefined) {
-    list.empty = node.empty < 0 ? layout.empty as string : result(snapshot, values, node.empty, "string") as string;
+    list.empty = node.empty < 0
+      ? layout.empty as string
+      : result(snapshot, values, node.empty, "string") as string;
   }
   assembled.list = list;
   const items = node.children.map((child) => part(snapshot, values, child));
@@ -208,14 +284,20 @@ function provided(
   snapshot: Snapshot,
   values: readonly unknown[],
   provider: Node["providers"][number],
-  into: { node: Node; items: AssembledItem[]; names: Map<string, string | undefined> },
+  into: {
+    node: Node;
+    items: AssembledItem[];
+    names: Map<string, string | undefined>;
+  },
 ): void {
   const call = snapshot.calls[provider.call]!;
   const value = values[provider.call];
   if (value instanceof Rejected) throw callFailed(call, value.cause, true);
   if (!Array.isArray(value)) throw wrongValue(call, value, "an array");
   const { owner, layer } = provider.entry;
-  const path = into.node.entry.kind === "item" ? [...into.node.entry.path, into.node.entry.name] : [into.node.entry.name];
+  const path = into.node.entry.kind === "item"
+    ? [...into.node.entry.path, into.node.entry.name]
+    : [into.node.entry.name];
   const top = into.node.where.section !== undefined ? "section" : "context";
   let length: number;
   try {
@@ -229,7 +311,12 @@ function provided(
       const raw = value[i] as Record<string, unknown> | null;
       if (typeof raw !== "object" || raw === null || isThenable(raw)) {
         ignoreRejections(value);
-        throw failure("invalid-value", "list items of", provider.where, `item ${i} is ${describeValue(raw)}, not an item`);
+        throw failure(
+          "invalid-value",
+          "list items of",
+          provider.where,
+          `item ${i} is ${describeValue(raw)}, not an item`,
+        );
       }
       // Each field read once, into the registry's own object.
       input = {
@@ -242,25 +329,55 @@ function provided(
         stability: raw.stability,
       };
       if (raw.list !== undefined) {
-        throw failure("invalid-value", "list items of", provider.where, `item ${i} declares list; only registered items can be lists`);
+        throw failure(
+          "invalid-value",
+          "list items of",
+          provider.where,
+          `item ${i} declares list; only registered items can be lists`,
+        );
       }
     } catch (cause) {
-      if (cause instanceof Error && "code" in cause) throw cause;
+      if (cause instanceof PromptError) throw cause;
       throw callFailed(call, cause, false);
     }
     const name = typeof input.name === "string" ? input.name : `#${i}`;
-    const where = { [top]: path[0], item: name, ...(path.length > 1 ? { list: path } : {}), owner, ...(layer ? { layer } : {}) } as Where;
-    checkPart(input, { kind: "item", mode: "provided", action: "assemble", where });
+    const where = {
+      [top]: path[0],
+      item: name,
+      ...(path.length > 1 ? { list: path } : {}),
+      owner,
+      ...(layer ? { layer } : {}),
+    } as Where;
+    checkPart(input, {
+      kind: "item",
+      mode: "provided",
+      action: "assemble",
+      where,
+    });
     if (into.names.has(name)) {
       const holder = into.names.get(name);
-      throw failure("duplicate-item", "assemble", where, `${holder === undefined ? "the root registry" : JSON.stringify(holder)} already added it`, { owner: holder });
+      throw failure(
+        "duplicate-item",
+        "assemble",
+        where,
+        `${
+          holder === undefined ? "the root registry" : JSON.stringify(holder)
+        } already added it`,
+        { owner: holder },
+      );
     }
     into.names.set(name, owner);
-    const item: AssembledItem = { name, order: input.order as number, text: input.text as string };
+    const item: AssembledItem = {
+      name,
+      order: input.order as number,
+      text: input.text as string,
+    };
     if (owner !== undefined) item.owner = owner;
     if (layer !== undefined) item.layer = layer;
     for (const key of ["stability", "separator", "trim", "literal"] as const) {
-      if (input[key] !== undefined) (item as unknown as Record<string, unknown>)[key] = input[key];
+      if (input[key] !== undefined) {
+        (item as unknown as Record<string, unknown>)[key] = input[key];
+      }
     }
     into.items.push(item);
   }

@@ -11,10 +11,23 @@
 
 import { failure, PromptError, type Where } from "../core/errors.ts";
 import { byOrderThenName, closestName, didYouMean } from "../core/names.ts";
-import { type FunctionEntry, type PartEntry, partWhere, type Table, type UserFunction } from "./_store.ts";
+import {
+  type FunctionEntry,
+  type PartEntry,
+  partWhere,
+  type Table,
+  type UserFunction,
+} from "./_store.ts";
 
 /** What one call of the step is, for its errors. */
-export type CallKind = "text" | "order" | "footer" | "empty" | "variable" | "tools" | "items";
+export type CallKind =
+  | "text"
+  | "order"
+  | "footer"
+  | "empty"
+  | "variable"
+  | "tools"
+  | "items";
 
 /** One user function the step calls, with where its errors point. */
 export interface Call {
@@ -83,7 +96,9 @@ export function snapshot(chain: readonly Table[]): Snapshot {
   }
   const calls: Call[] = [];
   const add = (fn: unknown, kind: CallKind, where: Where) =>
-    typeof fn === "function" ? calls.push({ fn: fn as UserFunction, kind, where }) - 1 : -1;
+    typeof fn === "function"
+      ? calls.push({ fn: fn as UserFunction, kind, where }) - 1
+      : -1;
   const members = new Map<string, PartEntry[]>();
   const sections: PartEntry[] = [];
   const contexts: PartEntry[] = [];
@@ -116,16 +131,27 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     if (list !== undefined) {
       footer = add(list.footer, "footer", where);
       empty = add(list.empty, "empty", where);
-      const path = entry.kind === "item" ? [...entry.path, entry.name] : [entry.name];
+      const path = entry.kind === "item"
+        ? [...entry.path, entry.name]
+        : [entry.name];
       const key = path.join("\0");
       reached.add(key);
       const own = (members.get(key) ?? []).sort(byNumericOrder);
       children = own.map((child) => node(child, top));
       providers = (providersOf.get(key) ?? []).map((provider) => {
-        const at: Where = { [top]: path[0], owner: provider.owner, ...(provider.layer ? { layer: provider.layer } : {}) } as Where;
-        return { entry: provider, where: at, call: add(provider.fn, "items", at) };
+        const at: Where = {
+          [top]: path[0],
+          owner: provider.owner,
+          ...(provider.layer ? { layer: provider.layer } : {}),
+        } as Where;
+        return {
+          entry: provider,
+          where: at,
+          call: add(provider.fn, "items", at),
+        };
       });
-      sortEachStep = providers.length > 0 || own.some((child) => typeof child.order !== "number");
+      sortEachStep = providers.length > 0 ||
+        own.some((child) => typeof child.order !== "number");
     }
     return {
       entry,
@@ -140,17 +166,30 @@ export function snapshot(chain: readonly Table[]): Snapshot {
       sortEachStep,
     };
   };
-  const sectionNodes = sections.sort(byNumericOrder).map((entry) => node(entry, "section"));
-  const contextNodes = contexts.sort(byNumericOrder).map((entry) => node(entry, "context"));
+  const sectionNodes = sections.sort(byNumericOrder).map((entry) =>
+    node(entry, "section")
+  );
+  const contextNodes = contexts.sort(byNumericOrder).map((entry) =>
+    node(entry, "context")
+  );
   const toolProviders = tools.map((entry) => {
-    const where: Where = { owner: entry.owner, ...(entry.layer ? { layer: entry.layer } : {}) };
+    const where: Where = {
+      owner: entry.owner,
+      ...(entry.layer ? { layer: entry.layer } : {}),
+    };
     return { entry, where, call: add(entry.fn, "tools", where) };
   });
   const variableProviders = [...variables.values()].map((entry) => {
-    const where: Where = { variable: entry.name, owner: entry.owner, ...(entry.layer ? { layer: entry.layer } : {}) };
+    const where: Where = {
+      variable: entry.name,
+      owner: entry.owner,
+      ...(entry.layer ? { layer: entry.layer } : {}),
+    };
     return { entry, where, call: add(entry.fn, "variable", where) };
   });
-  const completes = sectionNodes.filter((section) => section.entry.complete === true);
+  const completes = sectionNodes.filter((section) =>
+    section.entry.complete === true
+  );
   return {
     layer: chain[chain.length - 1]!.key,
     sections: sectionNodes,
@@ -160,7 +199,8 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     handlers,
     calls,
     complete: completes[0],
-    problem: orphan(members, providersOf, reached) ?? multipleComplete(completes),
+    problem: orphan(members, providersOf, reached) ??
+      multipleComplete(completes),
   };
 }
 
@@ -172,7 +212,9 @@ function byNumericOrder(a: PartEntry, b: PartEntry): number {
   );
 }
 
-function placeOf(entry: { owner: string | undefined; layer: string | undefined }): { owner?: string; layer?: string } {
+function placeOf(
+  entry: { owner: string | undefined; layer: string | undefined },
+): { owner?: string; layer?: string } {
   return {
     ...(entry.owner !== undefined ? { owner: entry.owner } : {}),
     ...(entry.layer !== undefined ? { layer: entry.layer } : {}),
@@ -186,7 +228,12 @@ function orphan(
   reached: ReadonlySet<string>,
 ): PromptError | undefined {
   const suggest = (path: readonly string[]) =>
-    didYouMean(closestName(path.join("/"), [...reached].map((key) => key.split("\0").join("/"))));
+    didYouMean(
+      closestName(
+        path.join("/"),
+        [...reached].map((key) => key.split("\0").join("/")),
+      ),
+    );
   for (const [key, entries] of members) {
     if (reached.has(key)) continue;
     const item = entries[0]!;
@@ -194,7 +241,11 @@ function orphan(
       "orphan-item",
       "assemble",
       partWhere(item),
-      `list ${JSON.stringify(item.path.join("/"))} is not a live list (a section, context entry or item declaring \`list\`)${suggest(item.path)}`,
+      `list ${
+        JSON.stringify(item.path.join("/"))
+      } is not a live list (a section, context entry or item declaring \`list\`)${
+        suggest(item.path)
+      }`,
     );
   }
   for (const [key, entries] of providers) {
@@ -203,8 +254,16 @@ function orphan(
     return failure(
       "orphan-item",
       "list items of",
-      { section: provider.path[0], owner: provider.owner, ...(provider.layer ? { layer: provider.layer } : {}) },
-      `list ${JSON.stringify(provider.path.join("/"))} is not a live list, so its item provider was not called${suggest(provider.path)}`,
+      {
+        section: provider.path[0],
+        owner: provider.owner,
+        ...(provider.layer ? { layer: provider.layer } : {}),
+      },
+      `list ${
+        JSON.stringify(provider.path.join("/"))
+      } is not a live list, so its item provider was not called${
+        suggest(provider.path)
+      }`,
     );
   }
   return undefined;
@@ -217,6 +276,8 @@ function multipleComplete(completes: readonly Node[]): PromptError | undefined {
     "multiple-complete",
     "assemble",
     second!.where,
-    `section "${first!.entry.name}" is complete too; one complete section is the whole prompt`,
+    `section "${
+      first!.entry.name
+    }" is complete too; one complete section is the whole prompt`,
   );
 }

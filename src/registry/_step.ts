@@ -8,7 +8,11 @@
  * @module
  */
 
-import type { PromptAssembly, RenderedStep, ToolSchema } from "../core/types.ts";
+import type {
+  PromptAssembly,
+  RenderedStep,
+  ToolSchema,
+} from "../core/types.ts";
 import { renderContext, renderPrompt } from "../render/render.ts";
 import { assemble, type AssembleState } from "./_assemble.ts";
 import { aborted, raceAbort, settle } from "./_guard.ts";
@@ -34,7 +38,9 @@ export class StepMemory {
   readonly #byObject = new WeakMap<object, Last>();
 
   get(agent: unknown): Last | undefined {
-    if (typeof agent === "object" && agent !== null || typeof agent === "function") {
+    if (
+      typeof agent === "object" && agent !== null || typeof agent === "function"
+    ) {
       return this.#byObject.get(agent as object);
     }
     const last = this.#byString.get(agent);
@@ -47,7 +53,9 @@ export class StepMemory {
   }
 
   set(agent: unknown, last: Last): void {
-    if (typeof agent === "object" && agent !== null || typeof agent === "function") {
+    if (
+      typeof agent === "object" && agent !== null || typeof agent === "function"
+    ) {
       this.#byObject.set(agent as object, last);
       return;
     }
@@ -93,25 +101,48 @@ function finish(
   const agent = state.agent === undefined ? NO_AGENT : state.agent;
   const last = state.memory.get(agent);
   // Fast path: every provider answered what it answered last step.
-  if (last !== undefined && last.snapshot === snapshot && sameValues(last.values, values)) {
+  if (
+    last !== undefined && last.snapshot === snapshot &&
+    sameValues(last.values, values)
+  ) {
     return last.step;
   }
   const records = toolRecords(snapshot, values, state.copies, state.order);
-  const assembly = build(snapshot, values, { records, separator: state.separator });
+  const assembly = build(snapshot, values, {
+    records,
+    separator: state.separator,
+  });
   if (snapshot.complete !== undefined) {
-    assembly.sections = assembly.sections.filter((section) => section.name === snapshot.complete!.entry.name);
+    assembly.sections = assembly.sections.filter((section) =>
+      section.name === snapshot.complete!.entry.name
+    );
   }
   const tools = last !== undefined && sameRecords(last.records, records)
     ? last.step.tools
     : Object.freeze(records.map((record) => record.copy));
-  const step: RenderedStep = { prompt: renderPrompt(assembly), tools, context: renderContext(assembly) };
-  state.memory.set(agent, { snapshot, values: values.map(shallowCopy), records, step });
+  const step: RenderedStep = {
+    prompt: renderPrompt(assembly),
+    tools,
+    context: renderContext(assembly),
+  };
+  state.memory.set(agent, {
+    snapshot,
+    values: values.map(shallowCopy),
+    records,
+    step,
+  });
   return step;
 }
 
 function fromAssembly(assembly: PromptAssembly): RenderedStep {
-  const tools = Object.freeze(assembly.tools.map((tool) => Object.freeze({ ...tool }) as ToolSchema));
-  return { prompt: renderPrompt(assembly), tools, context: renderContext(assembly) };
+  const tools = Object.freeze(
+    assembly.tools.map((tool) => Object.freeze({ ...tool }) as ToolSchema),
+  );
+  return {
+    prompt: renderPrompt(assembly),
+    tools,
+    context: renderContext(assembly),
+  };
 }
 
 /** Arrays are compared element by element: a provider may reuse one. */
@@ -119,18 +150,26 @@ function shallowCopy(value: unknown): unknown {
   return Array.isArray(value) ? value.slice() : value;
 }
 
-function sameValues(last: readonly unknown[], now: readonly unknown[]): boolean {
+function sameValues(
+  last: readonly unknown[],
+  now: readonly unknown[],
+): boolean {
   for (let i = 0; i < now.length; i++) {
     const a = last[i];
     const b = now[i];
     if (a === b && !Array.isArray(b)) continue;
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) {
+      return false;
+    }
     for (let j = 0; j < b.length; j++) if (a[j] !== b[j]) return false;
   }
   return true;
 }
 
-function sameRecords(a: readonly ToolRecord[], b: readonly ToolRecord[]): boolean {
+function sameRecords(
+  a: readonly ToolRecord[],
+  b: readonly ToolRecord[],
+): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

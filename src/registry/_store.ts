@@ -7,7 +7,13 @@
  */
 
 import { checkPart, type PartKind } from "../core/_fields.ts";
-import { describeOwner, failure, messageOf, PromptError, type Where } from "../core/errors.ts";
+import {
+  describeOwner,
+  failure,
+  messageOf,
+  PromptError,
+  type Where,
+} from "../core/errors.ts";
 import { closestName, didYouMean, isReferenceName } from "../core/names.ts";
 import type {
   AssembleHandler,
@@ -59,27 +65,48 @@ export class Table {
   readonly tools = new Set<FunctionEntry>();
   readonly itemProviders = new Set<FunctionEntry>();
   readonly handlers = new Set<FunctionEntry>();
-  constructor(readonly key: string | undefined, readonly parent: string | undefined) {}
+  constructor(
+    readonly key: string | undefined,
+    readonly parent: string | undefined,
+  ) {}
 }
 
 /** The shadowing key of a part: its sequence, its list path and its name. */
-export function partKey(kind: PartKind, path: readonly string[], name: string): string {
-  return kind === "item" ? `i\0${path.join("\0")}\0\0${name}` : `${kind[0]}\0${name}`;
+export function partKey(
+  kind: PartKind,
+  path: readonly string[],
+  name: string,
+): string {
+  return kind === "item"
+    ? `i\0${path.join("\0")}\0\0${name}`
+    : `${kind[0]}\0${name}`;
 }
 
 /** Checks a list address: a name, or a non-empty path of names. */
 export function listPath(list: unknown, what: string): readonly string[] {
   const path = typeof list === "string" ? [list] : list;
-  if (!Array.isArray(path) || path.length === 0 || !path.every((n) => typeof n === "string")) {
-    throw new TypeError(`Cannot add ${what}: list must be a list name or a path of names`);
+  if (
+    !Array.isArray(path) || path.length === 0 ||
+    !path.every((n) => typeof n === "string")
+  ) {
+    throw new TypeError(
+      `Cannot add ${what}: list must be a list name or a path of names`,
+    );
   }
   if (path.some((name) => name === "")) {
-    throw failure("invalid-item", "add", { item: "", list: path, section: path[0] }, "a list name must not be empty");
+    throw failure("invalid-item", "add", {
+      item: "",
+      list: path,
+      section: path[0],
+    }, "a list name must not be empty");
   }
   return Object.freeze([...path]);
 }
 
-const INVALID_DUPLICATE: Record<PartKind, "duplicate-section" | "duplicate-context" | "duplicate-item"> = {
+const INVALID_DUPLICATE: Record<
+  PartKind,
+  "duplicate-section" | "duplicate-context" | "duplicate-item"
+> = {
   section: "duplicate-section",
   context: "duplicate-context",
   item: "duplicate-item",
@@ -105,12 +132,39 @@ export function partWhere(
 export function partEntry(
   kind: PartKind,
   input: unknown,
-  place: { path: readonly string[]; owner: string | undefined; layer: string | undefined },
+  place: {
+    path: readonly string[];
+    owner: string | undefined;
+    layer: string | undefined;
+  },
 ): PartEntry {
-  const name = typeof input === "object" && input !== null ? (input as { name?: unknown }).name : undefined;
-  const where = partWhere({ kind, name: typeof name === "string" ? name : "", ...place });
-  checkPart(input, { kind, mode: "add", action: "add", where });
-  const part = input as Record<string, unknown>;
+  if (typeof input !== "object" || input === null) {
+    throw new TypeError(
+      `Cannot add ${kind}: expected an object, got ${
+        input === null ? "null" : typeof input
+      }`,
+    );
+  }
+  // Each field read once, into the registry's own object, then checked.
+  const raw = input as Record<string, unknown>;
+  const part: Record<string, unknown> = {
+    name: raw.name,
+    order: raw.order,
+    text: raw.text,
+    stability: raw.stability,
+    separator: raw.separator,
+    trim: raw.trim,
+    literal: raw.literal,
+    list: raw.list,
+  };
+  if (kind === "section") part.complete = raw.complete;
+  const name = part.name;
+  const where = partWhere({
+    kind,
+    name: typeof name === "string" ? name : "",
+    ...place,
+  });
+  checkPart(part, { kind, mode: "add", action: "add", where });
   const list = part.list as ListLayout<never> | undefined;
   return {
     kind,
@@ -120,9 +174,12 @@ export function partEntry(
     text: part.text as string,
     stability: part.stability as string | undefined,
     separator: part.separator as string | undefined,
-    trim: part.trim as boolean | undefined,
-    literal: part.literal as boolean | undefined,
-    complete: kind === "section" ? part.complete as boolean | undefined : undefined,
+    // Defaults add no field to the assembly.
+    trim: part.trim === true ? undefined : part.trim as boolean | undefined,
+    literal: part.literal === false
+      ? undefined
+      : part.literal as boolean | undefined,
+    complete: part.complete === true ? true : undefined,
     // The registry's own copy: a later edit of the caller's object changes nothing.
     list: list === undefined ? undefined : { ...list },
     owner: place.owner,
@@ -135,8 +192,12 @@ export function addPart(table: Table, entry: PartEntry): string {
   const key = partKey(entry.kind, entry.path, entry.name);
   let holder = table.parts.get(key);
   // A list name belongs to one sequence: `item("x")` must be unambiguous.
-  if (holder === undefined && entry.kind !== "item" && entry.list !== undefined) {
-    const other = table.parts.get(partKey(entry.kind === "section" ? "context" : "section", [], entry.name));
+  if (
+    holder === undefined && entry.kind !== "item" && entry.list !== undefined
+  ) {
+    const other = table.parts.get(
+      partKey(entry.kind === "section" ? "context" : "section", [], entry.name),
+    );
     if (other?.list !== undefined) holder = other;
   }
   if (holder !== undefined) {
@@ -145,7 +206,9 @@ export function addPart(table: Table, entry: PartEntry): string {
       INVALID_DUPLICATE[entry.kind],
       "add",
       partWhere(entry),
-      `${describeOwner(holder.owner)} already added ${holder.kind === entry.kind ? "it" : `a ${what} list of that name`}`,
+      `${describeOwner(holder.owner)} already added ${
+        holder.kind === entry.kind ? "it" : `a ${what} list of that name`
+      }`,
       { owner: holder.owner },
     );
   }
@@ -155,15 +218,24 @@ export function addPart(table: Table, entry: PartEntry): string {
 
 /** Checks a variable registration and adds it. */
 export function addVariable(table: Table, entry: FunctionEntry): void {
-  const where = { variable: entry.name, owner: entry.owner, ...(entry.layer ? { layer: entry.layer } : {}) };
+  const where = {
+    variable: entry.name,
+    owner: entry.owner,
+    ...(entry.layer ? { layer: entry.layer } : {}),
+  };
   if (typeof entry.name !== "string" || !isReferenceName(entry.name)) {
-    const shown = typeof entry.name === "string" ? JSON.stringify(entry.name) : String(typeof entry.name);
+    const shown = typeof entry.name === "string"
+      ? JSON.stringify(entry.name)
+      : String(typeof entry.name);
     throw failure(
       "invalid-variable-name",
       `add variable ${shown}`,
       {},
       'a name is letters, digits and underscores, not starting with a digit, in segments joined by "."',
-      { variable: typeof entry.name === "string" ? entry.name : shown, owner: entry.owner },
+      {
+        variable: typeof entry.name === "string" ? entry.name : shown,
+        owner: entry.owner,
+      },
     );
   }
   requireFunction(entry.fn, `variable "${entry.name}"`);
@@ -183,13 +255,21 @@ export function addVariable(table: Table, entry: FunctionEntry): void {
 /** A registration that is not a function is a `TypeError`. */
 export function requireFunction(value: unknown, what: string): void {
   if (typeof value !== "function") {
-    throw new TypeError(`Cannot add ${what}: expected a function, got ${typeof value === "object" ? (value === null ? "null" : "an object") : `a ${typeof value}`}`);
+    throw new TypeError(
+      `Cannot add ${what}: expected a function, got ${
+        typeof value === "object"
+          ? (value === null ? "null" : "an object")
+          : `a ${typeof value}`
+      }`,
+    );
   }
 }
 
 /** Delivers change events in order, to listeners in registration order. */
 export class ChangeEvents {
-  readonly #listeners = new Set<{ listener: ChangeListener; owner: string | undefined }>();
+  readonly #listeners = new Set<
+    { listener: ChangeListener; owner: string | undefined }
+  >();
   readonly #queue: PromptChange[] = [];
   #delivering = false;
   constructor(readonly onError: (error: Error) => void) {}
@@ -214,7 +294,14 @@ export class ChangeEvents {
           try {
             listener(current);
           } catch (cause) {
-            this.#report(listenerFailed(current, handlerName(listener, index), owner, cause));
+            this.#report(
+              listenerFailed(
+                current,
+                handlerName(listener, index),
+                owner,
+                cause,
+              ),
+            );
           }
           index++;
         }
@@ -238,11 +325,18 @@ export class ChangeEvents {
   }
 }
 
-function listenerFailed(change: PromptChange, handler: string, owner: string | undefined, cause: unknown): PromptError {
+function listenerFailed(
+  change: PromptChange,
+  handler: string,
+  owner: string | undefined,
+  cause: unknown,
+): PromptError {
   const what = change.name === undefined ? "" : ` "${change.name}"`;
   return new PromptError(
     "listener-failed",
-    `A "system-prompt/change" listener "${handler}" of ${describeOwner(owner)} threw on ${change.action} of ${change.kind}${what}: ${messageOf(cause)}`,
+    `A "system-prompt/change" listener "${handler}" of ${
+      describeOwner(owner)
+    } threw on ${change.action} of ${change.kind}${what}: ${messageOf(cause)}`,
     { cause, owner, handler },
   );
 }
@@ -251,11 +345,18 @@ function listenerFailed(change: PromptChange, handler: string, owner: string | u
 export function change(
   kind: PromptChange["kind"],
   action: PromptChange["action"],
-  fields: { name?: string | undefined; path?: readonly string[]; owner: string | undefined; layer: string | undefined },
+  fields: {
+    name?: string | undefined;
+    path?: readonly string[];
+    owner: string | undefined;
+    layer: string | undefined;
+  },
 ): PromptChange {
   const event: PromptChange = { kind, action };
   if (fields.name !== undefined) event.name = fields.name;
-  if (fields.path !== undefined && fields.path.length > 0) event.list = fields.path.join("/");
+  if (fields.path !== undefined && fields.path.length > 0) {
+    event.list = fields.path.join("/");
+  }
   if (fields.owner !== undefined) event.owner = fields.owner;
   if (fields.layer !== undefined) event.layer = fields.layer;
   return event;
@@ -274,9 +375,15 @@ export function layerChain(
       const state = seen.has(next)
         ? `its parent chain loops back to "${next}"`
         : next === key
-        ? `no live layer has this key${didYouMean(closestName(key, layers.keys()))}`
-        : `its parent "${next}" is not a live layer${didYouMean(closestName(next, layers.keys()))}`;
-      return failure("unknown-layer", `assemble layer "${key}"`, {}, state, { layer: key });
+        ? `no live layer has this key${
+          didYouMean(closestName(key, layers.keys()))
+        }`
+        : `its parent "${next}" is not a live layer${
+          didYouMean(closestName(next, layers.keys()))
+        }`;
+      return failure("unknown-layer", `assemble layer "${key}"`, {}, state, {
+        layer: key,
+      });
     }
     seen.add(next);
     chain.unshift(table);
@@ -301,13 +408,18 @@ export function describeTables(
     layers: [],
     toolOrder,
   };
-  const place = (entry: { owner: string | undefined; layer: string | undefined }) => ({
+  const place = (
+    entry: { owner: string | undefined; layer: string | undefined },
+  ) => ({
     ...(entry.owner !== undefined ? { owner: entry.owner } : {}),
     ...(entry.layer !== undefined ? { layer: entry.layer } : {}),
   });
   for (const table of tables) {
     if (table.key !== undefined) {
-      found.layers.push({ key: table.key, ...(table.parent !== undefined ? { parent: table.parent } : {}) });
+      found.layers.push({
+        key: table.key,
+        ...(table.parent !== undefined ? { parent: table.parent } : {}),
+      });
     }
     for (const part of table.parts.values()) {
       const list = part.list !== undefined ? { list: true as const } : {};
@@ -328,11 +440,19 @@ export function describeTables(
         });
       }
     }
-    for (const entry of table.variables.values()) found.variables.push({ name: entry.name, ...place(entry) });
+    for (const entry of table.variables.values()) {
+      found.variables.push({ name: entry.name, ...place(entry) });
+    }
     for (const entry of table.tools) found.toolProviders.push(place(entry));
-    for (const entry of table.handlers) found.handlers.push({ handler: entry.name, ...place(entry) });
+    for (const entry of table.handlers) {
+      found.handlers.push({ handler: entry.name, ...place(entry) });
+    }
     for (const entry of table.itemProviders) {
-      found.itemProviders.push({ list: entry.path.join("/"), path: [...entry.path], ...place(entry) });
+      found.itemProviders.push({
+        list: entry.path.join("/"),
+        path: [...entry.path],
+        ...place(entry),
+      });
     }
   }
   return found;

@@ -10,7 +10,7 @@ import { describeValue, failure, type Where } from "../core/errors.ts";
 import { closestName, compareCodePoints, didYouMean } from "../core/names.ts";
 import type { JsonSchema, ToolSchema } from "../core/types.ts";
 import { ignoreRejections, isThenable } from "./_guard.ts";
-import { setToolOwner } from "./tool_owner.ts";
+import { setToolOwner } from "../core/tool_owner.ts";
 
 /**
  * The `toolOrder` entry where the tools it does not list go, by name; the
@@ -56,14 +56,18 @@ export function toolOrder(names: unknown): ToolOrder {
   const bad = (state: string) =>
     failure("invalid-option", "create SystemPrompt", {}, `toolOrder ${state}`);
   if (!Array.isArray(names)) {
-    throw new TypeError(bad(`is ${describeValue(names)}, not an array`).message);
+    throw new TypeError(
+      bad(`is ${describeValue(names)}, not an array`).message,
+    );
   }
   const ranks = new Map<string, number>();
   let rest = -1;
   for (let i = 0; i < names.length; i++) {
     const name: unknown = names[i];
     if (typeof name !== "string") {
-      throw new TypeError(bad(`entry ${i} is ${describeValue(name)}, not a string`).message);
+      throw new TypeError(
+        bad(`entry ${i} is ${describeValue(name)}, not a string`).message,
+      );
     }
     if (name === TOOL_ORDER_REST) {
       if (rest !== -1) throw bad(`lists "${TOOL_ORDER_REST}" twice`);
@@ -73,7 +77,9 @@ export function toolOrder(names: unknown): ToolOrder {
     } else ranks.set(name, i);
   }
   if (rest === -1) {
-    throw bad(`has no "${TOOL_ORDER_REST}" entry for the tools it does not list`);
+    throw bad(
+      `has no "${TOOL_ORDER_REST}" entry for the tools it does not list`,
+    );
   }
   return { ranks, rest, names: [...names] as string[] };
 }
@@ -105,9 +111,17 @@ export class ToolCopies {
     into: ToolRecord[],
   ): void {
     const fail = (state: string, tool?: string) =>
-      failure("invalid-value", "list tools", where, state, tool === undefined ? undefined : { tool });
+      failure(
+        "invalid-value",
+        "list tools",
+        where,
+        state,
+        tool === undefined ? undefined : { tool },
+      );
     if (!Array.isArray(provided)) {
-      throw fail(`its tool provider returned ${describeValue(provided)}, not an array`);
+      throw fail(
+        `its tool provider returned ${describeValue(provided)}, not an array`,
+      );
     }
     const length = provided.length;
     for (let i = 0; i < length; i++) {
@@ -116,29 +130,54 @@ export class ToolCopies {
         ignoreRejections(provided);
         throw fail(`item ${i} is ${describeValue(value)}, not a tool`);
       }
-      const tool = value as ToolSchema;
-      const { name, description, parameters } = tool;
       const known = this.#records.get(value);
-      if (
-        known !== undefined && known.name === name &&
-        known.description === description && known.parameters === parameters &&
-        known.owner === where.owner && known.layer === where.layer
-      ) {
-        into.push(known);
-        continue;
+      if (known !== undefined) {
+        const { name, description, parameters } = value as ToolSchema;
+        if (
+          known.name === name && known.description === description &&
+          known.parameters === parameters &&
+          known.owner === where.owner && known.layer === where.layer
+        ) {
+          into.push(known);
+          continue;
+        }
       }
+      // Own fields (own getters too) are read once by the spread; a class's
+      // getters are read from the object only when the spread lacks them.
+      const own: Record<string, unknown> = { ...value };
+      const field = (key: string) =>
+        key in own ? own[key] : (value as Record<string, unknown>)[key];
+      const name = field("name");
+      const description = field("description");
+      const parameters = field("parameters");
       if (typeof name !== "string" || name === "") {
         throw fail(`item ${i} is not a tool with a non-empty name`);
       }
       if (name === TOOL_ORDER_REST) {
-        throw fail(`tool "${name}" takes the name of the toolOrder rest entry`, name);
+        throw fail(
+          `tool "${name}" takes the name of the toolOrder rest entry`,
+          name,
+        );
       }
       if (typeof description !== "string") {
-        throw fail(`tool "${name}" has ${describeValue(description)} as description, not a string`, name);
+        throw fail(
+          `tool "${name}" has ${
+            describeValue(description)
+          } as description, not a string`,
+          name,
+        );
       }
-      const schema = this.#schema(parameters, (state) => fail(`the parameters of tool "${name}" ${state}`, name));
+      const schema = this.#schema(
+        parameters,
+        (state) => fail(`the parameters of tool "${name}" ${state}`, name),
+      );
       // Host fields (an `execute`, say) survive on the copy.
-      const copy = Object.freeze({ ...tool, name, description, parameters: schema });
+      const copy = Object.freeze({
+        ...own,
+        name,
+        description,
+        parameters: schema,
+      }) as ToolSchema;
       const record: ToolRecord = {
         source: value,
         name,
@@ -154,12 +193,20 @@ export class ToolCopies {
   }
 
   #schema(parameters: unknown, fail: (state: string) => Error): JsonSchema {
-    if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
+    if (
+      typeof parameters !== "object" || parameters === null ||
+      Array.isArray(parameters)
+    ) {
       throw fail(`are ${describeValue(parameters)}, not a JSON Schema object`);
     }
     let schema = this.#schemas.get(parameters);
     if (schema === undefined) {
-      schema = frozenJson(parameters, new Set(), "parameters", fail) as JsonSchema;
+      schema = frozenJson(
+        parameters,
+        new Set(),
+        "parameters",
+        fail,
+      ) as JsonSchema;
       this.#schemas.set(parameters, schema);
     }
     return schema;
@@ -167,7 +214,10 @@ export class ToolCopies {
 }
 
 /** Throws `duplicate-tool` for a name two records share; names the holder. */
-export function checkUniqueTools(records: readonly ToolRecord[], handler?: string): void {
+export function checkUniqueTools(
+  records: readonly ToolRecord[],
+  handler?: string,
+): void {
   if (records.length < 2) return;
   const seen = new Map<string, ToolRecord>();
   for (const record of records) {
@@ -176,7 +226,9 @@ export function checkUniqueTools(records: readonly ToolRecord[], handler?: strin
       seen.set(record.name, record);
       continue;
     }
-    const where: Where = handler === undefined ? { owner: record.owner } : { handler };
+    const where: Where = handler === undefined
+      ? { owner: record.owner }
+      : { handler };
     throw failure(
       "duplicate-tool",
       handler === undefined ? "list tools" : "run",
@@ -207,28 +259,40 @@ function frozenJson(
   path: string,
   fail: (state: string) => Error,
 ): unknown {
-  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (
+    value === null || typeof value === "string" || typeof value === "boolean"
+  ) return value;
   if (typeof value === "number") {
     if (Number.isFinite(value)) return value;
     throw fail(`hold ${value} at ${path}, which JSON cannot carry`);
   }
   if (typeof value !== "object") {
-    throw fail(`hold ${describeValue(value)} at ${path}; a schema is JSON data`);
+    throw fail(
+      `hold ${describeValue(value)} at ${path}; a schema is JSON data`,
+    );
   }
-  if (seen.has(value)) throw fail(`refer to themselves at ${path}; a schema is JSON data`);
+  if (seen.has(value)) {
+    throw fail(`refer to themselves at ${path}; a schema is JSON data`);
+  }
   seen.add(value);
   let copy: unknown;
   if (Array.isArray(value)) {
-    copy = value.map((item, i) => frozenJson(item, seen, `${path}[${i}]`, fail));
+    copy = value.map((item, i) =>
+      frozenJson(item, seen, `${path}[${i}]`, fail)
+    );
   } else {
     const proto = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) {
-      throw fail(`hold a class instance at ${path}; a schema is JSON data (convert it first)`);
+      throw fail(
+        `hold a class instance at ${path}; a schema is JSON data (convert it first)`,
+      );
     }
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
       const field = (value as Record<string, unknown>)[key];
-      if (field !== undefined) out[key] = frozenJson(field, seen, `${path}.${key}`, fail);
+      if (field !== undefined) {
+        out[key] = frozenJson(field, seen, `${path}.${key}`, fail);
+      }
     }
     copy = out;
   }

@@ -70,12 +70,19 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   constructor(options: SystemPromptOptions = {}) {
     const { separator } = options;
     if (separator !== undefined && typeof separator !== "string") {
-      throw new TypeError(`Cannot create SystemPrompt: separator must be a string, got ${typeof separator}`);
+      throw new TypeError(
+        `Cannot create SystemPrompt: separator must be a string, got ${typeof separator}`,
+      );
     }
     this.#separator = separator;
     this.#order = toolOrder(options.toolOrder);
-    this.#registry = new Registry(options.onListenerError ?? ((error) => console.error(error)));
-    this.#root = new Registrar(this.#registry, { owner: undefined, layer: undefined }, false);
+    this.#registry = new Registry(
+      options.onListenerError ?? ((error) => console.error(error)),
+    );
+    this.#root = new Registrar(this.#registry, {
+      owner: undefined,
+      layer: undefined,
+    }, false);
   }
 
   /**
@@ -231,7 +238,10 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * assert.deepEqual((await prompt.assemble()).tools, []);
    * ```
    */
-  on<E extends keyof PromptEvents<C>>(event: E, handler: EventHandler<C, E>): Disposer {
+  on<E extends keyof PromptEvents<C>>(
+    event: E,
+    handler: EventHandler<C, E>,
+  ): Disposer {
     return this.#root.on(event, handler);
   }
 
@@ -283,7 +293,12 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
     const live = this.#layers.get(key);
     if (live !== undefined && !live.disposed) {
       if (options.parent !== undefined && options.parent !== live.parent) {
-        throw failure("invalid-option", "open layer", { layer: key }, `it is live with parent ${JSON.stringify(live.parent ?? null)}`);
+        throw failure(
+          "invalid-option",
+          "open layer",
+          { layer: key },
+          `it is live with parent ${JSON.stringify(live.parent ?? null)}`,
+        );
       }
       return live;
     }
@@ -315,13 +330,17 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   assemble(...args: AssembleArgs<C>): Promise<PromptAssembly> {
     const [context, options] = args;
     try {
-      return assemble(this.#registry.snapshot(options?.layer), (context ?? {}) as C, {
-        copies: this.#copies,
-        order: this.#order,
-        separator: this.#separator,
-        audit: options?.audit === true,
-        signal: options?.signal,
-      });
+      return assemble(
+        this.#registry.snapshot(options?.layer),
+        (context ?? {}) as C,
+        {
+          copies: this.#copies,
+          order: this.#order,
+          separator: this.#separator,
+          audit: options?.audit === true,
+          signal: options?.signal,
+        },
+      );
     } catch (error) {
       return Promise.reject(error);
     }
@@ -352,15 +371,19 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   render(...args: AssembleArgs<C, RenderOptions>): Promise<RenderedStep> {
     const [context, options] = args;
     try {
-      return renderStep(this.#registry.snapshot(options?.layer), (context ?? {}) as C, {
-        copies: this.#copies,
-        order: this.#order,
-        separator: this.#separator,
-        audit: options?.audit === true,
-        signal: options?.signal,
-        memory: this.#memory,
-        agent: options?.agent,
-      });
+      return renderStep(
+        this.#registry.snapshot(options?.layer),
+        (context ?? {}) as C,
+        {
+          copies: this.#copies,
+          order: this.#order,
+          separator: this.#separator,
+          audit: options?.audit === true,
+          signal: options?.signal,
+          memory: this.#memory,
+          agent: options?.agent,
+        },
+      );
     } catch (error) {
       return Promise.reject(error);
     }
@@ -382,6 +405,9 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   registrations(): PromptRegistrations {
-    return describeTables([this.#registry.global, ...this.#registry.layers.values()], this.#order.names);
+    return describeTables([
+      this.#registry.global,
+      ...this.#registry.layers.values(),
+    ], this.#order.names);
   }
 }

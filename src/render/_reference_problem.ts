@@ -5,7 +5,7 @@
  * @module
  */
 
-import { describeValue } from "../core/_describe_value.ts";
+import { describeValue } from "../core/errors.ts";
 import { closestName } from "./_closest_name.ts";
 
 /** A reference that cannot be resolved, and how to say so. */

@@ -12,7 +12,7 @@ import {
   itemFlagInvalid,
 } from "../core/_item_errors.ts";
 import { PromptError } from "../core/errors.ts";
-import type { AssembledItem } from "../core/items.ts";
+import type { AssembledItem } from "../core/types.ts";
 import type { AssembledSection, PromptAssembly } from "../core/types.ts";
 import { isOwnString, referenceProblem } from "./_reference_problem.ts";
 import { compileTemplate, locate, malformedReference } from "./_template.ts";

@@ -5,9 +5,9 @@
  * @module
  */
 
-import { describeValue } from "../core/_describe_value.ts";
+import { describeValue } from "../core/errors.ts";
 import { invalidLayout, itemTextNotString } from "../core/_item_errors.ts";
-import type { AssembledItem, ListLayout } from "../core/items.ts";
+import type { AssembledItem, AssembledList } from "../core/types.ts";
 import type { AssembledSection, PromptAssembly } from "../core/types.ts";
 import { isLiteral, trims } from "./_render_errors.ts";
 import { renderText } from "./_render_text.ts";
@@ -104,14 +104,14 @@ export function listParts(
 }
 
 /** The section's `list`, each field of the right type. */
-function checkedList(section: AssembledSection): ListLayout {
+function checkedList(section: AssembledSection): AssembledList {
   const list: unknown = section.list;
   const fail = (field: string, expected: string, value: unknown) =>
     invalidLayout(section.name, section.owner, field, expected, value);
   if (typeof list !== "object" || list === null) {
     throw fail("list", "an object", list);
   }
-  const { separator, empty, dedupe } = list as ListLayout;
+  const { separator, empty, dedupe } = list as AssembledList;
   if (separator !== undefined && typeof separator !== "string") {
     throw fail("list.separator", "a string", separator);
   }
@@ -121,7 +121,7 @@ function checkedList(section: AssembledSection): ListLayout {
   if (dedupe !== undefined && typeof dedupe !== "boolean") {
     throw fail("list.dedupe", "a boolean", dedupe);
   }
-  return list as ListLayout;
+  return list as AssembledList;
 }
 
 function checkedItems(section: AssembledSection): readonly unknown[] {

@@ -5,7 +5,7 @@
  */
 
 import { PromptError } from "../core/errors.ts";
-import { isReferenceName } from "../core/reference_name.ts";
+import { isReferenceName } from "../core/names.ts";
 import { BoundedCache } from "./_bounded_cache.ts";
 
 /** A section text split at its references. */

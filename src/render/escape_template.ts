@@ -5,7 +5,7 @@
  * @module
  */
 
-import { describeValue } from "../core/_describe_value.ts";
+import { describeValue } from "../core/errors.ts";
 
 /**
  * Escapes `text` so that a section renders it exactly: for every string

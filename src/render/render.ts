@@ -4,7 +4,7 @@
  * @module
  */
 
-import { describeValue } from "../core/_describe_value.ts";
+import { describeValue } from "../core/errors.ts";
 import { PromptError } from "../core/errors.ts";
 import { invalidLayout } from "../core/_item_errors.ts";
 import type { AssembledSection, PromptAssembly } from "../core/types.ts";
@@ -170,4 +170,26 @@ export function renderSection(
 
 function ownerOf(section: { owner?: string }): { owner?: string } {
   return section.owner === undefined ? {} : { owner: section.owner };
+}
+
+/**
+ * Renders the runtime context of an assembly (its `contexts`) by the rules
+ * of {@linkcode renderPrompt}; `""` when none renders. Never part of the
+ * system prompt: the host sends it as a message.
+ *
+ * @param assembly The assembly.
+ * @returns The context text.
+ * @throws {PromptError} As `renderPrompt()` does.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderContext } from "@dsh/system-prompt";
+ *
+ * const contexts = [{ name: "date", order: 0, text: "Today is {{date}}." }];
+ * assert.equal(renderContext({ sections: [], contexts, tools: [], variables: { date: "Monday" } }), "Today is Monday.");
+ * ```
+ */
+export function renderContext(assembly: PromptAssembly): string {
+  return renderPrompt({ ...assembly, sections: assembly.contexts ?? [] });
 }
