@@ -70,7 +70,8 @@ function expected(
       .map((l) => `${l.name}@${l.owner ?? "root"}`),
     variables: live.filter((l) => l.kind === "variable").map((l) => l.name)
       .sort(),
-    tools,
+    // Canonical order: by name, whatever the registration order.
+    tools: [...tools].sort(),
   };
 }
 

@@ -88,7 +88,8 @@ function expected(live: readonly Live[]): Expected {
       .sort((x, y) => x.order - y.order || (x.name < y.name ? -1 : 1))
       .map((l) => `${l.name}@${l.owner ?? "root"}`),
     variables: of("variable").map((l) => l.name).sort(),
-    tools,
+    // Canonical order: by name, whatever the registration order.
+    tools: [...tools].sort(),
     handlers: of("handler").map((l) => l.id),
   };
 }

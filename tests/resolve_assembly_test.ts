@@ -75,7 +75,7 @@ describe("assemble() resolution errors", () => {
     assert.equal(error.owner, "p");
   });
 
-  for (const value of [null, 1, {}, Promise.resolve("x")]) {
+  for (const value of [null, 1, {}, Promise.resolve(1)]) {
     it(`throws invalid-value for a variable provider returning ${Object.prototype.toString.call(value)}`, async () => {
       const prompt = new SystemPrompt();
       prompt.variable("v", () => value as never);

@@ -20,7 +20,7 @@ import type {
   PromptAssembly,
   ProviderOptions,
 } from "../core/types.ts";
-import { aborted, isThenable, raceAbort, settle } from "./_guard.ts";
+import { aborted, isPromptError, isThenable, raceAbort, settle } from "./_guard.ts";
 import { build, start, toolRecords } from "./_resolve.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import type { FunctionEntry } from "./_store.ts";
@@ -340,7 +340,7 @@ function checkAssembly(
       }
     }
   } catch (error) {
-    if (error instanceof PromptError) throw error;
+    if (isPromptError(error)) throw error;
     throw fail(`reading it threw: ${messageOf(error)}`, { cause: error });
   }
 }

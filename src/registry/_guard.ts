@@ -97,3 +97,12 @@ export function raceAbort<T>(
     );
   });
 }
+
+/** `instanceof PromptError`, safe for thrown proxies whose traps throw. */
+export function isPromptError(value: unknown): value is PromptError {
+  try {
+    return value instanceof PromptError;
+  } catch {
+    return false;
+  }
+}

@@ -27,6 +27,7 @@ import type {
 import {
   ignoreRejection,
   ignoreRejections,
+  isPromptError,
   isThenable,
   Rejected,
 } from "./_guard.ts";
@@ -212,7 +213,7 @@ export function toolRecords(
         records,
       );
     } catch (error) {
-      if (error instanceof PromptError) throw error;
+      if (isPromptError(error)) throw error;
       throw callFailed(snapshot.calls[call]!, error, false);
     }
   }
@@ -337,7 +338,7 @@ function provided(
         );
       }
     } catch (cause) {
-      if (cause instanceof PromptError) throw cause;
+      if (isPromptError(cause)) throw cause;
       throw callFailed(call, cause, false);
     }
     const name = typeof input.name === "string" ? input.name : `#${i}`;

@@ -14,7 +14,7 @@ import {
   PromptError,
   type Where,
 } from "../core/errors.ts";
-import { closestName, didYouMean, isReferenceName } from "../core/names.ts";
+import { byOrderThenName, closestName, didYouMean, isReferenceName } from "../core/names.ts";
 import type {
   AssembleHandler,
   ChangeListener,
@@ -421,7 +421,14 @@ export function describeTables(
         ...(table.parent !== undefined ? { parent: table.parent } : {}),
       });
     }
-    for (const part of table.parts.values()) {
+    // Sections and context entries in prompt order, as a reader expects.
+    const parts = [...table.parts.values()].sort((a, b) =>
+      byOrderThenName(
+        { order: typeof a.order === "number" ? a.order : 0, name: a.name },
+        { order: typeof b.order === "number" ? b.order : 0, name: b.name },
+      )
+    );
+    for (const part of parts) {
       const list = part.list !== undefined ? { list: true as const } : {};
       if (part.kind === "item") {
         found.items.push({

@@ -45,8 +45,8 @@ describe("agent-loop plugin", () => {
     assert.deepEqual(tools.map((t) => t.name), [
       "bash",
       "read",
-      "todo",
       "subagent",
+      "todo",
     ]);
   });
 
@@ -113,7 +113,7 @@ describe("plugin unloading", () => {
     const { system, tools } = await host.service("agent-loop")!.step(cfg.agent);
     assert.ok(!system.includes(BASH_HABIT));
     assert.ok(system.includes(READ_NUDGE));
-    assert.deepEqual(tools.map((t) => t.name), ["read", "todo", "subagent"]);
+    assert.deepEqual(tools.map((t) => t.name), ["read", "subagent", "todo"]);
   });
 
   it("withdraws the unloaded plugin's services", async () => {

@@ -17,7 +17,7 @@ describe("runDemo()", () => {
       /\nsection +order +owner +chars\nagent:persona +0 +agent-loop +\d+\n/,
     );
     assert.match(out, /\ntool:bash +105 +bash +153\n/);
-    assert.match(out, /\ntools: bash, read, todo, subagent$/);
+    assert.match(out, /\ntools: bash, read, subagent, todo$/);
     assert.deepEqual(io.stderr, []);
   });
 
@@ -38,8 +38,8 @@ describe("runDemo()", () => {
     assert.equal(assembly.variables.model, "claude-sonnet-4-5");
     assert.deepEqual(assembly.tools.map((t: { name: string }) => t.name), [
       "read",
-      "todo",
       "subagent",
+      "todo",
     ]);
   });
 

@@ -31,7 +31,9 @@ describe("ToolRegistry", () => {
     // The schema only: execute stays with the registry, out of the prompt.
     assert.deepEqual(Object.keys(tool!), ["name", "description", "parameters"]);
     assert.equal(tool!.description, ADD.description);
-    assert.equal(tool!.parameters, ADD.parameters);
+    // The registry keeps its own frozen copy: equal, never the caller's object.
+    assert.deepEqual(tool!.parameters, ADD.parameters);
+    assert.notEqual(tool!.parameters, ADD.parameters);
     assert.equal(toolOwner(tool!), "tool-registry");
 
     unregister();
