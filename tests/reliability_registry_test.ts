@@ -472,7 +472,9 @@ describe("the audit only records", () => {
   it("assembles tools with deep parameters the same with and without it", async () => {
     const prompt = new SystemPrompt();
     let parameters: Record<string, unknown> = { type: "object" };
-    for (let i = 0; i < 50; i++) parameters = { type: "object", inner: parameters };
+    for (let i = 0; i < 50; i++) {
+      parameters = { type: "object", inner: parameters };
+    }
     prompt.tools(() => [{ name: "loop", description: "", parameters }]);
     prompt.on("system-prompt/assemble", function dropNothing(assembly) {
       assembly.variables.x = "1";

@@ -139,17 +139,19 @@ describe("item functions and item providers returning a promise", () => {
   ];
   for (const [label, register] of PLACES) {
     const sync = label === "an item order function";
-    it(sync
-      ? `reports a promise ${label} returned as invalid-value (order functions are synchronous), handling its rejection`
-      : `awaits a promise ${label} returned, and reports its rejection as provider-failed`, async () => {
-      const prompt = new SystemPrompt();
-      prompt.section(LIST);
-      // Were it left unhandled, the test runner would fail the run.
-      register(prompt, Promise.reject(new Error("late")));
-      const error = await rejection(prompt);
-      assert.equal(error.code, sync ? "invalid-value" : "provider-failed");
-      if (sync) assert.match(error.message, /returned a promise/);
-    });
+    it(
+      sync
+        ? `reports a promise ${label} returned as invalid-value (order functions are synchronous), handling its rejection`
+        : `awaits a promise ${label} returned, and reports its rejection as provider-failed`,
+      async () => {
+        const prompt = new SystemPrompt();
+        prompt.section(LIST);
+        // Were it left unhandled, the test runner would fail the run.
+        register(prompt, Promise.reject(new Error("late")));
+        const error = await rejection(prompt);
+        assert.equal(error.code, sync ? "invalid-value" : "provider-failed");
+        if (sync) assert.match(error.message, /returned a promise/);
+      },
+    );
   }
-
 });

@@ -167,7 +167,9 @@ export function checkPart(part: unknown, check: FieldCheck): void {
         ...topOf(check),
         item: itemName,
         list: list_,
-        owner: ownerOf(item),
+        owner: check.where.handler !== undefined
+          ? check.where.owner
+          : ownerOf(item),
       },
     });
   }

@@ -315,7 +315,12 @@ export function describeWhere(where: Where): string {
   } else if (where.handler !== undefined) {
     what = `"system-prompt/assemble" handler ${quote(where.handler)}`;
   }
-  if ("owner" in where) what += ` of ${describeOwner(where.owner)}`;
+  // With a handler and a part, the owner is the handler's, named in the action.
+  const handlerAndPart = where.handler !== undefined &&
+    !what.startsWith('"system-prompt/assemble"');
+  if ("owner" in where && !handlerAndPart) {
+    what += ` of ${describeOwner(where.owner)}`;
+  }
   if (where.layer !== undefined) what += ` in layer ${quote(where.layer)}`;
   return what.trimStart();
 }

@@ -9,9 +9,9 @@
 import { checkPart } from "../core/_fields.ts";
 import {
   describeValue,
+  describeWhere,
   failure,
   messageOf,
-  PromptError,
   type Where,
 } from "../core/errors.ts";
 import type {
@@ -20,7 +20,13 @@ import type {
   PromptAssembly,
   ProviderOptions,
 } from "../core/types.ts";
-import { aborted, isPromptError, isThenable, raceAbort, settle } from "./_guard.ts";
+import {
+  aborted,
+  isPromptError,
+  isThenable,
+  raceAbort,
+  settle,
+} from "./_guard.ts";
 import { build, start, toolRecords } from "./_resolve.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import type { FunctionEntry } from "./_store.ts";
@@ -258,30 +264,22 @@ function checkAssembly(
   last: FunctionEntry | undefined,
 ): void {
   const at: Where = last === undefined ? {} : handlerWhere(last);
-  const action = "return the assembly after";
+  const action = last === undefined
+    ? "accept the assembly"
+    : `accept what ${describeWhere(at)} left`;
   const fail = (state: string, fields?: object) =>
-    failure(
-      "invalid-value",
-      last === undefined ? "assemble prompt" : action,
-      at,
-      state,
-      fields,
-    );
+    failure("invalid-value", action, {}, state, { ...at, ...fields });
   try {
-    checkSequence(assembly.sections, "section", at);
-    const contexts = assembly.contexts;
-    if (contexts !== undefined) {
-      if (!Array.isArray(contexts)) {
-        throw fail(`contexts is ${describeValue(contexts)}, not an array`);
-      }
-      checkSequence(contexts, "context", at);
+    checkSequence(assembly.sections, "section", { at, action: `${action} in` });
+    if (assembly.contexts !== undefined) {
+      checkSequence(assembly.contexts, "context", {
+        at,
+        action: `${action} in`,
+      });
     }
-    if (
-      assembly.separator !== undefined && typeof assembly.separator !== "string"
-    ) {
-      throw fail(
-        `its separator is ${describeValue(assembly.separator)}, not a string`,
-      );
+    const separator: unknown = assembly.separator;
+    if (separator !== undefined && typeof separator !== "string") {
+      throw fail(`its separator is ${describeValue(separator)}, not a string`);
     }
     const names = new Set<string>();
     const tools = assembly.tools;
@@ -320,16 +318,19 @@ function checkAssembly(
         throw failure(
           "duplicate-tool",
           action,
-          at,
+          {},
           `tool "${name}" appears twice`,
-          { tool: name },
+          {
+            ...at,
+            tool: name,
+          },
         );
       }
       names.add(name);
     }
     const variables = assembly.variables;
     for (const name of Object.keys(variables)) {
-      const value = variables[name];
+      const value: unknown = variables[name];
       if (value !== undefined && typeof value !== "string") {
         throw fail(
           `variable "${name}" is ${
@@ -346,49 +347,58 @@ function checkAssembly(
 }
 
 function checkSequence(
-  parts: readonly unknown[],
+  parts: unknown,
   kind: "section" | "context",
-  at: Where,
+  place: { at: Where; action: string },
 ): void {
+  if (!Array.isArray(parts)) {
+    throw failure(
+      "invalid-value",
+      place.action,
+      {},
+      `its ${kind}s are ${describeValue(parts)}, not an array`,
+      place.at,
+    );
+  }
   const names = new Set<string>();
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i] as AssembledItem | null;
-    const name =
-      typeof part === "object" && part !== null && typeof part.name === "string"
-        ? part.name
-        : `#${i}`;
-    const where = { ...at, [kind]: name } as Where;
-    checkPart(part, {
-      kind,
-      mode: "assembled",
-      action: "return the assembly after",
-      where,
-    });
+    const name = typeof part === "object" && part !== null &&
+        typeof part.name === "string"
+      ? part.name
+      : `#${i}`;
+    const where = { ...place.at, [kind]: name } as Where;
+    checkPart(part, { kind, mode: "assembled", action: place.action, where });
     if (names.has(name)) {
       throw failure(
         kind === "section" ? "duplicate-section" : "duplicate-context",
-        "return the assembly after",
+        place.action,
         where,
-        "two parts of the sequence have this name",
+        "another part of the sequence has this name",
       );
     }
     names.add(name);
-    checkItemNames(part!, where);
+    checkItemNames(part!, { where, action: place.action });
   }
 }
 
-function checkItemNames(part: AssembledItem, where: Where): void {
+function checkItemNames(
+  part: AssembledItem,
+  place: { where: Where; action: string },
+): void {
   if (part.items === undefined) return;
   const names = new Set<string>();
   for (const item of part.items) {
     if (names.has(item.name)) {
-      throw failure("duplicate-item", "return the assembly after", {
-        ...where,
-        item: item.name,
-      }, "two items of the list have this name");
+      throw failure(
+        "duplicate-item",
+        place.action,
+        { ...place.where, item: item.name },
+        "another item of the list has this name",
+      );
     }
     names.add(item.name);
-    checkItemNames(item, where);
+    checkItemNames(item, place);
   }
 }
 

@@ -12,7 +12,6 @@ import {
   describeValue,
   failure,
   messageOf,
-  PromptError,
   type Where,
 } from "../core/errors.ts";
 import { byOrderThenName } from "../core/names.ts";

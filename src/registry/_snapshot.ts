@@ -9,7 +9,7 @@
  * @module
  */
 
-import { failure, PromptError, type Where } from "../core/errors.ts";
+import { failure, type PromptError, type Where } from "../core/errors.ts";
 import { byOrderThenName, closestName, didYouMean } from "../core/names.ts";
 import {
   type FunctionEntry,

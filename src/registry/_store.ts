@@ -14,7 +14,12 @@ import {
   PromptError,
   type Where,
 } from "../core/errors.ts";
-import { byOrderThenName, closestName, didYouMean, isReferenceName } from "../core/names.ts";
+import {
+  byOrderThenName,
+  closestName,
+  didYouMean,
+  isReferenceName,
+} from "../core/names.ts";
 import type {
   AssembleHandler,
   ChangeListener,
