@@ -1,4 +1,5 @@
-// The layers of src/ as docs/design.md draws them: core ← render ← inspect,
+// The layers of src/ as docs/design.md draws them: core ← render ← registry ←
+// inspect ← adapters ← page,
 // each importing only the layers to its left, and no import cycle.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -7,7 +8,7 @@ import { dirname, join, normalize, relative } from "node:path";
 import { repoRoot } from "./support/repo_root.ts";
 
 const SRC = join(repoRoot(), "src");
-const LAYERS = ["core", "render", "inspect"];
+const LAYERS = ["core", "render", "registry", "inspect", "adapters", "page"];
 const IMPORT = /from "(\.[^"]+)"/g;
 
 /** Every file of src/ and the files of src/ it imports, relative to src/. */

@@ -41,7 +41,8 @@ export interface AssembleState {
   readonly signal: AbortSignal | undefined;
 }
 
-const NO_SIGNAL: ProviderOptions = Object.freeze({ signal: undefined });
+/** The options every provider gets when the host passed no signal. */
+export const NO_SIGNAL: ProviderOptions = Object.freeze({ signal: undefined });
 
 /** Assembles one step; every failure is a rejection, never a throw. */
 export function assemble<C>(
@@ -55,12 +56,14 @@ export function assemble<C>(
     if (signal?.aborted) throw aborted(signal);
     const options = signal === undefined ? NO_SIGNAL : { signal };
     const started = start(snapshot, context, options);
+    // A provider may have aborted it.
+    if (signal?.aborted) throw aborted(signal);
     // Fast path: every provider answered synchronously.
     if (started.pending === undefined) {
       const assembly = finish(snapshot, started.values, context, state);
-      return isThenable(assembly)
-        ? assembly as Promise<PromptAssembly>
-        : Promise.resolve(assembly);
+      if (!isThenable(assembly)) return Promise.resolve(assembly);
+      const work = assembly as Promise<PromptAssembly>;
+      return signal === undefined ? work : raceAbort(work, signal);
     }
     const work = settle(started.values, started.pending, undefined).then(() =>
       finish(snapshot, started.values, context, state)

@@ -192,13 +192,16 @@ export function freshTools(records: readonly ToolRecord[]): ToolSchema[] {
   return tools;
 }
 
-/** Collects and orders the tool records of the step (shared with render()). */
+/**
+ * Collects and orders the tool records of the step. The same records as
+ * the chain's last step give back the same (checked, sorted) array.
+ */
 export function toolRecords(
   snapshot: Snapshot,
   values: readonly unknown[],
   copies: ToolCopies,
   order: ToolOrder,
-): ToolRecord[] {
+): readonly ToolRecord[] {
   const records: ToolRecord[] = [];
   for (const { call, where } of snapshot.tools) {
     const value = values[call];
@@ -216,9 +219,10 @@ export function toolRecords(
       throw callFailed(snapshot.calls[call]!, error, false);
     }
   }
-  checkUniqueTools(records);
-  sortTools(records, order);
-  return records;
+  return copies.ordered(snapshot, records, (fresh) => {
+    checkUniqueTools(fresh);
+    sortTools(fresh, order);
+  });
 }
 
 function part(

@@ -14,7 +14,7 @@ import type {
   ToolSchema,
 } from "../core/types.ts";
 import { renderContext, renderPrompt } from "../render/render.ts";
-import { assemble, type AssembleState } from "./_assemble.ts";
+import { assemble, type AssembleState, NO_SIGNAL } from "./_assemble.ts";
 import { aborted, raceAbort, settle } from "./_guard.ts";
 import { build, start, toolRecords } from "./_resolve.ts";
 import type { Snapshot } from "./_snapshot.ts";
@@ -80,7 +80,12 @@ export function renderStep<C>(
     if (snapshot.problem !== undefined) throw snapshot.problem;
     const { signal } = state;
     if (signal?.aborted) throw aborted(signal);
-    const started = start(snapshot, context, { signal });
+    const started = start(
+      snapshot,
+      context,
+      signal === undefined ? NO_SIGNAL : { signal },
+    );
+    if (signal?.aborted) throw aborted(signal);
     if (started.pending === undefined) {
       return Promise.resolve(finish(snapshot, started.values, state));
     }
@@ -100,14 +105,16 @@ function finish(
 ): RenderedStep {
   const agent = state.agent === undefined ? NO_AGENT : state.agent;
   const last = state.memory.get(agent);
+  // Read every tool (a lookup each when unchanged): a tool edited in place
+  // is a change, as it is for assemble().
+  const records = toolRecords(snapshot, values, state.copies, state.order);
   // Fast path: every provider answered what it answered last step.
   if (
     last !== undefined && last.snapshot === snapshot &&
-    sameValues(last.values, values)
+    last.records === records && sameValues(last.values, values)
   ) {
     return last.step;
   }
-  const records = toolRecords(snapshot, values, state.copies, state.order);
   const assembly = build(snapshot, values, {
     records,
     separator: state.separator,
@@ -117,7 +124,7 @@ function finish(
       section.name === snapshot.complete!.entry.name
     );
   }
-  const tools = last !== undefined && sameRecords(last.records, records)
+  const tools = last !== undefined && last.records === records
     ? last.step.tools
     : Object.freeze(records.map((record) => record.copy));
   const step: RenderedStep = {
@@ -163,14 +170,5 @@ function sameValues(
     }
     for (let j = 0; j < b.length; j++) if (a[j] !== b[j]) return false;
   }
-  return true;
-}
-
-function sameRecords(
-  a: readonly ToolRecord[],
-  b: readonly ToolRecord[],
-): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }

@@ -100,6 +100,30 @@ export function sortTools(records: ToolRecord[], order: ToolOrder): void {
 export class ToolCopies {
   readonly #records = new WeakMap<object, ToolRecord>();
   readonly #schemas = new WeakMap<object, JsonSchema>();
+  // Per chain snapshot: the last records as collected, and in order.
+  readonly #last = new WeakMap<
+    object,
+    { raw: ToolRecord[]; ordered: readonly ToolRecord[] }
+  >();
+
+  /** The ordered records; `prepare` checks and sorts only what changed. */
+  ordered(
+    chain: object,
+    raw: ToolRecord[],
+    prepare: (records: ToolRecord[]) => void,
+  ): readonly ToolRecord[] {
+    const last = this.#last.get(chain);
+    if (
+      last !== undefined && last.raw.length === raw.length &&
+      last.raw.every((r, i) => r === raw[i])
+    ) {
+      return last.ordered;
+    }
+    const ordered = raw.slice();
+    prepare(ordered);
+    this.#last.set(chain, { raw, ordered: Object.freeze(ordered) });
+    return ordered;
+  }
 
   /**
    * Checks one provider's result and appends its records. Unchanged tools
