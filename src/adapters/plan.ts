@@ -360,10 +360,11 @@ export function planCache(
   }
   for (const choice of open) {
     if (choice.detail !== "") continue;
-    const short = shortfall([...chosen, choice], profile, minTokens);
+    // Fine alone, but it would cut a chosen increment under the minimum.
+    const short = shortfall([...chosen, choice], profile, minTokens)!;
     choice.reason = "under-minimum";
-    choice.detail = short?.detail ??
-      "it would leave a chosen breakpoint under the minimum";
+    choice.detail =
+      `it would leave a chosen breakpoint under the minimum (${short.detail})`;
   }
   return {
     provider: profile.provider,
