@@ -20,7 +20,11 @@ import {
   toOpenAIChat,
   toOpenAIResponses,
 } from "@dsh/system-prompt/adapters";
+import { cacheBlocks } from "@dsh/system-prompt/inspect";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { newlineHost } from "../examples/layout_newline_host.ts";
+import { repoRoot } from "./support/repo_root.ts";
 import { listsHost } from "../examples/layout_lists_host.ts";
 import { templateHost } from "../examples/layout_template_host.ts";
 
@@ -346,5 +350,49 @@ describe("contextMessage", () => {
       contexts: [{ name: "x", order: 0, text: "  " }],
     } as PromptAssembly;
     assert.equal(toAnthropic(empty).contextMessage, undefined);
+  });
+});
+
+describe("cacheBlocks() beside the adapters", () => {
+  it("marks at most 3 blocks by default, so a tools breakpoint keeps the request within 4", () => {
+    const sections: AssembledSection[] = [
+      "static",
+      "session",
+      "static",
+      "session",
+      "static",
+    ]
+      .map((stability, i) => ({
+        name: `s${i}`,
+        order: i,
+        text: `Part ${i}.`,
+        stability: stability as "static" | "session",
+      }));
+    const blocks = cacheBlocks(assembly(sections));
+    assert.equal(blocks.length, 5);
+    assert.equal(blocks.filter((b) => b.cache).length, 3);
+  });
+});
+
+describe("src/adapters/", () => {
+  it("imports only its own files and the mod.ts and inspect.ts entry points: no SDK, no Deno or node API", () => {
+    const dir = join(repoRoot(), "src", "adapters");
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
+      // The code without its comments (JSDoc examples import node:assert).
+      const text = readFileSync(join(dir, file), "utf8")
+        .replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, "");
+      for (const [, from] of text.matchAll(/from "([^"]+)"/g)) {
+        assert.ok(
+          /^\.\/[a-z_]+\.ts$/.test(from!) || from === "../../mod.ts" ||
+            from === "../../inspect.ts",
+          `${file} imports ${from}`,
+        );
+      }
+      assert.doesNotMatch(
+        text,
+        /\bDeno\.|node:/,
+        file,
+      );
+    }
   });
 });
