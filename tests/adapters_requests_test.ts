@@ -33,7 +33,9 @@ async function assembly(): Promise<PromptAssembly> {
     name: "persona",
     order: 0,
     text: "You are a coding agent in the user's terminal. " +
-      "Read before you edit, verify each step, report what you saw. ".repeat(40),
+      "Read before you edit, verify each step, report what you saw. ".repeat(
+        40,
+      ),
   });
   prompt.scope("workspace").section({
     name: "workspace",
@@ -107,7 +109,9 @@ describe("toAnthropic() through @anthropic-ai/sdk", () => {
       [{ type: "ephemeral" }, { type: "ephemeral" }, undefined],
     );
     assert.deepEqual(sent.tools.at(-1).cache_control, { type: "ephemeral" });
-    assert.ok(sent.tools.slice(0, -1).every((t: object) => !("cache_control" in t)));
+    assert.ok(
+      sent.tools.slice(0, -1).every((t: object) => !("cache_control" in t)),
+    );
   });
 });
 
@@ -138,7 +142,9 @@ describe("toOpenAIResponses() and toOpenAIChat() through openai", () => {
     });
     assert.equal(reply.output_text, "On it.");
     const body = bodies[0]!;
-    assert.ok(body.includes(`"instructions":${JSON.stringify(renderPrompt(a))}`));
+    assert.ok(
+      body.includes(`"instructions":${JSON.stringify(renderPrompt(a))}`),
+    );
     assert.ok(body.includes(`"tools":${JSON.stringify(request.tools)}`));
   });
 
@@ -161,10 +167,16 @@ describe("toOpenAIResponses() and toOpenAIChat() through openai", () => {
     await client.chat.completions.create({
       model: "gpt-5",
       tools: request.tools,
-      messages: [...request.messages, { role: "user", content: "List the files." }],
+      messages: [...request.messages, {
+        role: "user",
+        content: "List the files.",
+      }],
     });
     const sent = JSON.parse(bodies[0]!);
-    assert.deepEqual(sent.messages[0], { role: "system", content: renderPrompt(a) });
+    assert.deepEqual(sent.messages[0], {
+      role: "system",
+      content: renderPrompt(a),
+    });
     assert.ok(bodies[0]!.includes(`"tools":${JSON.stringify(request.tools)}`));
   });
 });

@@ -68,7 +68,10 @@ export function bedrockParams(assembly: PromptAssembly): ConverseCommandInput {
     system,
     messages: [{
       role: "user",
-      content: [{ text: "List the files." }, ...(contextMessage?.content ?? [])],
+      content: [
+        { text: "List the files." },
+        ...(contextMessage?.content ?? []),
+      ],
     }],
   };
   if (toolConfig) input.toolConfig = toolConfig;
@@ -123,8 +126,16 @@ export function aiSDKParams(
 describe("adapter results and the SDKs' request types", () => {
   it("compile into each SDK's parameters (checked by the type checker)", () => {
     const assembly: PromptAssembly = {
-      sections: [{ name: "persona", order: 0, text: "You are a coding agent." }],
-      tools: [{ name: "bash", description: "Runs.", parameters: { type: "object" } }],
+      sections: [{
+        name: "persona",
+        order: 0,
+        text: "You are a coding agent.",
+      }],
+      tools: [{
+        name: "bash",
+        description: "Runs.",
+        parameters: { type: "object" },
+      }],
       variables: {},
     };
     assert.equal(anthropicParams(assembly).tools?.length, 1);

@@ -80,7 +80,8 @@ function wordTokens(piece: string): number {
   let upperRun = false;
   const endWord = () => {
     if (letters > 0) {
-      tokens += 1 + Math.floor(Math.max(0, letters - WORD_LETTERS) / WORD_LETTERS);
+      tokens += 1 +
+        Math.floor(Math.max(0, letters - WORD_LETTERS) / WORD_LETTERS);
     }
     letters = 0;
   };
