@@ -29,11 +29,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { encode } from "gpt-tokenizer";
-import {
-  type AssembledSection,
-  type PromptAssembly,
-  type SystemPrompt,
-  type ToolSchema,
+import type {
+  AssembledSection,
+  PromptAssembly,
+  SystemPrompt,
+  ToolSchema,
 } from "@dsh/system-prompt";
 import {
   type AdapterOptions,
