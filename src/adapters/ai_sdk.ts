@@ -61,6 +61,7 @@ export type AISDKSystemMessage = {
  * ```
  */
 export type AISDKTool<S> = {
+  /** The tool's description. */
   description: string;
   inputSchema: S;
   providerOptions?: AISDKCacheOptions;
@@ -112,6 +113,7 @@ export interface AISDKRequest<S> {
   tools: Record<string, AISDKTool<S>>;
   /** The runtime context as a user message; absent when there is none. */
   contextMessage?: { role: "user"; content: string };
+  /** Where the breakpoints are, and why. */
   plan: CachePlan;
 }
 

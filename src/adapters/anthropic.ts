@@ -36,8 +36,11 @@ export type AnthropicCacheControl = { type: "ephemeral"; ttl?: "1h" };
  * ```
  */
 export interface AnthropicTextBlock {
+  /** Always `"text"`. */
   type: "text";
+  /** A block of the prompt, with the separator before it. */
   text: string;
+  /** Present where the plan put a breakpoint. */
   cache_control?: AnthropicCacheControl;
 }
 
@@ -54,9 +57,13 @@ export interface AnthropicTextBlock {
  * ```
  */
 export interface AnthropicTool {
+  /** The tool's name. */
   name: string;
+  /** The tool's description. */
   description: string;
+  /** The parameters, with `type: "object"` added when they had no `type`. */
   input_schema: { type: "object"; [key: string]: unknown };
+  /** Present where the plan put a breakpoint. */
   cache_control?: AnthropicCacheControl;
 }
 

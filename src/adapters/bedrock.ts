@@ -24,6 +24,7 @@ import { BEDROCK } from "./profiles.ts";
  * ```
  */
 export interface BedrockCachePoint {
+  /** The checkpoint. */
   cachePoint: { type: "default"; ttl?: "1h" };
 }
 
@@ -54,6 +55,7 @@ export type BedrockSystemBlock = { text: string } | BedrockCachePoint;
  * ```
  */
 export interface BedrockTool {
+  /** The tool, its parameters as JSON. */
   toolSpec: {
     name: string;
     description: string;
@@ -80,6 +82,7 @@ export interface BedrockRequest {
   toolConfig?: { tools: (BedrockTool | BedrockCachePoint)[] };
   /** The runtime context as a user message; absent when there is none. */
   contextMessage?: { role: "user"; content: { text: string }[] };
+  /** Where the breakpoints are, and why. */
   plan: CachePlan;
 }
 

@@ -25,8 +25,11 @@ import { GEMINI } from "./profiles.ts";
  * ```
  */
 export interface GeminiFunctionDeclaration {
+  /** The tool's name. */
   name: string;
+  /** The tool's description. */
   description: string;
+  /** The parameters, as JSON Schema. */
   parametersJsonSchema: JsonObject;
 }
 
@@ -50,6 +53,7 @@ export interface GeminiRequest {
   tools: { functionDeclarations: GeminiFunctionDeclaration[] }[];
   /** The runtime context as user content; absent when there is none. */
   contextMessage?: { role: "user"; parts: { text: string }[] };
+  /** Where the breakpoints are, and why. */
   plan: CachePlan;
 }
 

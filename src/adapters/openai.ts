@@ -26,9 +26,13 @@ import { OPENAI } from "./profiles.ts";
  * ```
  */
 export interface OpenAIFunctionTool {
+  /** Always `"function"`. */
   type: "function";
+  /** The tool's name. */
   name: string;
+  /** The tool's description. */
   description: string;
+  /** The parameters, as JSON Schema. */
   parameters: JsonObject;
   /** `false`: the schemas are sent as they are, not in strict mode. */
   strict: boolean;
@@ -49,9 +53,11 @@ export interface OpenAIFunctionTool {
 export interface OpenAIResponsesRequest {
   /** The system prompt. */
   instructions: string;
+  /** The tools, in assembly order. */
   tools: OpenAIFunctionTool[];
   /** The runtime context as an input message; absent when there is none. */
   contextMessage?: { role: "user"; content: string };
+  /** Where the breakpoints are, and why. */
   plan: CachePlan;
 }
 
@@ -116,7 +122,9 @@ export function toOpenAIResponses(
  * ```
  */
 export interface OpenAIChatTool {
+  /** Always `"function"`. */
   type: "function";
+  /** The tool's name, description and JSON Schema parameters. */
   function: { name: string; description: string; parameters: JsonObject };
 }
 
@@ -136,9 +144,11 @@ export interface OpenAIChatTool {
 export interface OpenAIChatRequest {
   /** The system prompt as the first message; empty for an empty prompt. */
   messages: { role: "system"; content: string }[];
+  /** The tools, in assembly order. */
   tools: OpenAIChatTool[];
   /** The runtime context as a user message; absent when there is none. */
   contextMessage?: { role: "user"; content: string };
+  /** Where the breakpoints are, and why. */
   plan: CachePlan;
 }
 
