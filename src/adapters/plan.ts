@@ -295,6 +295,14 @@ export function planCache(
       });
     }
   }
+  const plan: CachePlan = {
+    provider: profile.provider,
+    minTokens,
+    blocks,
+    toolTokens,
+    choices,
+    notes,
+  };
   const open = choices.filter((choice) => choice.reason !== "after-step");
   const stable = open.at(-1)?.tokens ?? 0;
   if (options.cache === false || profile.breakpoints === 0) {
@@ -312,14 +320,7 @@ export function planCache(
             : `under the minimum of ${minTokens}, nothing is cached`),
       );
     }
-    return {
-      provider: profile.provider,
-      minTokens,
-      blocks,
-      toolTokens,
-      choices,
-      notes,
-    };
+    return plan;
   }
 
   // Candidates by what they keep cached, best first.
@@ -366,14 +367,7 @@ export function planCache(
     choice.detail =
       `it would leave a chosen breakpoint under the minimum (${short.detail})`;
   }
-  return {
-    provider: profile.provider,
-    minTokens,
-    blocks,
-    toolTokens,
-    choices,
-    notes,
-  };
+  return plan;
 }
 
 const CHOSEN: Readonly<Partial<Record<CacheReason, string>>> = {
