@@ -1,8 +1,9 @@
 /**
- * One real client: the Vercel AI SDK. The system prompt is exactly
- * `renderPrompt(assembly)` and the tools are exactly `assembly.tools`; in a
- * multi-step run the prompt is assembled again before every step, and the
- * tools a {@linkcode ToolRegistry} holds are executed by it.
+ * One real client: the Vercel AI SDK. `toAISDK` turns the step's assembly
+ * into the call's `system` (one system message per cache block, with the
+ * Anthropic breakpoints the plan chose) and `tools`; in a multi-step run the
+ * prompt is assembled again before every step, and the tools a
+ * {@linkcode ToolRegistry} holds are executed by it.
  *
  * @module
  */
@@ -13,37 +14,35 @@ import {
   jsonSchema,
   type LanguageModel,
   stepCountIs,
-  tool,
   type ToolSet,
 } from "ai";
-import type { ToolSchema } from "@dsh/system-prompt";
+import type { PromptAssembly } from "@dsh/system-prompt";
+import { toAISDK } from "@dsh/system-prompt/adapters";
 import type { Agent } from "./agent.ts";
 import type { AgentLoop, StepRequest } from "./plugins/agent_loop.ts";
 import type { ToolRegistry } from "./tool_registry.ts";
 
 /**
- * The assembly's tools as an AI SDK tool set. A tool the registry holds
- * gets an `execute` that runs it there; any other has none (the caller runs
- * it).
+ * The call's `system` and `tools` for an assembly. A tool the registry
+ * holds gets an `execute` that runs it there; any other has none (the
+ * caller runs it).
  */
-export function toAiSdkTools(
-  tools: readonly ToolSchema[],
+export function aiSdkRequest(
+  assembly: PromptAssembly,
+  model: string,
   registry?: ToolRegistry,
-): ToolSet {
-  const set: ToolSet = {};
-  for (const { name, description, parameters } of tools) {
-    const inputSchema = jsonSchema(
-      parameters as Parameters<typeof jsonSchema>[0],
-    );
-    set[name] = registry?.has(name)
-      ? tool({
-        description,
-        inputSchema,
+): { system: ReturnType<typeof toAISDK>["system"]; tools: ToolSet } {
+  const { system, tools } = toAISDK(assembly, { jsonSchema, model });
+  const set: ToolSet = tools;
+  for (const name of Object.keys(tools)) {
+    if (registry?.has(name)) {
+      set[name] = {
+        ...tools[name]!,
         execute: (input: unknown) => registry.execute(name, input),
-      })
-      : tool({ description, inputSchema });
+      };
+    }
   }
-  return set;
+  return { system, tools: set };
 }
 
 /** Runs one agent-loop step and sends its prompt and tools to `model`. */
@@ -53,11 +52,10 @@ export async function generateStep(
   model: LanguageModel,
   message: string,
 ): Promise<GenerateTextResult<ToolSet, never>> {
-  const { system, tools } = await loop.step(agent);
+  const { assembly } = await loop.step(agent);
   return await generateText({
     model,
-    system,
-    tools: toAiSdkTools(tools),
+    ...aiSdkRequest(assembly, agent.model),
     prompt: message,
   });
 }
@@ -96,15 +94,14 @@ export async function runAgentLoop(
   const requests = [first];
   const result = await generateText({
     model,
-    system: first.system,
-    tools: toAiSdkTools(first.tools, options.registry),
+    ...aiSdkRequest(first.assembly, agent.model, options.registry),
     prompt: message,
     stopWhen: stepCountIs(options.maxSteps ?? 5),
     prepareStep: async ({ stepNumber }) => {
       if (stepNumber === 0) return {};
       const request = await loop.step(agent, options.now());
       requests.push(request);
-      return { system: request.system };
+      return { system: aiSdkRequest(request.assembly, agent.model).system };
     },
   });
   return { result, requests };

@@ -67,7 +67,7 @@ export function formatExplanation(explained: PromptExplanation): string {
     tools,
     "",
     `total: ${totals.chars} characters, ~${totals.tokens} tokens in ${totals.sections} sections; ` +
-    `${totals.tools} tools, ~${totals.toolTokens} tokens (estimate: 4 characters a token)`,
+    `${totals.tools} tools, ~${totals.toolTokens} tokens (estimated)`,
   ].filter((line, i, lines) => line !== "" || lines[i - 1] !== "").join("\n");
 }
 

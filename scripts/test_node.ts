@@ -7,17 +7,33 @@
  * @module
  */
 
-import { cp, readdir } from "node:fs/promises";
+import { cp, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { entryPoints } from "./entry_points.ts";
 import {
   compile,
   denoManifest,
   removeScratch,
+  ROOT,
   run,
   scratchProject,
   VERSIONS,
 } from "./node_toolchain.ts";
+
+// The SDKs and the tokenizer the adapter tests use, at the versions
+// import_map.json pins.
+const TEST_PACKAGES = [
+  "@anthropic-ai/sdk",
+  "openai",
+  "@aws-sdk/client-bedrock-runtime",
+  "@google/genai",
+  "@ai-sdk/anthropic",
+  "gpt-tokenizer",
+];
+const { imports } = JSON.parse(
+  await readFile(join(ROOT, "import_map.json"), "utf8"),
+) as { imports: Record<string, string> };
+const pinned = TEST_PACKAGES.map((name) => imports[name]!.replace(/^npm:/, ""));
 
 const manifest = await denoManifest();
 const entries = entryPoints(manifest.exports);
@@ -39,6 +55,7 @@ const dir = await scratchProject(
     `@types/node@${VERSIONS.typesNode}`,
     `ai@${VERSIONS.ai}`,
     `fast-check@${VERSIONS.fastCheck}`,
+    ...pinned,
   ],
 );
 await compile(dir, {

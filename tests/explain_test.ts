@@ -52,7 +52,7 @@ describe("explainPrompt()", () => {
         start: 0,
         end: 25,
         chars: 25,
-        tokens: 7,
+        tokens: 13,
         variables: ["model", "cwd"],
       },
       {
@@ -64,7 +64,7 @@ describe("explainPrompt()", () => {
         start: 27,
         end: 44,
         chars: 17,
-        tokens: 5,
+        tokens: 4,
         variables: [],
       },
     ]);
@@ -91,7 +91,7 @@ describe("explainPrompt()", () => {
     ]);
     assert.deepEqual(explained.totals, {
       chars: 44,
-      tokens: 11,
+      tokens: 17,
       sections: 2,
       tools: 2,
       toolTokens: 12,

@@ -1,11 +1,12 @@
-// The README's API tables name every export of mod.ts and inspect.ts, and
-// nothing else, so they cannot drift from the code.
+// The README's API tables name every export of mod.ts, inspect.ts and
+// adapters.ts, and nothing else, so they cannot drift from the code.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as core from "../mod.ts";
 import * as inspect from "../inspect.ts";
+import * as adapters from "../adapters.ts";
 import { repoRoot } from "./support/repo_root.ts";
 import { sourceExports } from "./support/source_exports.ts";
 
@@ -24,6 +25,12 @@ const ENTRY_POINTS = [
     file: "inspect.ts",
     runtime: inspect,
     docs: "https://jsr.io/@dsh/system-prompt/doc/inspect",
+  },
+  {
+    specifier: "@dsh/system-prompt/adapters",
+    file: "adapters.ts",
+    runtime: adapters,
+    docs: "https://jsr.io/@dsh/system-prompt/doc/adapters",
   },
 ];
 

@@ -63,9 +63,10 @@ export interface CacheBlock {
  */
 export interface CacheBlocksOptions {
   /**
-   * The most breakpoints to mark: a non-negative integer. Anthropic allows
-   * 4 per request, shared with tools and messages.
-   * @default {4}
+   * The most breakpoints to mark: a non-negative integer. Anthropic and
+   * Bedrock allow 4 per request, shared with tools and messages: the
+   * default leaves one for the tools (a fifth would be dropped).
+   * @default {3}
    */
   maxBreakpoints?: number;
 }
@@ -79,6 +80,13 @@ export interface CacheBlocksOptions {
  * `renderPrompt(assembly)`, whatever the separators. A section is as
  * volatile as its most volatile item, so a block is never more stable than
  * any part of it.
+ *
+ * It knows no provider: it counts no tokens, so it may mark a block under
+ * the model's minimum cacheable length (nothing is cached there), and it
+ * leaves the tools to the host. `planCache` and the provider adapters of
+ * `@dsh/system-prompt/adapters` apply a provider's rules instead (minimum
+ * per model, the budget shared with tools and messages, Bedrock's
+ * per-checkpoint minimum) and say why each place was chosen or skipped.
  *
  * @param assembly The assembly.
  * @param options How many breakpoints to mark.
@@ -157,7 +165,7 @@ function checkedMaxBreakpoints(options: CacheBlocksOptions): number {
     );
   }
   const { maxBreakpoints } = options;
-  if (maxBreakpoints === undefined) return 4;
+  if (maxBreakpoints === undefined) return 3;
   if (typeof maxBreakpoints !== "number") {
     throw new TypeError(
       `Cannot split cache blocks: maxBreakpoints must be a number, got ${

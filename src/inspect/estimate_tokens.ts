@@ -1,31 +1,106 @@
 /**
- * The token estimate `explainPrompt` reports.
+ * The token estimate `explainPrompt` and the adapters' cache plans use.
  *
  * @module
  */
 
-/** Characters per token assumed by {@linkcode estimateTokens}. */
-export const CHARS_PER_TOKEN = 4;
+// The pieces a BPE tokenizer's pre-tokenizer cuts text into: a word (with
+// the space or punctuation mark before it), up to 3 digits, a run of
+// punctuation, a run of whitespace.
+const PIECE =
+  /[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+/gu;
+const LETTER = /\p{L}/u;
+const HAN = /\p{sc=Han}/u;
+const KANA = /[\p{sc=Hiragana}\p{sc=Katakana}]/u;
+const HANGUL = /\p{sc=Hangul}/u;
+const UPPER = /\p{Lu}/u;
+
+// Tokens per character of scripts without spaces between words, and of
+// other non-Latin letters; measured against o200k_base (see the test).
+const PER_HAN = 0.75;
+const PER_KANA = 0.8;
+const PER_HANGUL = 0.7;
+const PER_OTHER_LETTER = 0.5;
+// A Latin word costs one token up to this many letters, one more per as
+// many letters again.
+const WORD_LETTERS = 5;
+// Characters per token in a run of punctuation.
+const PUNCTUATION_RUN = 4;
 
 /**
- * An estimate of how many tokens `text` costs: one per 4 characters (UTF-16
- * code units), rounded up. That is the usual rule of thumb for English prose
- * with current BPE tokenizers; code, JSON and non-Latin scripts cost more.
- * It is for comparing parts of one prompt, not for billing: use the model
- * provider's token counter for exact figures.
+ * An estimate of how many tokens `text` costs with a current BPE tokenizer.
+ * It cuts the text as such a tokenizer's pre-tokenizer does (words, digit
+ * groups, punctuation runs, whitespace runs) and prices each piece: a Latin
+ * word one token per 5 letters after its first 5 (camel case splits it), a
+ * group of up to 3 digits one, a run of punctuation one per 4 characters, a
+ * run of whitespace one, and Chinese, Japanese and Korean characters 0.75,
+ * 0.8 and 0.7 each. Measured against `o200k_base` it is within 6% on
+ * English prose, TypeScript, JSON schemas, padded Markdown tables and
+ * Chinese, Japanese and Korean text (the "4 characters a token" rule it
+ * replaces is 2.5× low on Japanese). It is for sizing parts of a prompt and
+ * planning cache breakpoints, not for billing: pass a provider's counter
+ * where exact figures matter.
  *
  * @param text The text.
- * @returns The estimate.
+ * @returns The estimate, a non-negative integer.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
  * import { estimateTokens } from "@dsh/system-prompt/inspect";
  *
- * assert.equal(estimateTokens("Check every exit code."), 6);
+ * assert.equal(estimateTokens("Check every exit code."), 5);
+ * assert.equal(estimateTokens('{"type":"object"}'), 5);
+ * assert.equal(estimateTokens("终端中工作"), 4);
  * assert.equal(estimateTokens(""), 0);
  * ```
  */
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / CHARS_PER_TOKEN);
+  let tokens = 0;
+  for (const [piece] of text.matchAll(PIECE)) {
+    const first = piece.codePointAt(0)!;
+    if (first <= 0x20 && piece.trim() === "") {
+      tokens += 1; // whitespace
+    } else if (LETTER.test(piece)) {
+      tokens += wordTokens(piece);
+    } else if (first >= 0x30 && first <= 0x39 || /^\p{N}/u.test(piece)) {
+      tokens += 1; // up to 3 digits
+    } else {
+      const marks = [...piece.trim()].length;
+      tokens += Math.max(1, Math.ceil(marks / PUNCTUATION_RUN));
+    }
+  }
+  return Math.round(tokens);
+}
+
+/** A word piece: Latin words by length and case, other letters per character. */
+function wordTokens(piece: string): number {
+  let tokens = 0;
+  let letters = 0; // of the current Latin word
+  let upperRun = false;
+  const endWord = () => {
+    if (letters > 0) {
+      tokens += 1 +
+        Math.floor(Math.max(0, letters - WORD_LETTERS) / WORD_LETTERS);
+    }
+    letters = 0;
+  };
+  for (const char of piece) {
+    const code = char.codePointAt(0)!;
+    if (code < 0x250 && LETTER.test(char)) {
+      const upper = UPPER.test(char);
+      // camelCase and HTTPServer split where a capital starts a word.
+      if (upper && letters > 0 && !upperRun) endWord();
+      upperRun = upper;
+      letters++;
+    } else {
+      endWord();
+      if (HAN.test(char)) tokens += PER_HAN;
+      else if (KANA.test(char)) tokens += PER_KANA;
+      else if (HANGUL.test(char)) tokens += PER_HANGUL;
+      else if (LETTER.test(char)) tokens += PER_OTHER_LETTER;
+    }
+  }
+  endWord();
+  return tokens;
 }

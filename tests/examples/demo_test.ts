@@ -90,13 +90,13 @@ describe("runDemo()", () => {
     const out = io.stdout.join("\n");
     assert.match(
       out,
-      /\nagent:persona +agent-loop +0 +\[0, 369\) +369 +93 +model, cwd\n/,
+      /\nagent:persona +agent-loop +0 +\[0, 369\) +369 +82 +model, cwd\n/,
     );
     assert.match(out, /\ntool:bash +bash +105 +\[371, 524\) +153/);
-    assert.match(out, /\nsubagent +subagent +344 +153 +127\n/);
+    assert.match(out, /\nsubagent +subagent +344 +153 +109\n/);
     assert.match(
       out,
-      /\ntotal: 667 characters, ~167 tokens in 3 sections; 4 tools/,
+      /\ntotal: 667 characters, ~151 tokens in 3 sections; 4 tools/,
     );
   });
 

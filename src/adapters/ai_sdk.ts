@@ -1,0 +1,194 @@
+/**
+ * `toAISDK`: the `system` and `tools` of the Vercel AI SDK's
+ * `generateText` / `streamText`, without importing the SDK: the host
+ * passes its `jsonSchema` function.
+ *
+ * @module
+ */
+
+import type { PromptAssembly } from "../../mod.ts";
+import { parametersOf, prepare } from "./_request.ts";
+import type { AdapterOptions, CachePlan } from "./plan.ts";
+import { ANTHROPIC } from "./profiles.ts";
+
+/**
+ * The provider options that carry a breakpoint: Anthropic's `cacheControl`
+ * or Bedrock's `cachePoint`, by the profile's provider.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AISDKCacheOptions } from "@dsh/system-prompt/adapters";
+ *
+ * const options: AISDKCacheOptions = { anthropic: { cacheControl: { type: "ephemeral" } } };
+ * assert.ok("anthropic" in options);
+ * ```
+ */
+export type AISDKCacheOptions =
+  | { anthropic: { cacheControl: { type: "ephemeral"; ttl?: "1h" } } }
+  | { bedrock: { cachePoint: { type: "default"; ttl?: "1h" } } };
+
+/**
+ * A system message of `system`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AISDKSystemMessage } from "@dsh/system-prompt/adapters";
+ *
+ * const message: AISDKSystemMessage = { role: "system", content: "Hi." };
+ * assert.equal(message.role, "system");
+ * ```
+ */
+export type AISDKSystemMessage = {
+  role: "system";
+  content: string;
+  providerOptions?: AISDKCacheOptions;
+};
+
+/**
+ * A tool of `tools`, without `execute` (add one to run it in the SDK).
+ *
+ * @typeParam S What the host's `jsonSchema` returns.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AISDKTool } from "@dsh/system-prompt/adapters";
+ *
+ * const tool: AISDKTool<object> = { description: "Runs a command.", inputSchema: {} };
+ * assert.equal(tool.description, "Runs a command.");
+ * ```
+ */
+export type AISDKTool<S> = {
+  /** The tool's description. */
+  description: string;
+  inputSchema: S;
+  providerOptions?: AISDKCacheOptions;
+};
+
+/**
+ * Options of {@linkcode toAISDK}.
+ *
+ * @typeParam S What `jsonSchema` returns.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AISDKOptions } from "@dsh/system-prompt/adapters";
+ *
+ * const options: AISDKOptions<object> = { jsonSchema: () => ({}) };
+ * assert.equal(typeof options.jsonSchema, "function");
+ * ```
+ */
+export interface AISDKOptions<S> extends AdapterOptions {
+  /**
+   * The AI SDK's `jsonSchema` (from `"ai"`): called with each tool's
+   * parameters. Typed loosely so that the SDK's own function fits.
+   */
+  jsonSchema: (schema: never) => S;
+}
+
+/**
+ * What {@linkcode toAISDK} returns.
+ *
+ * @typeParam S What the host's `jsonSchema` returns.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type AISDKRequest, toAISDK } from "@dsh/system-prompt/adapters";
+ *
+ * const request: AISDKRequest<object> = toAISDK(
+ *   { sections: [], tools: [], variables: {} },
+ *   { jsonSchema: () => ({}) },
+ * );
+ * assert.deepEqual(request.tools, {});
+ * ```
+ */
+export interface AISDKRequest<S> {
+  /** The system prompt as system messages, one per block. */
+  system: AISDKSystemMessage[];
+  /** The tools by name. */
+  tools: Record<string, AISDKTool<S>>;
+  /** The runtime context as a user message; absent when there is none. */
+  contextMessage?: { role: "user"; content: string };
+  /** Where the breakpoints are, and why. */
+  plan: CachePlan;
+}
+
+/**
+ * The `system` and `tools` of an AI SDK call: one system message per block
+ * of the plan, the breakpoints as the provider's `providerOptions` (by
+ * default the Anthropic profile: `{ anthropic: { cacheControl } }`; with
+ * the Bedrock profile `{ bedrock: { cachePoint } }`; none for a provider
+ * that caches by itself). The messages' contents join to exactly
+ * `renderPrompt(assembly)`.
+ *
+ * @typeParam S What `jsonSchema` returns.
+ * @param assembly The assembly.
+ * @param options The SDK's `jsonSchema`, and the adapter options.
+ * @returns The call's fields, the context message and the plan.
+ * @throws {PromptError} As {@linkcode planCache} does.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toAISDK } from "@dsh/system-prompt/adapters";
+ *
+ * const jsonSchema = (schema: object) => ({ jsonSchema: schema });
+ * const { system, tools } = toAISDK({
+ *   sections: [{ name: "persona", order: 0, text: "You are a coding agent." }],
+ *   tools: [{ name: "bash", description: "Runs a command.", parameters: { type: "object" } }],
+ *   variables: {},
+ * }, { jsonSchema });
+ * assert.deepEqual(system, [{ role: "system", content: "You are a coding agent." }]);
+ * assert.deepEqual(tools.bash?.inputSchema, { jsonSchema: { type: "object" } });
+ * ```
+ */
+export function toAISDK<S>(
+  assembly: PromptAssembly,
+  options: AISDKOptions<S>,
+): AISDKRequest<S> {
+  const { plan, context, mark } = prepare(assembly, ANTHROPIC, options);
+  const jsonSchema = options.jsonSchema as (schema: object) => S;
+  const provider = plan.provider;
+  const cache = (after: "tools" | number) => {
+    const ttl = mark(after);
+    const extra = ttl === "1h" ? { ttl } : {};
+    let providerOptions: AISDKCacheOptions;
+    if (ttl === undefined) return {};
+    if (provider === "anthropic") {
+      providerOptions = {
+        anthropic: { cacheControl: { type: "ephemeral", ...extra } },
+      };
+    } else if (provider === "bedrock") {
+      providerOptions = {
+        bedrock: { cachePoint: { type: "default", ...extra } },
+      };
+    } else return {};
+    return { providerOptions };
+  };
+  const tools: Record<string, AISDKTool<S>> = {};
+  const last = assembly.tools.length - 1;
+  assembly.tools.forEach((tool, i) => {
+    tools[tool.name] = {
+      description: tool.description,
+      inputSchema: jsonSchema(parametersOf(tool)),
+      ...(i === last ? cache("tools") : {}),
+    };
+  });
+  const request: AISDKRequest<S> = {
+    system: plan.blocks.map((block, i) => ({
+      role: "system",
+      content: block.text,
+      ...cache(i),
+    })),
+    tools,
+    plan,
+  };
+  if (context !== "") {
+    request.contextMessage = { role: "user", content: context };
+  }
+  return request;
+}

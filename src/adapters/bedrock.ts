@@ -1,0 +1,153 @@
+/**
+ * `toBedrock`: the `system` and `toolConfig` of an Amazon Bedrock Converse
+ * request, with `cachePoint` blocks.
+ *
+ * @module
+ */
+
+import type { PromptAssembly } from "../../mod.ts";
+import type { JsonObject } from "./json.ts";
+import { parametersOf, prepare } from "./_request.ts";
+import type { AdapterOptions, CachePlan } from "./plan.ts";
+import { BEDROCK } from "./profiles.ts";
+
+/**
+ * A cache checkpoint: `ttl` is absent for the default 5 minutes.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { BedrockCachePoint } from "@dsh/system-prompt/adapters";
+ *
+ * const point: BedrockCachePoint = { cachePoint: { type: "default" } };
+ * assert.equal(point.cachePoint.type, "default");
+ * ```
+ */
+export interface BedrockCachePoint {
+  /** The checkpoint. */
+  cachePoint: { type: "default"; ttl?: "1h" };
+}
+
+/**
+ * A block of `system`: text, or a checkpoint after the text before it.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { BedrockSystemBlock } from "@dsh/system-prompt/adapters";
+ *
+ * const blocks: BedrockSystemBlock[] = [{ text: "Hi." }, { cachePoint: { type: "default" } }];
+ * assert.equal(blocks.length, 2);
+ * ```
+ */
+export type BedrockSystemBlock = { text: string } | BedrockCachePoint;
+
+/**
+ * A tool of `toolConfig.tools`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { BedrockTool } from "@dsh/system-prompt/adapters";
+ *
+ * const tool: BedrockTool = { toolSpec: { name: "bash", description: "", inputSchema: { json: {} } } };
+ * assert.equal(tool.toolSpec.name, "bash");
+ * ```
+ */
+export interface BedrockTool {
+  /** The tool, its parameters as JSON. */
+  toolSpec: {
+    name: string;
+    description: string;
+    inputSchema: { json: JsonObject };
+  };
+}
+
+/**
+ * What {@linkcode toBedrock} returns.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type BedrockRequest, toBedrock } from "@dsh/system-prompt/adapters";
+ *
+ * const request: BedrockRequest = toBedrock({ sections: [], tools: [], variables: {} });
+ * assert.equal(request.toolConfig, undefined);
+ * ```
+ */
+export interface BedrockRequest {
+  /** The system prompt's text blocks, each chosen one followed by a checkpoint. */
+  system: BedrockSystemBlock[];
+  /** The tools, and a checkpoint after them if planned; absent for none. */
+  toolConfig?: { tools: (BedrockTool | BedrockCachePoint)[] };
+  /** The runtime context as a user message; absent when there is none. */
+  contextMessage?: { role: "user"; content: { text: string }[] };
+  /** Where the breakpoints are, and why. */
+  plan: CachePlan;
+}
+
+/**
+ * The `system` and `toolConfig` of a Bedrock Converse request, with
+ * `cachePoint` blocks where {@linkcode planCache} puts them by the Bedrock
+ * profile, whose minimum applies to each checkpoint's increment. The text
+ * blocks join to exactly `renderPrompt(assembly)`. Converse wants user and
+ * assistant turns to alternate: add `contextMessage.content` to the last
+ * user message rather than sending a second one.
+ *
+ * @param assembly The assembly.
+ * @param options The model, profile, token counter and cache options.
+ * @returns The request fields, the context message and the plan.
+ * @throws {PromptError} As {@linkcode planCache} does.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toBedrock } from "@dsh/system-prompt/adapters";
+ *
+ * const { system, toolConfig } = toBedrock({
+ *   sections: [{ name: "persona", order: 0, text: "You are a coding agent. ".repeat(300) }],
+ *   tools: [{ name: "bash", description: "Runs a command.", parameters: { type: "object" } }],
+ *   variables: {},
+ * }, { model: "anthropic.claude-sonnet-4-5-20250929-v1:0" });
+ * assert.deepEqual(system.slice(1), [{ cachePoint: { type: "default" } }]);
+ * assert.equal(toolConfig?.tools.length, 1); // the tools alone are under the minimum
+ * ```
+ */
+export function toBedrock(
+  assembly: PromptAssembly,
+  options: AdapterOptions = {},
+): BedrockRequest {
+  const { plan, context, mark } = prepare(assembly, BEDROCK, options);
+  const point = (after: "tools" | number): BedrockCachePoint[] => {
+    const ttl = mark(after);
+    if (ttl === undefined) return [];
+    return [{
+      cachePoint: ttl === "1h" ? { type: "default", ttl } : { type: "default" },
+    }];
+  };
+  const request: BedrockRequest = {
+    system: plan.blocks.flatMap((
+      block,
+      i,
+    ) => [{ text: block.text }, ...point(i)]),
+    plan,
+  };
+  if (assembly.tools.length > 0) {
+    request.toolConfig = {
+      tools: [
+        ...assembly.tools.map((tool) => ({
+          toolSpec: {
+            name: tool.name,
+            description: tool.description,
+            inputSchema: { json: parametersOf(tool) },
+          },
+        })),
+        ...point("tools"),
+      ],
+    };
+  }
+  if (context !== "") {
+    request.contextMessage = { role: "user", content: [{ text: context }] };
+  }
+  return request;
+}

@@ -1,0 +1,103 @@
+/**
+ * `toGemini`: the `systemInstruction` and `tools` of a Gemini
+ * `generateContent` config. Gemini caches repeated prefixes by itself
+ * (implicit caching), so there is nothing to mark.
+ *
+ * @module
+ */
+
+import type { PromptAssembly } from "../../mod.ts";
+import type { JsonObject } from "./json.ts";
+import { parametersOf, prepare } from "./_request.ts";
+import type { AdapterOptions, CachePlan } from "./plan.ts";
+import { GEMINI } from "./profiles.ts";
+
+/**
+ * A function declaration, its parameters as JSON Schema.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { GeminiFunctionDeclaration } from "@dsh/system-prompt/adapters";
+ *
+ * const fn: GeminiFunctionDeclaration = { name: "bash", description: "", parametersJsonSchema: {} };
+ * assert.equal(fn.name, "bash");
+ * ```
+ */
+export interface GeminiFunctionDeclaration {
+  /** The tool's name. */
+  name: string;
+  /** The tool's description. */
+  description: string;
+  /** The parameters, as JSON Schema. */
+  parametersJsonSchema: JsonObject;
+}
+
+/**
+ * What {@linkcode toGemini} returns: put `systemInstruction` and `tools` in
+ * the request's `config`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type GeminiRequest, toGemini } from "@dsh/system-prompt/adapters";
+ *
+ * const request: GeminiRequest = toGemini({ sections: [], tools: [], variables: {} });
+ * assert.deepEqual(request.systemInstruction, { parts: [] });
+ * ```
+ */
+export interface GeminiRequest {
+  /** The system prompt as one text part; no part for an empty prompt. */
+  systemInstruction: { parts: { text: string }[] };
+  /** One tool holding every function declaration; empty for none. */
+  tools: { functionDeclarations: GeminiFunctionDeclaration[] }[];
+  /** The runtime context as user content; absent when there is none. */
+  contextMessage?: { role: "user"; parts: { text: string }[] };
+  /** Where the breakpoints are, and why. */
+  plan: CachePlan;
+}
+
+/**
+ * The `systemInstruction` and `tools` of a Gemini request. The instruction's
+ * text is exactly `renderPrompt(assembly)`.
+ *
+ * @param assembly The assembly.
+ * @param options The model, profile, token counter and cache options.
+ * @returns The config fields, the context message and the plan.
+ * @throws {PromptError} As {@linkcode planCache} does.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toGemini } from "@dsh/system-prompt/adapters";
+ *
+ * const { systemInstruction, tools } = toGemini({
+ *   sections: [{ name: "persona", order: 0, text: "You are a coding agent." }],
+ *   tools: [{ name: "bash", description: "Runs a command.", parameters: { type: "object" } }],
+ *   variables: {},
+ * }, { model: "gemini-2.5-flash" });
+ * assert.deepEqual(systemInstruction, { parts: [{ text: "You are a coding agent." }] });
+ * assert.equal(tools[0]?.functionDeclarations[0]?.name, "bash");
+ * ```
+ */
+export function toGemini(
+  assembly: PromptAssembly,
+  options: AdapterOptions = {},
+): GeminiRequest {
+  const { plan, context } = prepare(assembly, GEMINI, options);
+  const text = plan.blocks.map((block) => block.text).join("");
+  const functionDeclarations = assembly.tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    parametersJsonSchema: parametersOf(tool),
+  }));
+  const request: GeminiRequest = {
+    systemInstruction: { parts: text === "" ? [] : [{ text }] },
+    tools: functionDeclarations.length === 0 ? [] : [{ functionDeclarations }],
+    plan,
+  };
+  if (context !== "") {
+    request.contextMessage = { role: "user", parts: [{ text: context }] };
+  }
+  return request;
+}

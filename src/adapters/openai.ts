@@ -1,0 +1,200 @@
+/**
+ * `toOpenAIResponses` and `toOpenAIChat`: the request fields of OpenAI's
+ * Responses and Chat Completions APIs. OpenAI caches repeated prefixes by
+ * itself, so there is nothing to mark; the plan says whether the stable
+ * prefix is long enough.
+ *
+ * @module
+ */
+
+import type { PromptAssembly } from "../../mod.ts";
+import type { JsonObject } from "./json.ts";
+import { parametersOf, prepare } from "./_request.ts";
+import type { AdapterOptions, CachePlan } from "./plan.ts";
+import { OPENAI } from "./profiles.ts";
+
+/**
+ * A function tool of the Responses API.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { OpenAIFunctionTool } from "@dsh/system-prompt/adapters";
+ *
+ * const tool: OpenAIFunctionTool = { type: "function", name: "bash", description: "", parameters: {}, strict: false };
+ * assert.equal(tool.strict, false);
+ * ```
+ */
+export interface OpenAIFunctionTool {
+  /** Always `"function"`. */
+  type: "function";
+  /** The tool's name. */
+  name: string;
+  /** The tool's description. */
+  description: string;
+  /** The parameters, as JSON Schema. */
+  parameters: JsonObject;
+  /** `false`: the schemas are sent as they are, not in strict mode. */
+  strict: boolean;
+}
+
+/**
+ * What {@linkcode toOpenAIResponses} returns.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type OpenAIResponsesRequest, toOpenAIResponses } from "@dsh/system-prompt/adapters";
+ *
+ * const request: OpenAIResponsesRequest = toOpenAIResponses({ sections: [], tools: [], variables: {} });
+ * assert.equal(request.instructions, "");
+ * ```
+ */
+export interface OpenAIResponsesRequest {
+  /** The system prompt. */
+  instructions: string;
+  /** The tools, in assembly order. */
+  tools: OpenAIFunctionTool[];
+  /** The runtime context as an input message; absent when there is none. */
+  contextMessage?: { role: "user"; content: string };
+  /** Where the breakpoints are, and why. */
+  plan: CachePlan;
+}
+
+/**
+ * The `instructions` and `tools` of an OpenAI Responses request.
+ * `instructions` is exactly `renderPrompt(assembly)`.
+ *
+ * @param assembly The assembly.
+ * @param options The model, profile, token counter and cache options.
+ * @returns The request fields, the context message and the plan.
+ * @throws {PromptError} As {@linkcode planCache} does.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toOpenAIResponses } from "@dsh/system-prompt/adapters";
+ *
+ * const { instructions, tools, plan } = toOpenAIResponses({
+ *   sections: [{ name: "persona", order: 0, text: "You are {{model}}." }],
+ *   tools: [{ name: "bash", description: "Runs a command.", parameters: { type: "object" } }],
+ *   variables: { model: "gpt-5" },
+ * }, { model: "gpt-5" });
+ * assert.equal(instructions, "You are gpt-5.");
+ * assert.deepEqual(tools[0], {
+ *   type: "function", name: "bash", description: "Runs a command.", parameters: { type: "object" }, strict: false,
+ * });
+ * assert.match(plan.notes[0]!, /under the minimum of 1024/);
+ * ```
+ */
+export function toOpenAIResponses(
+  assembly: PromptAssembly,
+  options: AdapterOptions = {},
+): OpenAIResponsesRequest {
+  const { plan, context } = prepare(assembly, OPENAI, options);
+  const request: OpenAIResponsesRequest = {
+    instructions: plan.blocks.map((block) => block.text).join(""),
+    tools: assembly.tools.map((tool) => ({
+      type: "function",
+      name: tool.name,
+      description: tool.description,
+      parameters: parametersOf(tool),
+      strict: false,
+    })),
+    plan,
+  };
+  if (context !== "") {
+    request.contextMessage = { role: "user", content: context };
+  }
+  return request;
+}
+
+/**
+ * A function tool of Chat Completions.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { OpenAIChatTool } from "@dsh/system-prompt/adapters";
+ *
+ * const tool: OpenAIChatTool = { type: "function", function: { name: "bash", description: "", parameters: {} } };
+ * assert.equal(tool.function.name, "bash");
+ * ```
+ */
+export interface OpenAIChatTool {
+  /** Always `"function"`. */
+  type: "function";
+  /** The tool's name, description and JSON Schema parameters. */
+  function: { name: string; description: string; parameters: JsonObject };
+}
+
+/**
+ * What {@linkcode toOpenAIChat} returns: put the conversation after
+ * `messages`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type OpenAIChatRequest, toOpenAIChat } from "@dsh/system-prompt/adapters";
+ *
+ * const request: OpenAIChatRequest = toOpenAIChat({ sections: [], tools: [], variables: {} });
+ * assert.deepEqual(request.messages, []);
+ * ```
+ */
+export interface OpenAIChatRequest {
+  /** The system prompt as the first message; empty for an empty prompt. */
+  messages: { role: "system"; content: string }[];
+  /** The tools, in assembly order. */
+  tools: OpenAIChatTool[];
+  /** The runtime context as a user message; absent when there is none. */
+  contextMessage?: { role: "user"; content: string };
+  /** Where the breakpoints are, and why. */
+  plan: CachePlan;
+}
+
+/**
+ * The system message and `tools` of an OpenAI Chat Completions request.
+ * The message's content is exactly `renderPrompt(assembly)`.
+ *
+ * @param assembly The assembly.
+ * @param options The model, profile, token counter and cache options.
+ * @returns The request fields, the context message and the plan.
+ * @throws {PromptError} As {@linkcode planCache} does.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toOpenAIChat } from "@dsh/system-prompt/adapters";
+ *
+ * const { messages, tools } = toOpenAIChat({
+ *   sections: [{ name: "persona", order: 0, text: "You are a coding agent." }],
+ *   tools: [{ name: "bash", description: "Runs a command.", parameters: {} }],
+ *   variables: {},
+ * });
+ * assert.deepEqual(messages, [{ role: "system", content: "You are a coding agent." }]);
+ * assert.equal(tools[0]?.function.name, "bash");
+ * ```
+ */
+export function toOpenAIChat(
+  assembly: PromptAssembly,
+  options: AdapterOptions = {},
+): OpenAIChatRequest {
+  const { plan, context } = prepare(assembly, OPENAI, options);
+  const content = plan.blocks.map((block) => block.text).join("");
+  const request: OpenAIChatRequest = {
+    messages: content === "" ? [] : [{ role: "system", content }],
+    tools: assembly.tools.map((tool) => ({
+      type: "function",
+      function: {
+        name: tool.name,
+        description: tool.description,
+        parameters: parametersOf(tool),
+      },
+    })),
+    plan,
+  };
+  if (context !== "") {
+    request.contextMessage = { role: "user", content: context };
+  }
+  return request;
+}

@@ -1,0 +1,472 @@
+/**
+ * `planCache`: which blocks of a request get a cache breakpoint, and why.
+ *
+ * @module
+ */
+
+import { type PromptAssembly, PromptError, type Stability } from "../../mod.ts";
+import { estimateTokens, explainPrompt } from "../../inspect.ts";
+import { minimumFor, type ProviderProfile } from "./profiles.ts";
+
+/**
+ * How an adapter caches. `false` (in {@linkcode AdapterOptions}) places no
+ * breakpoint at all.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CacheOptions } from "@dsh/system-prompt/adapters";
+ *
+ * const options: CacheOptions = { reserve: 2, ttl: "1h" };
+ * assert.equal(options.reserve, 2);
+ * ```
+ */
+export interface CacheOptions {
+  /**
+   * Breakpoints left for the conversation's messages (the host marks them).
+   * @default {1}
+   */
+  reserve?: number;
+  /**
+   * The TTL of every breakpoint the plan places. A longer TTL must come
+   * before a shorter one, so the host's message breakpoints may not ask
+   * for more than this.
+   * @default {"5m"}
+   */
+  ttl?: "5m" | "1h";
+}
+
+/**
+ * The options every adapter takes.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type AdapterOptions, BEDROCK } from "@dsh/system-prompt/adapters";
+ *
+ * const options: AdapterOptions = { model: "claude-sonnet-4-5", profile: BEDROCK };
+ * assert.equal(options.profile?.provider, "bedrock");
+ * ```
+ */
+export interface AdapterOptions {
+  /**
+   * The model id: picks the minimum cacheable length from the profile. An
+   * unknown or absent model gets the profile's most conservative minimum.
+   * @default {undefined}
+   */
+  model?: string;
+  /** The provider's cache rules. @default {the adapter's provider} */
+  profile?: ProviderProfile;
+  /** Counts a text's tokens. @default {estimateTokens} */
+  countTokens?: (text: string) => number;
+  /** `false` places no breakpoint. @default {{}} */
+  cache?: false | CacheOptions;
+}
+
+/**
+ * The options of {@linkcode planCache}: an adapter's, without the profile.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { PlanCacheOptions } from "@dsh/system-prompt/adapters";
+ *
+ * const options: PlanCacheOptions = { cache: false };
+ * assert.equal(options.cache, false);
+ * ```
+ */
+export type PlanCacheOptions = Omit<AdapterOptions, "profile">;
+
+/**
+ * A run of the system prompt with one stability: the unit a breakpoint can
+ * follow. Joined in order, the blocks' texts are the prompt.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ANTHROPIC, planCache, type SystemBlock } from "@dsh/system-prompt/adapters";
+ *
+ * const [block]: SystemBlock[] = planCache(
+ *   { sections: [{ name: "a", order: 0, text: "Hi." }], tools: [], variables: {} },
+ *   ANTHROPIC,
+ * ).blocks;
+ * assert.deepEqual(block, { text: "Hi.", sections: ["a"], stability: "static", tokens: 2 });
+ * ```
+ */
+export interface SystemBlock {
+  /** Its text, with the separator before it (none for the first). */
+  text: string;
+  /** The sections it holds (part of a list, where items differ in stability). */
+  sections: string[];
+  /** The stability of everything in it. */
+  stability: Stability;
+  /** Its tokens, by `countTokens`. */
+  tokens: number;
+}
+
+/**
+ * Why a place got a breakpoint or did not. Chosen: `"stable-prefix"` (the
+ * end of all that does not change every step), `"static-prefix"` (the end
+ * of the static part, still read after a session-stable block changed),
+ * `"tools"` (the end of the tools, still read after the system prompt
+ * changed), `"boundary"` (another change of stability). Skipped:
+ * `"under-minimum"`, `"over-budget"`, `"after-step"`, `"automatic"` (the
+ * provider caches by itself), `"disabled"` (`cache: false`).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CacheReason } from "@dsh/system-prompt/adapters";
+ *
+ * const reason: CacheReason = "under-minimum";
+ * assert.equal(reason, "under-minimum");
+ * ```
+ */
+export type CacheReason =
+  | "stable-prefix"
+  | "static-prefix"
+  | "tools"
+  | "boundary"
+  | "under-minimum"
+  | "over-budget"
+  | "after-step"
+  | "automatic"
+  | "disabled";
+
+/**
+ * One place a breakpoint could go: after the tools, or after a system block.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ANTHROPIC, type CacheChoice, planCache } from "@dsh/system-prompt/adapters";
+ *
+ * const [choice]: CacheChoice[] = planCache(
+ *   { sections: [{ name: "a", order: 0, text: "Hi." }], tools: [], variables: {} },
+ *   ANTHROPIC,
+ *   { model: "claude-sonnet-4-5" },
+ * ).choices;
+ * assert.equal(choice?.reason, "under-minimum");
+ * ```
+ */
+export interface CacheChoice {
+  /** `"tools"`, or the index in `blocks` of the block it follows. */
+  after: "tools" | number;
+  /** Tokens of the request's prefix up to here, in the provider's order. */
+  tokens: number;
+  /** Whether the plan puts a breakpoint here. */
+  chosen: boolean;
+  /** Why. */
+  reason: CacheReason;
+  /** The reason in words, with the figures. */
+  detail: string;
+  /** The TTL of a chosen breakpoint. */
+  ttl?: "5m" | "1h";
+}
+
+/**
+ * What {@linkcode planCache} returns.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { OPENAI, type CachePlan, planCache } from "@dsh/system-prompt/adapters";
+ *
+ * const plan: CachePlan = planCache({ sections: [], tools: [], variables: {} }, OPENAI);
+ * assert.equal(plan.minTokens, 1024);
+ * ```
+ */
+export interface CachePlan {
+  /** The profile's provider. */
+  provider: string;
+  /** The minimum cacheable tokens the plan applied. */
+  minTokens: number;
+  /** The system prompt in blocks: their texts join to `renderPrompt`'s. */
+  blocks: SystemBlock[];
+  /** Tokens of each tool, in assembly order. */
+  toolTokens: number[];
+  /** Every place a breakpoint could go, in the provider's prefix order. */
+  choices: CacheChoice[];
+  /** What else the plan assumed (an unknown model, a prefix under the minimum). */
+  notes: string[];
+}
+
+const VOLATILITY: Readonly<Record<Stability, number>> = {
+  static: 0,
+  session: 1,
+  step: 2,
+};
+const moreVolatile = (a: Stability, b: Stability): Stability =>
+  VOLATILITY[a] >= VOLATILITY[b] ? a : b;
+
+/**
+ * Plans the cache breakpoints of one request by a provider's documented
+ * rules: it never places more than the profile's maximum (less the
+ * `reserve` left for messages), never at or after a `"step"` block, never
+ * where the profile says nothing would be cached (a prefix, or for
+ * Bedrock an increment since the previous breakpoint, under the model's
+ * minimum). It picks, in this order while the budget lasts: the end of the
+ * stable prefix (every later step reads it), the end of the static part,
+ * the end of the tools, other stability boundaries; and says why each
+ * place was chosen or skipped. For a provider that caches by itself
+ * (OpenAI, Gemini) it places none and notes whether the stable prefix
+ * reaches the minimum.
+ *
+ * @param assembly The assembly.
+ * @param profile The provider's rules.
+ * @param options The model, a token counter, the reserve and TTL.
+ * @returns The plan.
+ * @throws {PromptError} `invalid-option` for a `reserve` that is not a
+ * non-negative integer or a TTL the profile does not offer; otherwise as
+ * `renderPrompt` does.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { BEDROCK, planCache } from "@dsh/system-prompt/adapters";
+ *
+ * const plan = planCache({
+ *   sections: [
+ *     { name: "persona", order: 0, text: "You are a coding agent. ".repeat(300) },
+ *     { name: "clock", order: 900, text: "It is 09:00.", stability: "step" },
+ *   ],
+ *   tools: [{ name: "bash", description: "Runs a command. ".repeat(400), parameters: {} }],
+ *   variables: {},
+ * }, BEDROCK, { model: "anthropic.claude-sonnet-4-5-20250929-v1:0" });
+ * assert.deepEqual(plan.choices.map((c) => [c.after, c.chosen, c.reason]), [
+ *   ["tools", true, "tools"],
+ *   [0, true, "stable-prefix"],
+ *   [1, false, "after-step"],
+ * ]);
+ * ```
+ */
+export function planCache(
+  assembly: PromptAssembly,
+  profile: ProviderProfile,
+  options: PlanCacheOptions = {},
+): CachePlan {
+  const count = options.countTokens ?? estimateTokens;
+  const { reserve, ttl } = checkedCache(options.cache, profile);
+  const { minTokens, matched } = minimumFor(profile, options.model);
+  const blocks = systemBlocks(assembly, count);
+  const toolTokens = assembly.tools.map((tool) => count(JSON.stringify(tool)));
+  const notes: string[] = [];
+  if (!matched) {
+    notes.push(
+      `${
+        options.model === undefined
+          ? "No model given"
+          : `Model "${options.model}" is not in the table`
+      }: the most conservative ${profile.provider} minimum applies, ${minTokens} tokens`,
+    );
+  }
+
+  // Every place a breakpoint could go, in the provider's prefix order.
+  const choices: CacheChoice[] = [];
+  let tokens = 0;
+  let step: string | undefined;
+  const place = (
+    after: "tools" | number,
+    stability: Stability,
+    name: string,
+  ) => {
+    const choice: CacheChoice = {
+      after,
+      tokens,
+      chosen: false,
+      reason: "boundary",
+      detail: "",
+    };
+    if (step === undefined && stability === "step") step = name;
+    if (step !== undefined) {
+      choice.reason = "after-step";
+      choice.detail = `at or after "${step}", which changes every step`;
+    }
+    choices.push(choice);
+  };
+  for (const part of profile.order) {
+    if (part === "tools" && toolTokens.length > 0) {
+      tokens += toolTokens.reduce((sum, n) => sum + n, 0);
+      place("tools", "static", "tools");
+    } else if (part === "system") {
+      blocks.forEach((block, i) => {
+        tokens += block.tokens;
+        place(i, block.stability, block.sections[0]!);
+      });
+    }
+  }
+  const plan: CachePlan = {
+    provider: profile.provider,
+    minTokens,
+    blocks,
+    toolTokens,
+    choices,
+    notes,
+  };
+  const open = choices.filter((choice) => choice.reason !== "after-step");
+  const stable = open.at(-1)?.tokens ?? 0;
+  if (options.cache === false || profile.breakpoints === 0) {
+    for (const choice of open) {
+      choice.reason = options.cache === false ? "disabled" : "automatic";
+      choice.detail = options.cache === false
+        ? "cache: false"
+        : `${profile.provider} caches a repeated prefix by itself`;
+    }
+    if (profile.breakpoints === 0) {
+      notes.push(
+        `The stable prefix is ${stable} tokens: ` +
+          (stable >= minTokens
+            ? `later steps can read it from cache (minimum ${minTokens})`
+            : `under the minimum of ${minTokens}, nothing is cached`),
+      );
+    }
+    return plan;
+  }
+
+  // Candidates by what they keep cached, best first.
+  const isStatic = (choice: CacheChoice) =>
+    choice.after === "tools" || blocks[choice.after]!.stability === "static";
+  const staticEnd = open.findIndex((choice) => !isStatic(choice));
+  const ranked: [CacheChoice | undefined, CacheReason][] = [
+    [open.at(-1), "stable-prefix"],
+    [staticEnd === -1 ? undefined : open[staticEnd - 1], "static-prefix"],
+    [open.find((choice) => choice.after === "tools"), "tools"],
+    ...open.slice().reverse().map((
+      c,
+    ): [CacheChoice, CacheReason] => [c, "boundary"]),
+  ];
+  const budget = Math.max(0, profile.breakpoints - reserve);
+  const chosen: CacheChoice[] = [];
+  for (const [choice, reason] of ranked) {
+    if (choice === undefined || choice.chosen || choice.detail !== "") continue;
+    const short = shortfall([...chosen, choice], profile, minTokens);
+    if (short !== undefined && short.at === choice) {
+      choice.reason = "under-minimum";
+      choice.detail = short.detail;
+    } else if (short !== undefined) {
+      continue; // it would starve a chosen one; another candidate may fit
+    } else if (chosen.length >= budget) {
+      choice.reason = "over-budget";
+      choice.detail = `${budget} of ${profile.breakpoints} breakpoints are ` +
+        `for tools and system, ${reserve} left for the messages; all spent`;
+    } else {
+      chosen.push(choice);
+      Object.assign(choice, {
+        chosen: true,
+        reason,
+        detail: CHOSEN[reason],
+        ttl,
+      });
+    }
+  }
+  for (const choice of open) {
+    if (choice.detail !== "") continue;
+    // Fine alone, but it would cut a chosen increment under the minimum.
+    const short = shortfall([...chosen, choice], profile, minTokens)!;
+    choice.reason = "under-minimum";
+    choice.detail =
+      `it would leave a chosen breakpoint under the minimum (${short.detail})`;
+  }
+  return plan;
+}
+
+const CHOSEN: Readonly<Partial<Record<CacheReason, string>>> = {
+  "stable-prefix": "the end of everything that does not change every step",
+  "static-prefix":
+    "the end of the static part: read again after a session change",
+  tools: "the end of the tools: read again after a system-prompt change",
+  boundary: "a change of stability",
+};
+
+/** The first breakpoint of a set that the profile would not cache, and why. */
+function shortfall(
+  set: CacheChoice[],
+  profile: ProviderProfile,
+  minTokens: number,
+): { at: CacheChoice; detail: string } | undefined {
+  const sorted = set.slice().sort((a, b) => a.tokens - b.tokens);
+  let previous = 0;
+  for (const at of sorted) {
+    const size = profile.minimum === "increment"
+      ? at.tokens - previous
+      : at.tokens;
+    if (size < minTokens) {
+      const what = profile.minimum === "increment"
+        ? `${size} tokens since the previous breakpoint`
+        : `a prefix of ${size} tokens`;
+      return { at, detail: `${what}, under the minimum of ${minTokens}` };
+    }
+    previous = at.tokens;
+  }
+  return undefined;
+}
+
+function checkedCache(
+  cache: AdapterOptions["cache"],
+  profile: ProviderProfile,
+): { reserve: number; ttl: "5m" | "1h" } {
+  const { reserve = 1, ttl = "5m" } = cache === false ? {} : cache ?? {};
+  if (!Number.isInteger(reserve) || reserve < 0) {
+    throw new PromptError(
+      "invalid-option",
+      `Cannot plan cache breakpoints: reserve must be a non-negative integer, got ${reserve}`,
+    );
+  }
+  if (profile.breakpoints > 0 && !profile.ttls.includes(ttl)) {
+    throw new PromptError(
+      "invalid-option",
+      `Cannot plan cache breakpoints: ${profile.provider} offers no TTL "${ttl}"`,
+    );
+  }
+  return { reserve, ttl };
+}
+
+/**
+ * The rendered prompt cut where stability changes: at section boundaries,
+ * and inside a list whose items differ in stability.
+ */
+function systemBlocks(
+  assembly: PromptAssembly,
+  count: (text: string) => number,
+): SystemBlock[] {
+  const { text, sections } = explainPrompt(assembly);
+  const declared = new Map(
+    assembly.sections.map((s) => [s.name, s.stability ?? "static"]),
+  );
+  const parts: { from: number; name: string; stability: Stability }[] = [];
+  for (const section of sections) {
+    const own = declared.get(section.name) ?? "static";
+    const items = section.items ?? [];
+    const from = parts.length === 0 ? 0 : section.separatorStart;
+    if (items.every((item) => moreVolatile(own, item.stability) === own)) {
+      parts.push({ from, name: section.name, stability: section.stability });
+      continue;
+    }
+    parts.push({ from, name: section.name, stability: own });
+    for (const item of items) {
+      const stability = moreVolatile(own, item.stability);
+      parts.push({ from: item.separatorStart, name: section.name, stability });
+    }
+  }
+  const blocks: (SystemBlock & { from: number })[] = [];
+  for (const part of parts) {
+    const last = blocks.at(-1);
+    if (last?.stability === part.stability) {
+      if (last.sections.at(-1) !== part.name) last.sections.push(part.name);
+    } else {
+      blocks.push({
+        from: part.from,
+        text: "",
+        sections: [part.name],
+        stability: part.stability,
+        tokens: 0,
+      });
+    }
+  }
+  return blocks
+    .map(({ from, sections, stability }, i) => {
+      const block = text.slice(from, blocks[i + 1]?.from ?? text.length);
+      return { text: block, sections, stability, tokens: count(block) };
+    })
+    .filter((block) => block.text !== "");
+}

@@ -1,0 +1,148 @@
+// Type tests: each adapter's result compiles into the official SDK's request
+// type (strict, exactOptionalPropertyTypes), with the SDKs as dev
+// dependencies. `deno task check` and the Node run (tsc) both compile this.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import type Anthropic from "@anthropic-ai/sdk";
+import type OpenAI from "openai";
+import type { ConverseCommandInput } from "@aws-sdk/client-bedrock-runtime";
+import type { GenerateContentParameters } from "@google/genai";
+import { type generateText, jsonSchema, type ModelMessage } from "ai";
+import type { PromptAssembly } from "@dsh/system-prompt";
+import {
+  BEDROCK,
+  toAISDK,
+  toAnthropic,
+  toBedrock,
+  toGemini,
+  toOpenAIChat,
+  toOpenAIResponses,
+} from "@dsh/system-prompt/adapters";
+
+const conversation = [{ role: "user" as const, content: "List the files." }];
+
+export function anthropicParams(
+  assembly: PromptAssembly,
+): Anthropic.MessageCreateParamsNonStreaming {
+  const { system, tools, contextMessage } = toAnthropic(assembly);
+  return {
+    model: "claude-sonnet-5",
+    max_tokens: 1024,
+    system,
+    tools,
+    messages: contextMessage ? [...conversation, contextMessage] : conversation,
+  };
+}
+
+export function openAIResponsesParams(
+  assembly: PromptAssembly,
+): OpenAI.Responses.ResponseCreateParamsNonStreaming {
+  const { instructions, tools, contextMessage } = toOpenAIResponses(assembly);
+  return {
+    model: "gpt-5",
+    instructions,
+    tools,
+    input: contextMessage ? [...conversation, contextMessage] : conversation,
+  };
+}
+
+export function openAIChatParams(
+  assembly: PromptAssembly,
+): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming {
+  const { messages, tools, contextMessage } = toOpenAIChat(assembly);
+  return {
+    model: "gpt-5",
+    tools,
+    messages: [
+      ...messages,
+      ...conversation,
+      ...(contextMessage ? [contextMessage] : []),
+    ],
+  };
+}
+
+export function bedrockParams(assembly: PromptAssembly): ConverseCommandInput {
+  const { system, toolConfig, contextMessage } = toBedrock(assembly);
+  const input: ConverseCommandInput = {
+    modelId: "anthropic.claude-sonnet-4-5-20250929-v1:0",
+    system,
+    messages: [{
+      role: "user",
+      content: [
+        { text: "List the files." },
+        ...(contextMessage?.content ?? []),
+      ],
+    }],
+  };
+  if (toolConfig) input.toolConfig = toolConfig;
+  return input;
+}
+
+export function geminiParams(
+  assembly: PromptAssembly,
+): GenerateContentParameters {
+  const { systemInstruction, tools, contextMessage } = toGemini(assembly);
+  return {
+    model: "gemini-2.5-flash",
+    contents: [
+      { role: "user", parts: [{ text: "List the files." }] },
+      ...(contextMessage ? [contextMessage] : []),
+    ],
+    config: { systemInstruction, tools },
+  };
+}
+
+// The checks bite: another provider's shapes do not fit.
+export function mismatched(
+  assembly: PromptAssembly,
+): Anthropic.MessageCreateParamsNonStreaming {
+  return {
+    model: "claude-sonnet-5",
+    max_tokens: 1024,
+    // @ts-expect-error Bedrock's system blocks are not Anthropic's
+    system: toBedrock(assembly).system,
+    // @ts-expect-error Chat Completions tools are not Anthropic tools
+    tools: toOpenAIChat(assembly).tools,
+    messages: conversation,
+  };
+}
+
+type GenerateTextParams = Parameters<typeof generateText>[0];
+
+export function aiSDKParams(
+  assembly: PromptAssembly,
+): Pick<GenerateTextParams, "system" | "tools" | "messages"> {
+  const { system, tools, contextMessage } = toAISDK(assembly, {
+    jsonSchema,
+    profile: BEDROCK,
+  });
+  const messages: ModelMessage[] = [
+    ...conversation,
+    ...(contextMessage ? [contextMessage] : []),
+  ];
+  return { system, tools, messages };
+}
+
+describe("adapter results and the SDKs' request types", () => {
+  it("compile into each SDK's parameters (checked by the type checker)", () => {
+    const assembly: PromptAssembly = {
+      sections: [{
+        name: "persona",
+        order: 0,
+        text: "You are a coding agent.",
+      }],
+      tools: [{
+        name: "bash",
+        description: "Runs.",
+        parameters: { type: "object" },
+      }],
+      variables: {},
+    };
+    assert.equal(anthropicParams(assembly).tools?.length, 1);
+    assert.equal(openAIResponsesParams(assembly).tools?.length, 1);
+    assert.equal(openAIChatParams(assembly).messages.length, 2);
+    assert.equal(bedrockParams(assembly).toolConfig?.tools?.length, 1);
+    assert.equal(geminiParams(assembly).config?.tools?.length, 1);
+    assert.ok(aiSDKParams(assembly).tools?.bash);
+  });
+});
