@@ -5,8 +5,11 @@
  * @module
  */
 
-import type { PromptAssembly, ToolSchema } from "../../mod.ts";
-import { contextText } from "./_context.ts";
+import {
+  type PromptAssembly,
+  renderContext,
+  type ToolSchema,
+} from "../../mod.ts";
 import type { JsonObject } from "./json.ts";
 import { type AdapterOptions, type CachePlan, planCache } from "./plan.ts";
 import type { ProviderProfile } from "./profiles.ts";
@@ -28,7 +31,7 @@ export function prepare(
   const plan = planCache(assembly, options.profile ?? profile, options);
   return {
     plan,
-    context: contextText(assembly),
+    context: renderContext(assembly),
     mark: (after) =>
       plan.choices.find((choice) => choice.chosen && choice.after === after)
         ?.ttl,
