@@ -1,48 +1,187 @@
 /**
- * `checkPrompt`: what would go wrong, or read worse, before the first step.
+ * `checkPrompt`: what would fail, or read worse, before the first step.
  *
  * @module
  */
 
-import { describeValue } from "../core/_describe_value.ts";
-import { describeOwner, messageOf } from "../core/_errors.ts";
-import { PromptError } from "../core/errors.ts";
-import type { AssembleArgs } from "../core/options.ts";
-import type { SystemPrompt } from "../core/system_prompt.ts";
-import { toolOwner } from "../core/tool_owner.ts";
-import type { AssembledItem } from "../core/items.ts";
-import type { AssembledSection, PromptAssembly } from "../core/types.ts";
-import { describeItem } from "../core/_item_errors.ts";
-import { referenceProblem } from "../render/_reference_problem.ts";
-import { type ListParts, listParts } from "../render/_render_list.ts";
-import { asItemError } from "../render/_render_errors.ts";
-import { compileTemplate, malformedReference } from "../render/_template.ts";
 import {
-  needsOwnCheck,
-  promptSeparator,
-  renderSection,
-  sectionSeparator,
-} from "../render/render.ts";
-import { DuplicateSentences } from "./_duplicate_sentences.ts";
-import { reportLayoutProblem } from "./_layout_problem.ts";
-import { orphanItems } from "./_orphan_items.ts";
-import type { PromptDiagnostic } from "./diagnostics.ts";
+  describeWhere,
+  failure,
+  messageOf,
+  PromptError,
+} from "../core/errors.ts";
+import type { PromptErrorCode, Where } from "../core/errors.ts";
+import { closestName, didYouMean } from "../core/names.ts";
+import { diagnoseAssembly, fromError, type Seen } from "./_diagnose.ts";
+import type {
+  AssembleArgs,
+  AssembleContext,
+  AssembleOptions,
+  PromptAssembly,
+  PromptRegistrations,
+} from "../core/types.ts";
 
-const TOOL_BAND = { min: 100, max: 199 };
+/** The `toolOrder` entry where unlisted tools go (the registry's `TOOL_ORDER_REST`). */
+const TOOL_ORDER_REST = "<unlisted-tools>";
 
 /**
- * Diagnoses a registry before the first step: assembles it for `context`
- * and reports references that would fail (in sections and list items;
- * literal text has none), variables no section or item uses, the same
- * sentence under two owners, tool guidance outside its band, and items
- * whose list does not exist (`orphan-item`).
+ * What a diagnostic is about: a {@linkcode PromptErrorCode} for what
+ * rendering the assembly would throw (`unknown-variable`, `missing-value`,
+ * `malformed-reference`, `invalid-value`, `invalid-section`, …) or what
+ * `assemble()` will reject with (`orphan-item`), and these:
+ *
+ * | code | severity | finding |
+ * | --- | --- | --- |
+ * | `assemble-failed` | error | `assemble()` rejected (its code in `errorCode`); nothing else was checked for that context |
+ * | `check-failed` | error | the check itself could not read a value (a getter that throws); nothing else was checked |
+ * | `orphan-item` | error | an item (or item provider) whose list is no live section, context entry or item declaring `list` |
+ * | `unused-variable` | warning | a registered variable no section, context entry or item references in any checked context |
+ * | `duplicate-sentence` | warning | one sentence in two parts, or in a part and a tool description: two owners for one fact |
+ * | `tool-guidance-band` | warning | tool guidance (a `tool:` section, or a section of a scope that provides tools) outside orders 100–199 |
+ * | `volatile-section` | warning | a section or item with stability `"step"` in the system prompt: it belongs in a context entry |
+ * | `unknown-tool-order` | warning | a `toolOrder` name that no tool provider returns in any checked context |
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { DiagnosticCode } from "@dsh/system-prompt/inspect";
+ *
+ * const code: DiagnosticCode = "unused-variable";
+ * assert.equal(code, "unused-variable");
+ * ```
+ */
+export type DiagnosticCode =
+  | PromptErrorCode
+  | "assemble-failed"
+  | "check-failed"
+  | "unused-variable"
+  | "duplicate-sentence"
+  | "tool-guidance-band"
+  | "volatile-section"
+  | "unknown-tool-order";
+
+/**
+ * One finding of {@linkcode checkPrompt}.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SystemPrompt } from "@dsh/system-prompt";
+ * import { checkPrompt, type PromptDiagnostic } from "@dsh/system-prompt/inspect";
+ *
+ * const prompt = new SystemPrompt();
+ * prompt.scope("git").variable("branch", () => "main");
+ * const [diagnostic]: PromptDiagnostic[] = await checkPrompt(prompt);
+ * assert.deepEqual(diagnostic, {
+ *   code: "unused-variable",
+ *   severity: "warning",
+ *   owner: "git",
+ *   variable: "branch",
+ *   message: 'No section, context entry or item of the checked context references variable "branch" of "git"',
+ * });
+ * ```
+ */
+export interface PromptDiagnostic {
+  /** What it is about. */
+  code: DiagnosticCode;
+  /** `error`: the first step would fail; `warning`: it would work, worse. */
+  severity: "error" | "warning";
+  /** The finding, for people. */
+  message: string;
+  /** The owner of the part at fault, when it has one. */
+  owner?: string;
+  /** The layer of the part at fault, when it has one. */
+  layer?: string;
+  /** The section at fault (for an item, its top-level list). */
+  section?: string;
+  /** The context entry at fault (for an item, its top-level list). */
+  context?: string;
+  /** The item at fault. */
+  item?: string;
+  /** The variable at fault. */
+  variable?: string;
+  /** The tool at fault. */
+  tool?: string;
+  /** The assemble handler at fault. */
+  handler?: string;
+  /** A close name ("did you mean"). */
+  suggestion?: string;
+  /** For `assemble-failed`: the code `assemble()` rejected with. */
+  errorCode?: PromptErrorCode;
+  /**
+   * When several contexts were checked and the finding comes from their
+   * assemblies: the indexes (in checked order) of those it holds for.
+   */
+  contexts?: number[];
+}
+
+/**
+ * Options of {@linkcode checkPrompt}: `assemble()`'s (`layer`, `signal`),
+ * and more contexts to check.
+ *
+ * @typeParam C The registry's context type.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CheckOptions } from "@dsh/system-prompt/inspect";
+ *
+ * const options: CheckOptions<{ cwd?: string }> = { contexts: [{}, { cwd: "/" }] };
+ * assert.equal(options.contexts?.length, 2);
+ * ```
+ */
+export interface CheckOptions<C = AssembleContext> extends AssembleOptions {
+  /**
+   * Contexts checked after the `context` argument (when one is given): a
+   * variable is unused only when no checked context's parts reference it.
+   * @default {undefined}
+   */
+  contexts?: readonly C[];
+}
+
+/**
+ * What {@linkcode checkPrompt} needs of a registry: a `SystemPrompt` is one.
+ *
+ * @typeParam C The registry's context type.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SystemPrompt } from "@dsh/system-prompt";
+ * import type { CheckablePrompt } from "@dsh/system-prompt/inspect";
+ *
+ * const prompt: CheckablePrompt<object> = new SystemPrompt();
+ * assert.equal(typeof prompt.registrations, "function");
+ * ```
+ */
+export interface CheckablePrompt<C = AssembleContext> {
+  /** What the registry holds. */
+  registrations(): PromptRegistrations;
+  /** One step's assembly. */
+  assemble(...args: AssembleArgs<C>): Promise<PromptAssembly>;
+}
+
+/**
+ * Diagnoses a registry before the first step. It assembles it for each
+ * checked context (awaiting async providers, for `options.layer` when
+ * given) and reports, in prompt order: what rendering would throw (every
+ * unresolvable or malformed reference of sections, context entries and
+ * items at any depth; literal text has none), items whose list is not live
+ * (`orphan-item`), tool guidance outside its band, sections that change
+ * every step (better as context entries), the same sentence under two
+ * owners; then `toolOrder` names no provider returns and variables no
+ * checked context's parts reference.
+ *
+ * The checked contexts are `context` (`{}` when left out and no
+ * `options.contexts` is given) followed by `options.contexts`, so
+ * `checkPrompt(prompt, context)` is unchanged and
+ * `checkPrompt(prompt, undefined, { contexts: [a, b] })` checks `a` and `b`.
  *
  * @typeParam C The registry's context type.
  * @param prompt The registry.
- * @param args The context (`{}` when left out), then assemble options.
- * @returns The diagnostics, errors and warnings in prompt order; empty when
- * there is nothing to report. It never rejects: a failing assembly is the
- * one diagnostic `assemble-failed`.
+ * @param args The context, then {@linkcode CheckOptions}.
+ * @returns The diagnostics; empty when there is nothing to report. It never
+ * rejects: a failing assembly is an `assemble-failed` diagnostic.
  *
  * @example Usage
  * ```ts
@@ -63,234 +202,203 @@ const TOOL_BAND = { min: 100, max: 199 };
  * ```
  */
 export async function checkPrompt<C>(
-  prompt: SystemPrompt<C>,
-  ...args: AssembleArgs<C>
+  prompt: CheckablePrompt<C>,
+  ...args: AssembleArgs<C, CheckOptions<C>>
 ): Promise<PromptDiagnostic[]> {
-  // Taken first: the registrations this assembly resolves.
-  const registrations = prompt.registrations();
-  const { variables } = registrations;
-  let assembly: PromptAssembly;
+  const [context, options] = args as [C?, CheckOptions<C>?];
   try {
-    assembly = await prompt.assemble(...args);
+    return await check(prompt, context, options ?? {});
   } catch (error) {
-    const diagnostic: PromptDiagnostic = {
-      code: "assemble-failed",
+    return [{
+      code: "check-failed",
       severity: "error",
-      message: messageOf(error),
-    };
-    if (error instanceof PromptError && error.owner !== undefined) {
-      diagnostic.owner = error.owner;
-    }
-    return [diagnostic];
+      message: `Cannot check the prompt: ${messageOf(error)}`,
+    }];
   }
-  const owners = new Map(variables.map((v) => [v.name, v.owner]));
-  return [...diagnose(assembly, owners), ...orphanItems(registrations)];
 }
 
-/**
- * Checks an assembly: every reference resolves, every registered variable
- * is used, no sentence has two owners, tool guidance sits in its band.
- *
- * @param variableOwners The registered variables and their owners.
- */
-export function diagnose(
-  assembly: PromptAssembly,
-  variableOwners: ReadonlyMap<string, string | undefined>,
-): PromptDiagnostic[] {
-  const diagnostics: PromptDiagnostic[] = [];
-  const duplicates = new DuplicateSentences(diagnostics);
-  const referenced = new Set<string>();
-  const toolOwners = new Set(assembly.tools.map(toolOwner));
-  const checkOwn = needsOwnCheck(assembly.variables);
-  const layoutProblem = (run: () => unknown, section?: AssembledSection) =>
-    reportLayoutProblem(run, diagnostics, section);
-  layoutProblem(() => promptSeparator(assembly));
-  for (let i = 0; i < assembly.sections.length; i++) {
-    const section = assembly.sections[i]!;
-    if (layoutProblem(() => sectionSeparator(section, ""), section)) continue;
-    let resolvable = checkReferences(
-      assembly,
-      section,
-      undefined,
-      referenced,
-      diagnostics,
-    );
-    const items = section.list !== undefined && Array.isArray(section.items)
-      ? section.items
-      : [];
-    for (const item of items) {
-      resolvable = checkReferences(
-        assembly,
-        section,
-        item,
-        referenced,
-        diagnostics,
-      ) && resolvable;
+async function check<C>(
+  prompt: CheckablePrompt<C>,
+  context: C | undefined,
+  options: CheckOptions<C>,
+): Promise<PromptDiagnostic[]> {
+  const more = Array.isArray(options.contexts) ? options.contexts : undefined;
+  const contexts: C[] = more === undefined || more.length === 0
+    ? [context ?? {} as C]
+    : context === undefined
+    ? [...more]
+    : [context, ...more];
+  const { layer, signal } = options;
+  // Taken first: the registrations the assemblies resolve.
+  const registrations = prompt.registrations();
+  const rank = layerRanks(registrations, layer);
+  const found = new Map<string, PromptDiagnostic>();
+  const add = (diagnostic: PromptDiagnostic, index?: number) => {
+    const key = JSON.stringify(diagnostic);
+    const held = found.get(key) ?? diagnostic;
+    found.set(key, held);
+    if (index !== undefined && contexts.length > 1) {
+      (held.contexts ??= []).push(index);
     }
-    checkToolBand(section, toolOwners, diagnostics);
-    if (!resolvable) continue;
-    const place = { owner: section.owner, section: section.name };
-    const label = `section "${section.name}"`;
-    if (section.list === undefined) {
-      let text = "";
-      // A flag of the wrong type, left by a handler.
-      if (
-        layoutProblem(
-          () => text = renderSection(assembly, i, checkOwn),
-          section,
-        )
-      ) continue;
-      duplicates.add(text, { ...place, label });
+  };
+  const orphans = orphanItems(registrations, rank);
+  for (const orphan of orphans) add(orphan);
+  const seen: Seen = { references: new Set(), tools: new Set() };
+  let assembled = 0;
+  for (let i = 0; i < contexts.length; i++) {
+    let assembly: PromptAssembly;
+    try {
+      assembly = await prompt.assemble(
+        ...[contexts[i], {
+          ...(layer === undefined ? {} : { layer }),
+          ...(signal === undefined ? {} : { signal }),
+        }] as AssembleArgs<C>,
+      );
+    } catch (error) {
+      // The orphans found above are what it rejected for.
+      if (isCode(error, "orphan-item") && orphans.length > 0) continue;
+      add(
+        error instanceof PromptError ? fromError(error, "assemble-failed") : {
+          code: "assemble-failed",
+          severity: "error",
+          message: messageOf(error),
+        },
+        i,
+      );
       continue;
     }
-    let parts: ListParts | undefined;
-    // A list field of the wrong type, left by a handler.
-    if (
-      layoutProblem(() => parts = listParts(assembly, i, checkOwn), section)
-    ) continue;
-    parts = parts!;
-    duplicates.add(parts.heading, { ...place, label });
-    for (const { index, text } of parts.items) {
-      const item = items[index]!;
-      duplicates.add(text, {
-        label: describeItem(item.name, section.name),
-        owner: item.owner,
-        section: section.name,
-        item: item.name,
+    assembled++;
+    for (const diagnostic of diagnoseAssembly(assembly, seen)) {
+      add(diagnostic, i);
+    }
+  }
+  if (assembled > 0) {
+    const checked = `the checked context${contexts.length > 1 ? "s" : ""}`;
+    for (const name of registrations.toolOrder) {
+      if (name === TOOL_ORDER_REST || seen.tools.has(name)) continue;
+      const suggestion = closestName(name, seen.tools);
+      add({
+        code: "unknown-tool-order",
+        severity: "warning",
+        message: `No tool provider returns ${describeWhere({ tool: name })}, ` +
+          `listed in toolOrder, in ${checked}${didYouMean(suggestion)}`,
+        tool: name,
+        ...(suggestion === undefined ? {} : { suggestion }),
+      });
+    }
+    const variables = effective(registrations.variables, rank, (v) => v.name);
+    for (const { name, owner, layer } of variables.values()) {
+      if (seen.references.has(name)) continue;
+      const where: Where = {
+        variable: name,
+        owner,
+        ...(layer ? { layer } : {}),
+      };
+      add({
+        code: "unused-variable",
+        severity: "warning",
+        message: `No section, context entry or item of ${checked} ` +
+          `references ${describeWhere(where)}`,
+        ...(owner === undefined ? {} : { owner }),
+        ...(layer === undefined ? {} : { layer }),
+        variable: name,
       });
     }
   }
-  for (const tool of assembly.tools) {
-    duplicates.add(tool.description, {
-      label: `the description of tool "${tool.name}"`,
-      owner: toolOwner(tool),
-      tool: tool.name,
-    });
-  }
-  for (const [variable, owner] of variableOwners) {
-    if (referenced.has(variable)) continue;
-    diagnostics.push(withOwner({
-      code: "unused-variable",
-      severity: "warning",
-      message: `Variable "${variable}" of ${
-        describeOwner(owner)
-      } is referenced by no section`,
-      variable,
-    }, owner));
-  }
-  return diagnostics;
+  return [...found.values()];
 }
 
-/**
- * Reports the malformed group, unresolvable references or non-string text
- * of a section (or of one of its items), and records the names it
- * references (all of them, those after a malformed group too; none for
- * literal text). Whether it renders.
- */
-function checkReferences(
-  assembly: PromptAssembly,
-  section: AssembledSection,
-  item: AssembledItem | undefined,
-  referenced: Set<string>,
-  diagnostics: PromptDiagnostic[],
-): boolean {
-  const name = section.name;
-  if (item !== undefined && (typeof item !== "object" || item === null)) {
-    // A handler left it; renderPrompt would throw invalid-section.
-    diagnostics.push(withOwner({
-      code: "invalid-section",
-      severity: "error",
-      message: `Section "${name}" has ${
-        describeValue(item)
-      } among its items, not an item`,
-      section: name,
-    }, section.owner));
-    return false;
+function isCode(error: unknown, code: PromptErrorCode): boolean {
+  return error instanceof PromptError && error.code === code;
+}
+
+/** Rank of each layer an assembly for `layer` resolves: 0 global, nearest highest. */
+function layerRanks(
+  registrations: PromptRegistrations,
+  layer: string | undefined,
+): Map<string | undefined, number> {
+  const parents = new Map(registrations.layers.map((l) => [l.key, l.parent]));
+  const chain: string[] = [];
+  for (
+    let key = layer;
+    key !== undefined && parents.has(key) && !chain.includes(key);
+    key = parents.get(key)
+  ) chain.unshift(key);
+  return new Map([
+    [undefined, 0],
+    ...chain.map((key, i) => [key, i + 1] as const),
+  ]);
+}
+
+/** The registrations an assembly sees: per key, the one of the nearest layer. */
+function effective<T extends { layer?: string }>(
+  entries: readonly T[],
+  rank: ReadonlyMap<string | undefined, number>,
+  keyOf: (entry: T) => string,
+): Map<string, T> {
+  const found = new Map<string, T>();
+  for (const entry of entries) {
+    const at = rank.get(entry.layer);
+    if (at === undefined) continue;
+    const held = found.get(keyOf(entry));
+    if (held === undefined || rank.get(held.layer)! < at) {
+      found.set(keyOf(entry), entry);
+    }
   }
-  const part = item ?? section;
-  const text: unknown = part.text;
-  const at = (diagnostic: PromptDiagnostic) => {
-    if (item !== undefined) diagnostic.item = item.name;
-    diagnostics.push(withOwner(diagnostic, part.owner));
-  };
-  const where = item === undefined
-    ? `Section "${name}"`
-    : `Item "${item.name}" of list "${name}"`;
-  if (typeof text !== "string") {
-    // A handler left it; renderPrompt would throw invalid-section (or -item).
-    at({
-      code: item === undefined ? "invalid-section" : "invalid-item",
-      severity: "error",
-      message: `${where} has ${describeValue(text)} as its text, not a string`,
-      section: name,
-    });
-    return false;
+  return found;
+}
+
+/** An `orphan-item` error for each item and item provider whose list is not live. */
+function orphanItems(
+  registrations: PromptRegistrations,
+  rank: ReadonlyMap<string | undefined, number>,
+): PromptDiagnostic[] {
+  const tops = new Set<string>();
+  for (const parts of [registrations.sections, registrations.contexts]) {
+    for (const [name, part] of effective(parts, rank, (p) => p.name)) {
+      if (part.list === true) tops.add(name);
+    }
   }
-  if (part.literal === true || text.indexOf("{{") === -1) return true;
-  const { parts, malformed } = compileTemplate(text);
-  let resolvable = malformed === undefined;
-  if (malformed !== undefined) {
-    const error = malformedReference(text, name, malformed);
-    at({
-      code: "malformed-reference",
-      severity: "error",
-      message: (item === undefined ? error : asItemError(error, item, name))
-        .message,
-      section: name,
-    });
+  const key = (path: readonly string[]) => JSON.stringify(path);
+  const items = effective(
+    registrations.items,
+    rank,
+    (i) => key([...i.path, i.name]),
+  );
+  const live = (path: readonly string[]): boolean =>
+    path.length === 1
+      ? tops.has(path[0]!)
+      : path.length > 1 && items.get(key(path))?.declaresList === true &&
+        live(path.slice(0, -1));
+  const lists = [...tops];
+  for (const item of items.values()) {
+    const path = [...item.path, item.name];
+    if (item.declaresList === true && live(path)) lists.push(path.join("/"));
   }
-  const seen = new Set<string>();
-  for (let k = 1; k < parts.length; k += 2) {
-    const variable = parts[k]!;
-    if (seen.has(variable)) continue;
-    seen.add(variable);
-    referenced.add(variable);
-    const problem = referenceProblem(
-      assembly.variables,
-      variable,
-      assembly.variables[variable],
+  const orphan = (action: string, where: Where, path: readonly string[]) => {
+    const suggestion = closestName(path.join("/"), lists);
+    const list = where.item === undefined
+      ? "list " + path.map((name) => JSON.stringify(name)).join(" > ")
+      : "that list";
+    const state = `no live section, context entry or item declares ${list}`;
+    return fromError(
+      failure("orphan-item", action, where, state + didYouMean(suggestion), {
+        suggestion,
+      }),
     );
-    if (problem === undefined) continue;
-    resolvable = false;
-    at({
-      code: problem.code,
-      severity: "error",
-      message: `${where} ${problem.phrase}`,
-      section: name,
-      variable,
-    });
+  };
+  const found: PromptDiagnostic[] = [];
+  for (const { path, name, owner, layer } of items.values()) {
+    if (live(path)) continue;
+    const at = layer === undefined ? {} : { layer };
+    found.push(
+      orphan("assemble", { item: name, list: path, owner, ...at }, path),
+    );
   }
-  return resolvable;
-}
-
-/** Tool guidance (a `tool:` section, or one of a scope that provides tools) belongs in 100–199. */
-function checkToolBand(
-  section: AssembledSection,
-  toolOwners: ReadonlySet<string | undefined>,
-  diagnostics: PromptDiagnostic[],
-): void {
-  const { name, order, owner } = section;
-  const isToolGuidance = name.startsWith("tool:") ||
-    (owner !== undefined && toolOwners.has(owner));
-  if (!isToolGuidance || (order >= TOOL_BAND.min && order <= TOOL_BAND.max)) {
-    return;
+  for (const { path, owner, layer } of registrations.itemProviders) {
+    if (!rank.has(layer) || live(path)) continue;
+    const at = layer === undefined ? {} : { layer };
+    found.push(orphan("call the item provider", { owner, ...at }, path));
   }
-  diagnostics.push(withOwner({
-    code: "tool-guidance-band",
-    severity: "warning",
-    message:
-      `Section "${name}" of ${
-        describeOwner(owner)
-      } is tool guidance at order ${order}, ` +
-      `outside the tool band ${TOOL_BAND.min}–${TOOL_BAND.max}`,
-    section: name,
-  }, owner));
-}
-
-function withOwner(
-  diagnostic: PromptDiagnostic,
-  owner: string | undefined,
-): PromptDiagnostic {
-  if (owner !== undefined) diagnostic.owner = owner;
-  return diagnostic;
+  return found;
 }
