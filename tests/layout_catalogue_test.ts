@@ -191,17 +191,19 @@ describe("bad-input catalogue: layout", () => {
     );
   });
 
-  it("catalogue L9: an item without a list is not rendered and checkPrompt reports orphan-item", async () => {
+  it("catalogue L9: an item without a list rejects the assembly, and checkPrompt reports orphan-item", async () => {
     const prompt = new SystemPrompt();
     prompt.scope("o").item("nowhere", { name: "x", order: 0, text: "lost" });
-    assert.equal(renderPrompt(await prompt.assemble()), "");
+    await assert.rejects(prompt.assemble(), {
+      code: "orphan-item",
+      item: "x",
+      owner: "o",
+    });
     assert.deepEqual(
-      (await checkPrompt(prompt)).map((d) => [d.code, d.item, d.owner]),
-      [[
-        "orphan-item",
-        "x",
-        "o",
-      ]],
+      (await checkPrompt(prompt)).map((
+        d,
+      ) => [d.severity, d.code, d.item, d.owner]),
+      [["error", "orphan-item", "x", "o"]],
     );
   });
 

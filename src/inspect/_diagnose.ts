@@ -54,6 +54,12 @@ export function diagnoseAssembly(
   assembly: PromptAssembly,
   seen: Seen,
 ): PromptDiagnostic[] {
+  const { sections, contexts = [] } = assembly ?? {};
+  if (!Array.isArray(sections) || !Array.isArray(contexts)) {
+    // Not an assembly: what explainPrompt says of it is the finding.
+    const error = attempt(() => explainPrompt(assembly));
+    return error === undefined ? [] : [fromError(error)];
+  }
   const out: PromptDiagnostic[] = [];
   const sentence = sentenceChecker(out);
   const tools: unknown[] = Array.isArray(assembly.tools) ? assembly.tools : [];
@@ -64,14 +70,7 @@ export function diagnoseAssembly(
     toolOwners.add(toolOwner(tool as never));
   }
   for (const kind of ["section", "context"] as const) {
-    const parts = kind === "section" ? assembly.sections : assembly.contexts;
-    if (parts === undefined && kind === "context") continue;
-    if (!Array.isArray(parts)) {
-      const error = attempt(() => explainPrompt(assembly));
-      if (error !== undefined) out.push(fromError(error));
-      continue;
-    }
-    for (const part of parts) {
+    for (const part of kind === "section" ? sections : contexts) {
       referencesOf(part, seen.references);
       const probed = probe(kind, part, assembly.variables);
       for (const error of probed.errors) out.push(fromError(error));
@@ -95,8 +94,13 @@ export function diagnoseAssembly(
       sentencesOf(probed.text, kind, [], explained, sentence);
     }
   }
+  // What rendering the tools throws (a tool that is no tool), once.
+  const error = attempt(() =>
+    explainPrompt({ sections: [], tools, variables: {} } as never)
+  );
+  if (error !== undefined) out.push(fromError(error));
   for (const tool of tools) {
-    const { name, description } = tool as {
+    const { name, description } = (tool ?? {}) as {
       name?: unknown;
       description?: unknown;
     };

@@ -9,6 +9,7 @@
 
 import { failure, PromptError, type Where } from "../core/errors.ts";
 import { checkPart, type PartKind } from "../core/_fields.ts";
+import { closestName, didYouMean } from "../core/names.ts";
 import { toolLayer, toolOwner } from "../registry/tool_owner.ts";
 import { estimateTokens } from "./estimate_tokens.ts";
 import type {
@@ -170,7 +171,14 @@ function interpolate(
     }
     const at = { ...where, variable: name };
     if (!Object.hasOwn(values, name)) {
-      throw failure("unknown-variable", "render", at, "no such variable");
+      const suggestion = closestName(name, Object.keys(values));
+      throw failure(
+        "unknown-variable",
+        "render",
+        at,
+        `no variable "${name}" is registered${didYouMean(suggestion)}`,
+        { suggestion },
+      );
     }
     const value = values[name];
     if (value === undefined) {
