@@ -44,16 +44,16 @@ export {
   type CheckablePrompt,
   type CheckOptions,
   checkPrompt,
-  type DiagnosticCode,
-  type PromptDiagnostic,
 } from "./src/inspect/check.ts";
+export type {
+  DiagnosticCode,
+  PromptDiagnostic,
+} from "./src/inspect/diagnostics.ts";
 export {
   type ChangedPart,
   comparePrompts,
-  type ContextComparison,
   type PrefixBreak,
   type PromptComparison,
-  type ToolComparison,
 } from "./src/inspect/compare.ts";
 export { estimateTokens } from "./src/inspect/estimate_tokens.ts";
 export {

@@ -165,68 +165,42 @@ describe("checkPrompt() on hand-built assemblies", () => {
   });
 });
 
-describe("checkPrompt() orphan items from the registrations", () => {
-  const registrations = {
-    sections: [{ name: "memory", order: 0, list: true as const }, {
-      name: "tools",
-      order: 1,
-      list: true as const,
-    }, { name: "tools", order: 1, layer: "bare" }],
-    items: [
-      {
-        list: "memory",
-        path: ["memory"],
-        name: "project",
-        declaresList: true as const,
-        owner: "host",
-      },
-      {
-        list: "memory/projct",
-        path: ["memory", "projct"],
-        name: "a.md",
-        owner: "repo",
-      },
-      { list: "tools", path: ["tools"], name: "bash", owner: "bash" },
-      { list: "nowhere", path: ["nowhere"], name: "x", layer: "other" },
-    ],
-    layers: [{ key: "bare" }, { key: "other" }],
-  };
-  const orphanError = new PromptError("orphan-item", "Cannot assemble");
-
-  it("reports an item under a misspelt nested list, with the closest live list", async () => {
+describe("checkPrompt() and a rejected assembly", () => {
+  it("reports an orphan-item rejection as orphan-item, with the error's fields", async () => {
     const prompt = checkable(() => {
-      throw orphanError;
-    }, registrations);
-    const diagnostics = await checkPrompt(prompt);
-    assert.deepEqual(diagnostics, [{
+      throw new PromptError("orphan-item", 'Cannot assemble item "x"', {
+        item: "x",
+        owner: "o",
+        layer: "l",
+        suggestion: "tools",
+      });
+    });
+    assert.deepEqual(await checkPrompt(prompt), [{
       code: "orphan-item",
       severity: "error",
-      message:
-        'Cannot assemble item "a.md" of list "memory" > "projct" of "repo": no live section, ' +
-        'context entry or item declares that list; did you mean "memory/project"?',
-      item: "a.md",
-      owner: "repo",
-      suggestion: "memory/project",
+      message: 'Cannot assemble item "x"',
+      item: "x",
+      owner: "o",
+      layer: "l",
+      suggestion: "tools",
     }]);
   });
 
-  it("follows the layer chain: shadowing, and registrations of other layers left out", async () => {
+  it("reports any other rejection as assemble-failed with the error's code", async () => {
     const prompt = checkable(() => {
-      throw orphanError;
-    }, registrations);
-    const diagnostics = await checkPrompt(prompt, {}, { layer: "bare" });
-    assert.deepEqual(diagnostics.map((d) => d.item), ["a.md", "bash"]);
-  });
-
-  it("reports the rejection itself when the registrations show no orphan", async () => {
-    const prompt = checkable(() => {
-      throw orphanError;
+      throw new PromptError("provider-failed", "Cannot resolve", {
+        variable: "v",
+        handler: "h",
+      });
     });
-    const diagnostics = await checkPrompt(prompt);
-    assert.deepEqual(diagnostics.map((d) => [d.code, d.errorCode]), [[
-      "assemble-failed",
-      "orphan-item",
-    ]]);
+    assert.deepEqual(await checkPrompt(prompt), [{
+      code: "assemble-failed",
+      errorCode: "provider-failed",
+      severity: "error",
+      message: "Cannot resolve",
+      variable: "v",
+      handler: "h",
+    }]);
   });
 });
 
@@ -245,6 +219,29 @@ describe("checkPrompt() registry-wide findings", () => {
     assert.deepEqual(both.map((d) => [d.tool, d.message]), [[
       "raed",
       'No tool provider returns tool "raed", listed in toolOrder, in the checked contexts; did you mean "read"?',
+    ]]);
+  });
+
+  it("names the nearest layer's variable as unused, and leaves other layers' out", async () => {
+    const prompt = checkable(() => assemblyOf([]), {
+      variables: [
+        { name: "x", owner: "global" },
+        { name: "x", owner: "preset", layer: "reviewer" },
+        { name: "y", owner: "sub", layer: "sub" },
+        { name: "z", owner: "other", layer: "other" },
+      ],
+      layers: [{ key: "reviewer" }, { key: "sub", parent: "reviewer" }, {
+        key: "other",
+      }],
+    });
+    const unused = async (layer?: string) =>
+      (await checkPrompt(prompt, {}, layer === undefined ? {} : { layer }))
+        .map((d) => [d.variable, d.owner, d.layer]);
+    assert.deepEqual(await unused(), [["x", "global", undefined]]);
+    assert.deepEqual(await unused("sub"), [["x", "preset", "reviewer"], [
+      "y",
+      "sub",
+      "sub",
     ]]);
   });
 

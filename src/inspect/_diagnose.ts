@@ -9,13 +9,10 @@
 
 import { describeWhere, PromptError, type Where } from "../core/errors.ts";
 import { toolOwner } from "../registry/tool_owner.ts";
-import {
-  explainPrompt,
-  type ItemExplanation,
-  type PromptExplanation,
-} from "./explain.ts";
-import type { PromptDiagnostic } from "./check.ts";
-import type { PromptAssembly } from "../core/types.ts";
+import { explainPrompt, type ItemExplanation } from "./explain.ts";
+import { ownText } from "./_parts.ts";
+import type { PromptDiagnostic } from "./diagnostics.ts";
+import type { PromptAssembly, ToolSchema } from "../core/types.ts";
 
 /** What the checks of several assemblies share. */
 export interface Seen {
@@ -27,114 +24,97 @@ export interface Seen {
 
 type Kind = "section" | "context";
 
-const TOOL_BAND = { min: 100, max: 199 };
-/** Sentences shorter than this many words are too generic to flag. */
-const MIN_SENTENCE_WORDS = 5;
-const SENTENCE_END = /(?<=[.!?])\s+/;
-const WHITESPACE = /\s+/g;
+const TOOL_BAND = [100, 199] as const;
 /** A reference-shaped group; an escaped one (`\{{x}}`) is no use of `x`. */
 const REFERENCE =
   /(?<!\\)\{\{[ \t]*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)[ \t]*\}\}/g;
+/** A step part's warning, around its description (deepest step parts only). */
+const VOLATILE = [
+  "Text that changes every step invalidates the provider's prefix cache from where it sits: ",
+  ' has stability "step"; register it with context() instead, as a ' +
+  "runtime-context entry outside the cached system prompt",
+] as const;
 /** The value a probe gives a variable that failed, to find the next problem. */
 const PLACEHOLDER = "…";
-const FIELDS = [
-  "owner",
-  "layer",
-  "section",
-  "context",
-  "item",
-  "variable",
-  "tool",
-  "handler",
-  "suggestion",
-] as const;
+const FIELDS =
+  "owner layer section context item variable tool handler suggestion"
+    .split(" ") as (keyof Where & keyof PromptDiagnostic)[];
 
-/** Diagnoses one assembly, in prompt order (sections, then contexts, then tools). */
+/** Diagnoses one assembly, in prompt order (sections, contexts, tools). */
 export function diagnoseAssembly(
   assembly: PromptAssembly,
   seen: Seen,
 ): PromptDiagnostic[] {
-  const { sections, contexts = [] } = assembly ?? {};
-  if (!Array.isArray(sections) || !Array.isArray(contexts)) {
+  const { sections, contexts = [], tools = [] } = assembly ?? {};
+  if (![sections, contexts, tools].every(Array.isArray)) {
     // Not an assembly: what explainPrompt says of it is the finding.
-    const error = attempt(() => explainPrompt(assembly));
-    return error === undefined ? [] : [fromError(error)];
+    return errorsOf(() => explainPrompt(assembly));
   }
   const out: PromptDiagnostic[] = [];
   const sentence = sentenceChecker(out);
-  const tools: unknown[] = Array.isArray(assembly.tools) ? assembly.tools : [];
-  const toolOwners = new Set<string | undefined>();
-  for (const tool of tools) {
-    const name = (tool as { name?: unknown } | null)?.name;
-    if (typeof name === "string") seen.tools.add(name);
-    toolOwners.add(toolOwner(tool as never));
-  }
+  const owners = new Set(tools.map((tool) => toolOwner(tool)));
   for (const kind of ["section", "context"] as const) {
     for (const part of kind === "section" ? sections : contexts) {
       referencesOf(part, seen.references);
-      const probed = probe(kind, part, assembly.variables);
-      for (const error of probed.errors) out.push(fromError(error));
-      const explained = probed.explained;
+      const { errors, text, explained } = probe(kind, part, assembly.variables);
+      out.push(...errors);
       if (explained === undefined) continue;
-      if (kind === "section") {
-        const { name, order, owner } = explained;
-        const where = placeOf(kind, [], explained);
-        if (
-          (name.startsWith("tool:") ||
-            (owner !== undefined && toolOwners.has(owner))) &&
-          (order < TOOL_BAND.min || order > TOOL_BAND.max)
-        ) {
-          out.push(finding("tool-guidance-band", where, [
-            `Tool guidance belongs at orders ${TOOL_BAND.min}–${TOOL_BAND.max}: `,
-            ` has order ${order}`,
-          ]));
-        }
-        volatileParts(explained, [], out);
+      const { name, order, owner } = explained;
+      if (
+        kind === "section" && (order < TOOL_BAND[0] || order > TOOL_BAND[1]) &&
+        (name.startsWith("tool:") || (owner !== undefined && owners.has(owner)))
+      ) {
+        out.push(warning("tool-guidance-band", placeOf(kind, [], explained), [
+          `Tool guidance belongs at orders ${TOOL_BAND.join("–")}: `,
+          ` has order ${order}`,
+        ]));
       }
-      sentencesOf(probed.text, kind, [], explained, sentence);
+      eachPart(explained, [], (part, path) => {
+        const where = placeOf(kind, path, part);
+        sentence(ownText(text, part), where);
+        if (
+          kind === "section" && part.stability === "step" &&
+          !part.items?.some((item) => item.stability === "step")
+        ) out.push(warning("volatile-section", where, VOLATILE));
+      });
     }
   }
   // What rendering the tools throws (a tool that is no tool), once.
-  const error = attempt(() =>
-    explainPrompt({ sections: [], tools, variables: {} } as never)
+  out.push(
+    ...errorsOf(() => explainPrompt({ sections: [], tools, variables: {} })),
   );
-  if (error !== undefined) out.push(fromError(error));
-  for (const tool of tools) {
-    const { name, description } = (tool ?? {}) as {
-      name?: unknown;
-      description?: unknown;
-    };
-    if (typeof name !== "string" || typeof description !== "string") continue;
-    sentence(description, { tool: name, owner: toolOwner(tool as never) });
+  for (const tool of tools as Partial<ToolSchema>[]) {
+    const { name, description } = tool ?? {};
+    if (typeof name !== "string") continue;
+    seen.tools.add(name);
+    if (typeof description !== "string") continue;
+    sentence(description, { tool: name, owner: toolOwner(tool as ToolSchema) });
   }
   return out;
 }
 
-/** A diagnostic from an error, with its code, message and fields. */
+/** A diagnostic from an error: its code (or `code`), message and fields. */
 export function fromError(
   error: PromptError,
   code: PromptDiagnostic["code"] = error.code,
 ): PromptDiagnostic {
-  const diagnostic: PromptDiagnostic = {
+  const found: PromptDiagnostic = {
     code,
     severity: "error",
     message: error.message,
   };
-  if (code !== error.code) diagnostic.errorCode = error.code;
-  return withFields(diagnostic, error);
+  if (code !== error.code) found.errorCode = error.code;
+  return withFields(found, error);
 }
 
-/** A warning about a part: `[before, after]` the part's description. */
-function finding(
+/** A warning about a part: `[before, after]` its description. */
+function warning(
   code: PromptDiagnostic["code"],
   where: Where,
   [before, after]: readonly [string, string],
 ): PromptDiagnostic {
-  return withFields({
-    code,
-    severity: "warning",
-    message: before + describeWhere(where) + after,
-  }, where);
+  const message = before + describeWhere(where) + after;
+  return withFields({ code, severity: "warning", message }, where);
 }
 
 function withFields(
@@ -148,60 +128,51 @@ function withFields(
   return diagnostic;
 }
 
-/** Whether `run` threw a PromptError (returned) or nothing; anything else passes through. */
-function attempt(run: () => unknown): PromptError | undefined {
+/** The PromptError `run` throws, as diagnostics; anything else passes through. */
+function errorsOf(run: () => unknown): PromptDiagnostic[] {
   try {
     run();
-    return undefined;
+    return [];
   } catch (error) {
-    if (error instanceof PromptError) return error;
+    if (error instanceof PromptError) return [fromError(error)];
     throw error;
   }
 }
 
 /**
- * Renders one part on its own, again and again: after a variable's
- * problem with a placeholder for it, after an item's problem without that
- * item, until it renders or the problem has no such cure. Every error met
- * on the way, and the explanation of what finally rendered.
+ * Renders one part on its own, again and again: after a variable's problem
+ * with a placeholder for it, after an item's problem without that item,
+ * until it renders or the problem has no such cure. The errors met on the
+ * way, and the explanation of what finally rendered.
  */
-function probe(kind: Kind, part: unknown, variables: unknown): {
-  errors: PromptError[];
-  explained?: ItemExplanation;
-  text: string;
-} {
-  const values: Record<string, unknown> = Object.assign(
-    Object.create(null),
-    variables,
-  );
-  const errors: PromptError[] = [];
-  let current = part;
-  for (;;) {
-    let explained: PromptExplanation | undefined;
-    const error = attempt(() =>
-      explained = explainPrompt({
-        sections: kind === "section" ? [current] : [],
-        contexts: kind === "context" ? [current] : [],
-        tools: [],
-        variables: values,
-      } as unknown as PromptAssembly)
-    );
-    if (error === undefined) {
+function probe(kind: Kind, part: unknown, variables: unknown) {
+  const values = Object.assign(Object.create(null), variables);
+  const errors: PromptDiagnostic[] = [];
+  for (let current = part;;) {
+    const one = { sections: [current], tools: [], variables: values };
+    try {
+      const explained = explainPrompt(
+        (kind === "section"
+          ? one
+          : { ...one, sections: [], contexts: [current] }) as never,
+      );
       const { text, sections } = kind === "section"
-        ? explained!
-        : explained!.context;
-      return sections[0] === undefined
-        ? { errors, text }
-        : { errors, text, explained: sections[0] };
+        ? explained
+        : explained.context;
+      return { errors, text, explained: sections[0] };
+    } catch (error) {
+      if (!(error instanceof PromptError)) throw error;
+      errors.push(fromError(error));
+      const name = error.variable;
+      if (name !== undefined && values[name] !== PLACEHOLDER) {
+        values[name] = PLACEHOLDER;
+        continue;
+      }
+      current = withoutItem(current, error.item);
+      if (current === undefined) {
+        return { errors, text: "", explained: undefined };
+      }
     }
-    errors.push(error);
-    const name = error.variable;
-    if (name !== undefined && values[name] !== PLACEHOLDER) {
-      values[name] = PLACEHOLDER;
-      continue;
-    }
-    current = withoutItem(current, error.item);
-    if (current === undefined) return { errors, text: "" };
   }
 }
 
@@ -214,110 +185,80 @@ function withoutItem(part: unknown, name: string | undefined): unknown {
     const inner = hit ? undefined : withoutItem(items[i], name);
     if (!hit && inner === undefined) continue;
     const copy = items.slice();
-    if (hit) copy.splice(i, 1);
-    else copy[i] = inner;
+    copy.splice(i, 1, ...(hit ? [] : [inner]));
     return { ...(part as object), items: copy };
   }
   return undefined;
 }
 
-/** The names `part` (a heading, a footer, its items at any depth) references; none when literal. */
+/** The names `part` (its heading, footer, items at any depth) references; none when literal. */
 function referencesOf(part: unknown, into: Set<string>): void {
-  if (typeof part !== "object" || part === null) return;
-  const { text, literal, list, items } = part as Record<string, unknown>;
-  if (literal !== true) {
-    const footer = (list as { footer?: unknown } | null | undefined)?.footer;
-    for (const source of [text, footer]) {
-      if (typeof source !== "string") continue;
-      for (const match of source.matchAll(REFERENCE)) into.add(match[1]!);
-    }
+  const { text, literal, list, items } = (part ?? {}) as Record<
+    string,
+    unknown
+  >;
+  const footer = (list as { footer?: unknown } | null)?.footer;
+  for (const source of literal === true ? [] : [text, footer]) {
+    if (typeof source !== "string") continue;
+    for (const match of source.matchAll(REFERENCE)) into.add(match[1]!);
   }
-  if (Array.isArray(items)) {
-    for (const item of items) {
-      referencesOf(item, into);
-    }
+  for (const item of Array.isArray(items) ? items : []) {
+    referencesOf(item, into);
   }
 }
 
 /** Where a rendered part sits: a top-level part, or an item under `path`. */
 function placeOf(kind: Kind, path: readonly string[], part: ItemExplanation) {
+  const { name, owner, layer } = part;
   const where: Where = path.length === 0
-    ? { [kind]: part.name, owner: part.owner }
-    : { [kind]: path[0], item: part.name, list: path, owner: part.owner };
-  return part.layer === undefined ? where : { ...where, layer: part.layer };
+    ? { [kind]: name, owner }
+    : { [kind]: path[0], item: name, list: path, owner };
+  return layer === undefined ? where : { ...where, layer };
 }
 
-/** A `volatile-section` warning for the deepest parts that change every step. */
-function volatileParts(
+/** Visits a rendered part and its items at any depth, with the lists above each. */
+function eachPart(
   part: ItemExplanation,
   path: readonly string[],
-  out: PromptDiagnostic[],
+  visit: (part: ItemExplanation, path: readonly string[]) => void,
 ): void {
-  const inner = [...path, part.name];
-  const steps = (part.items ?? []).filter((item) => item.stability === "step");
-  for (const item of steps) volatileParts(item, inner, out);
-  if (steps.length > 0 || part.stability !== "step") return;
-  out.push(finding("volatile-section", placeOf("section", path, part), [
-    "Text that changes every step invalidates the provider's prefix cache " +
-    "from where it sits: ",
-    ' has stability "step"; register it with context() instead, as a ' +
-    "runtime-context entry outside the cached system prompt",
-  ]));
-}
-
-/** Feeds the rendered text of a part (its own, then each item's) to `add`. */
-function sentencesOf(
-  text: string,
-  kind: Kind,
-  path: readonly string[],
-  part: ItemExplanation,
-  add: (text: string, where: Where) => void,
-): void {
-  let own = "";
-  let at = part.start;
+  visit(part, path);
   for (const item of part.items ?? []) {
-    own += text.slice(at, item.separatorStart);
-    at = item.end;
-  }
-  add(own + text.slice(at, part.end), placeOf(kind, path, part));
-  const inner = [...path, part.name];
-  for (const item of part.items ?? []) {
-    sentencesOf(text, kind, inner, item, add);
+    eachPart(item, [...path, part.name], visit);
   }
 }
 
 /**
- * The sentences of `text` with at least five words, lower-cased, with
- * whitespace collapsed.
+ * The sentences of `text` with at least five words (shorter ones are too
+ * generic to flag), lower-cased, with whitespace collapsed.
  */
 export function sentences(text: string): string[] {
-  return text.replace(WHITESPACE, " ").trim().split(SENTENCE_END)
+  return text.replace(/\s+/g, " ").trim().split(/(?<=[.!?])\s+/)
     .map((sentence) => sentence.toLowerCase())
-    .filter((sentence) => sentence.split(" ").length >= MIN_SENTENCE_WORDS);
+    .filter((sentence) => sentence.split(" ").length >= 5);
 }
 
 /** Remembers where each sentence was first seen; reports it seen elsewhere. */
-function sentenceChecker(
-  out: PromptDiagnostic[],
-): (text: string, where: Where) => void {
+function sentenceChecker(out: PromptDiagnostic[]) {
   const first = new Map<string, string>();
   const reported = new Set<string>();
-  return (text, where) => {
+  return (text: string, where: Where): void => {
     const label = (where.tool === undefined ? "" : "the description of ") +
       describeWhere(where);
     for (const sentence of sentences(text)) {
-      const earlier = first.get(sentence);
-      if (earlier === undefined) first.set(sentence, label);
-      if (earlier === undefined || earlier === label) continue;
+      const earlier = first.get(sentence) ?? label;
+      first.set(sentence, earlier);
       const pair = `${earlier}\0${label}\0${sentence}`;
-      if (reported.has(pair)) continue;
+      if (earlier === label || reported.has(pair)) continue;
       reported.add(pair);
-      out.push(withFields({
-        code: "duplicate-sentence",
-        severity: "warning",
-        message: `The sentence ${JSON.stringify(sentence)} appears in ` +
-          `${earlier} and in ${label}: one fact, two owners`,
-      }, where));
+      const message = `The sentence ${JSON.stringify(sentence)} appears in ` +
+        `${earlier} and in ${label}: one fact, two owners`;
+      out.push(
+        withFields(
+          { code: "duplicate-sentence", severity: "warning", message },
+          where,
+        ),
+      );
     }
   };
 }

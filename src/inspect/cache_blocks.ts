@@ -123,72 +123,64 @@ export function cacheBlocks(
 ): CacheBlock[] {
   const maxBreakpoints = checkedMaxBreakpoints(options);
   const { text, sections } = explainPrompt(assembly);
-  const blocks: (CacheBlock & { from: number; start: number; end: number })[] =
-    [];
+  const blocks: CacheBlock[] = [];
+  let end = 0;
   for (const section of sections) {
     const stability = mostVolatile(section);
     const last = blocks.at(-1);
-    if (last !== undefined && last.stability === stability) {
+    if (last?.stability === stability) {
       last.sections.push(section.name);
-      last.end = section.end;
-      continue;
+      last.text += text.slice(end, section.end);
+    } else {
+      blocks.push({
+        separator: text.slice(section.separatorStart, section.start),
+        text: text.slice(section.start, section.end),
+        sections: [section.name],
+        stability,
+        cache: false,
+      });
     }
-    blocks.push({
-      separator: "",
-      text: "",
-      sections: [section.name],
-      stability,
-      cache: false,
-      from: section.separatorStart,
-      start: section.start,
-      end: section.end,
-    });
+    end = section.end;
   }
   let prefix = blocks.findIndex((block) => block.stability === "step");
   if (prefix === -1) prefix = blocks.length;
   for (let i = Math.max(0, prefix - maxBreakpoints); i < prefix; i++) {
     blocks[i]!.cache = true;
   }
-  return blocks.map(({ from, start, end, sections, stability, cache }) => ({
-    separator: text.slice(from, start),
-    text: text.slice(start, end),
-    sections,
-    stability,
-    cache,
-  }));
+  return blocks;
 }
 
 /** A part's stability, or its most volatile rendered item's (at any depth). */
 function mostVolatile(part: ItemExplanation): Stability {
-  let most = part.stability;
-  for (const item of part.items ?? []) {
-    const stability = mostVolatile(item);
-    if (VOLATILITY[stability] > VOLATILITY[most]) most = stability;
-  }
-  return most;
+  return (part.items ?? []).map(mostVolatile).reduce(
+    (most, stability) =>
+      VOLATILITY[stability] > VOLATILITY[most] ? stability : most,
+    part.stability,
+  );
 }
 
 function checkedMaxBreakpoints(options: CacheBlocksOptions): number {
-  const invalid = (state: string) =>
-    failure("invalid-option", "split cache blocks", {}, state);
+  const state = (expected: string, value: unknown) =>
+    failure(
+      "invalid-option",
+      "split cache blocks",
+      {},
+      `${expected}, got ${value}`,
+    );
   if (typeof options !== "object" || options === null) {
     throw new TypeError(
-      invalid(`options must be an object, got ${describeValue(options)}`)
-        .message,
+      state("options must be an object", describeValue(options)).message,
     );
   }
-  const { maxBreakpoints } = options;
-  if (maxBreakpoints === undefined) return 3;
+  const { maxBreakpoints = 3 } = options;
   if (typeof maxBreakpoints !== "number") {
-    throw new TypeError(
-      invalid(
-        `maxBreakpoints must be a number, got ${describeValue(maxBreakpoints)}`,
-      ).message,
-    );
+    const got = describeValue(maxBreakpoints);
+    throw new TypeError(state("maxBreakpoints must be a number", got).message);
   }
   if (!Number.isInteger(maxBreakpoints) || maxBreakpoints < 0) {
-    throw invalid(
-      `maxBreakpoints must be a non-negative integer, got ${maxBreakpoints}`,
+    throw state(
+      "maxBreakpoints must be a non-negative integer",
+      maxBreakpoints,
     );
   }
   return maxBreakpoints;

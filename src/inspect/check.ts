@@ -4,15 +4,10 @@
  * @module
  */
 
-import {
-  describeWhere,
-  failure,
-  messageOf,
-  PromptError,
-} from "../core/errors.ts";
-import type { PromptErrorCode, Where } from "../core/errors.ts";
+import { describeWhere, messageOf, PromptError } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
 import { diagnoseAssembly, fromError, type Seen } from "./_diagnose.ts";
+import type { PromptDiagnostic } from "./diagnostics.ts";
 import type {
   AssembleArgs,
   AssembleContext,
@@ -23,97 +18,6 @@ import type {
 
 /** The `toolOrder` entry where unlisted tools go (the registry's `TOOL_ORDER_REST`). */
 const TOOL_ORDER_REST = "<unlisted-tools>";
-
-/**
- * What a diagnostic is about: a {@linkcode PromptErrorCode} for what
- * rendering the assembly would throw (`unknown-variable`, `missing-value`,
- * `malformed-reference`, `invalid-value`, `invalid-section`, …) or what
- * `assemble()` will reject with (`orphan-item`), and these:
- *
- * | code | severity | finding |
- * | --- | --- | --- |
- * | `assemble-failed` | error | `assemble()` rejected (its code in `errorCode`); nothing else was checked for that context |
- * | `check-failed` | error | the check itself could not read a value (a getter that throws); nothing else was checked |
- * | `orphan-item` | error | an item (or item provider) whose list is no live section, context entry or item declaring `list` |
- * | `unused-variable` | warning | a registered variable no section, context entry or item references in any checked context |
- * | `duplicate-sentence` | warning | one sentence in two parts, or in a part and a tool description: two owners for one fact |
- * | `tool-guidance-band` | warning | tool guidance (a `tool:` section, or a section of a scope that provides tools) outside orders 100–199 |
- * | `volatile-section` | warning | a section or item with stability `"step"` in the system prompt: it belongs in a context entry |
- * | `unknown-tool-order` | warning | a `toolOrder` name that no tool provider returns in any checked context |
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import type { DiagnosticCode } from "@dsh/system-prompt/inspect";
- *
- * const code: DiagnosticCode = "unused-variable";
- * assert.equal(code, "unused-variable");
- * ```
- */
-export type DiagnosticCode =
-  | PromptErrorCode
-  | "assemble-failed"
-  | "check-failed"
-  | "unused-variable"
-  | "duplicate-sentence"
-  | "tool-guidance-band"
-  | "volatile-section"
-  | "unknown-tool-order";
-
-/**
- * One finding of {@linkcode checkPrompt}.
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { SystemPrompt } from "@dsh/system-prompt";
- * import { checkPrompt, type PromptDiagnostic } from "@dsh/system-prompt/inspect";
- *
- * const prompt = new SystemPrompt();
- * prompt.scope("git").variable("branch", () => "main");
- * const [diagnostic]: PromptDiagnostic[] = await checkPrompt(prompt);
- * assert.deepEqual(diagnostic, {
- *   code: "unused-variable",
- *   severity: "warning",
- *   owner: "git",
- *   variable: "branch",
- *   message: 'No section, context entry or item of the checked context references variable "branch" of "git"',
- * });
- * ```
- */
-export interface PromptDiagnostic {
-  /** What it is about. */
-  code: DiagnosticCode;
-  /** `error`: the first step would fail; `warning`: it would work, worse. */
-  severity: "error" | "warning";
-  /** The finding, for people. */
-  message: string;
-  /** The owner of the part at fault, when it has one. */
-  owner?: string;
-  /** The layer of the part at fault, when it has one. */
-  layer?: string;
-  /** The section at fault (for an item, its top-level list). */
-  section?: string;
-  /** The context entry at fault (for an item, its top-level list). */
-  context?: string;
-  /** The item at fault. */
-  item?: string;
-  /** The variable at fault. */
-  variable?: string;
-  /** The tool at fault. */
-  tool?: string;
-  /** The assemble handler at fault. */
-  handler?: string;
-  /** A close name ("did you mean"). */
-  suggestion?: string;
-  /** For `assemble-failed`: the code `assemble()` rejected with. */
-  errorCode?: PromptErrorCode;
-  /**
-   * When several contexts were checked and the finding comes from their
-   * assemblies: the indexes (in checked order) of those it holds for.
-   */
-  contexts?: number[];
-}
 
 /**
  * Options of {@linkcode checkPrompt}: `assemble()`'s (`layer`, `signal`),
@@ -220,18 +124,13 @@ export async function checkPrompt<C>(
 async function check<C>(
   prompt: CheckablePrompt<C>,
   context: C | undefined,
-  options: CheckOptions<C>,
+  { contexts: more, layer, signal }: CheckOptions<C>,
 ): Promise<PromptDiagnostic[]> {
-  const more = Array.isArray(options.contexts) ? options.contexts : undefined;
-  const contexts: C[] = more === undefined || more.length === 0
+  const contexts: C[] = !Array.isArray(more) || more.length === 0
     ? [context ?? {} as C]
-    : context === undefined
-    ? [...more]
-    : [context, ...more];
-  const { layer, signal } = options;
+    : [...(context === undefined ? [] : [context]), ...more];
   // Taken first: the registrations the assemblies resolve.
   const registrations = prompt.registrations();
-  const rank = layerRanks(registrations, layer);
   const found = new Map<string, PromptDiagnostic>();
   const add = (diagnostic: PromptDiagnostic, index?: number) => {
     const key = JSON.stringify(diagnostic);
@@ -241,25 +140,21 @@ async function check<C>(
       (held.contexts ??= []).push(index);
     }
   };
-  const orphans = orphanItems(registrations, rank);
-  for (const orphan of orphans) add(orphan);
   const seen: Seen = { references: new Set(), tools: new Set() };
   let assembled = 0;
-  for (let i = 0; i < contexts.length; i++) {
+  const options = { ...(layer && { layer }), ...(signal && { signal }) };
+  for (const [i, each] of contexts.entries()) {
     let assembly: PromptAssembly;
     try {
-      assembly = await prompt.assemble(
-        ...[contexts[i], {
-          ...(layer === undefined ? {} : { layer }),
-          ...(signal === undefined ? {} : { signal }),
-        }] as AssembleArgs<C>,
-      );
+      assembly = await prompt.assemble(...[each, options] as AssembleArgs<C>);
     } catch (error) {
-      // The orphans found above are what it rejected for.
-      if (isCode(error, "orphan-item") && orphans.length > 0) continue;
+      // An orphan item is a fault of the registrations, reported as such.
+      const code = error instanceof PromptError && error.code === "orphan-item"
+        ? "orphan-item"
+        : "assemble-failed";
       add(
-        error instanceof PromptError ? fromError(error, "assemble-failed") : {
-          code: "assemble-failed",
+        error instanceof PromptError ? fromError(error, code) : {
+          code,
           severity: "error",
           message: messageOf(error),
         },
@@ -268,137 +163,58 @@ async function check<C>(
       continue;
     }
     assembled++;
-    for (const diagnostic of diagnoseAssembly(assembly, seen)) {
-      add(diagnostic, i);
-    }
+    diagnoseAssembly(assembly, seen).forEach((d) => add(d, i));
   }
-  if (assembled > 0) {
-    const checked = `the checked context${contexts.length > 1 ? "s" : ""}`;
-    for (const name of registrations.toolOrder) {
-      if (name === TOOL_ORDER_REST || seen.tools.has(name)) continue;
-      const suggestion = closestName(name, seen.tools);
-      add({
-        code: "unknown-tool-order",
-        severity: "warning",
-        message: `No tool provider returns ${describeWhere({ tool: name })}, ` +
-          `listed in toolOrder, in ${checked}${didYouMean(suggestion)}`,
-        tool: name,
-        ...(suggestion === undefined ? {} : { suggestion }),
-      });
-    }
-    const variables = effective(registrations.variables, rank, (v) => v.name);
-    for (const { name, owner, layer } of variables.values()) {
-      if (seen.references.has(name)) continue;
-      const where: Where = {
-        variable: name,
-        owner,
-        ...(layer ? { layer } : {}),
-      };
-      add({
-        code: "unused-variable",
-        severity: "warning",
-        message: `No section, context entry or item of ${checked} ` +
-          `references ${describeWhere(where)}`,
-        ...(owner === undefined ? {} : { owner }),
-        ...(layer === undefined ? {} : { layer }),
-        variable: name,
-      });
-    }
+  if (assembled === 0) return [...found.values()];
+  const checked = `the checked context${contexts.length > 1 ? "s" : ""}`;
+  for (const tool of registrations.toolOrder) {
+    if (tool === TOOL_ORDER_REST || seen.tools.has(tool)) continue;
+    const suggestion = closestName(tool, seen.tools);
+    add({
+      code: "unknown-tool-order",
+      severity: "warning",
+      message: `No tool provider returns ${describeWhere({ tool })}, listed ` +
+        `in toolOrder, in ${checked}${didYouMean(suggestion)}`,
+      tool,
+      ...(suggestion && { suggestion }),
+    });
+  }
+  for (const variable of variablesFor(registrations, layer)) {
+    const { name, owner, layer } = variable;
+    if (seen.references.has(name)) continue;
+    const where = { variable: name, owner, ...(layer && { layer }) };
+    add({
+      code: "unused-variable",
+      severity: "warning",
+      message: `No section, context entry or item of ${checked} ` +
+        `references ${describeWhere(where)}`,
+      ...(owner && { owner }),
+      ...(layer && { layer }),
+      variable: name,
+    });
   }
   return [...found.values()];
 }
 
-function isCode(error: unknown, code: PromptErrorCode): boolean {
-  return error instanceof PromptError && error.code === code;
-}
-
-/** Rank of each layer an assembly for `layer` resolves: 0 global, nearest highest. */
-function layerRanks(
-  registrations: PromptRegistrations,
+/** The registered variables an assembly for `layer` sees: per name, the nearest layer's. */
+function variablesFor(
+  { variables, layers }: PromptRegistrations,
   layer: string | undefined,
-): Map<string | undefined, number> {
-  const parents = new Map(registrations.layers.map((l) => [l.key, l.parent]));
-  const chain: string[] = [];
-  for (
-    let key = layer;
-    key !== undefined && parents.has(key) && !chain.includes(key);
-    key = parents.get(key)
-  ) chain.unshift(key);
-  return new Map([
-    [undefined, 0],
-    ...chain.map((key, i) => [key, i + 1] as const),
-  ]);
-}
-
-/** The registrations an assembly sees: per key, the one of the nearest layer. */
-function effective<T extends { layer?: string }>(
-  entries: readonly T[],
-  rank: ReadonlyMap<string | undefined, number>,
-  keyOf: (entry: T) => string,
-): Map<string, T> {
-  const found = new Map<string, T>();
-  for (const entry of entries) {
-    const at = rank.get(entry.layer);
-    if (at === undefined) continue;
-    const held = found.get(keyOf(entry));
-    if (held === undefined || rank.get(held.layer)! < at) {
-      found.set(keyOf(entry), entry);
+): Iterable<PromptRegistrations["variables"][number]> {
+  const parents = new Map(layers.map((l) => [l.key, l.parent]));
+  const chain: (string | undefined)[] = [undefined];
+  for (let key = layer; key !== undefined && parents.has(key);) {
+    if (chain.includes(key)) break;
+    chain.splice(1, 0, key);
+    key = parents.get(key);
+  }
+  const nearest = new Map<string, PromptRegistrations["variables"][number]>();
+  for (const variable of variables) {
+    const held = nearest.get(variable.name);
+    const at = chain.indexOf(variable.layer);
+    if (at !== -1 && (held === undefined || chain.indexOf(held.layer) < at)) {
+      nearest.set(variable.name, variable);
     }
   }
-  return found;
-}
-
-/** An `orphan-item` error for each item and item provider whose list is not live. */
-function orphanItems(
-  registrations: PromptRegistrations,
-  rank: ReadonlyMap<string | undefined, number>,
-): PromptDiagnostic[] {
-  const tops = new Set<string>();
-  for (const parts of [registrations.sections, registrations.contexts]) {
-    for (const [name, part] of effective(parts, rank, (p) => p.name)) {
-      if (part.list === true) tops.add(name);
-    }
-  }
-  const key = (path: readonly string[]) => JSON.stringify(path);
-  const items = effective(
-    registrations.items,
-    rank,
-    (i) => key([...i.path, i.name]),
-  );
-  const live = (path: readonly string[]): boolean =>
-    path.length === 1
-      ? tops.has(path[0]!)
-      : path.length > 1 && items.get(key(path))?.declaresList === true &&
-        live(path.slice(0, -1));
-  const lists = [...tops];
-  for (const item of items.values()) {
-    const path = [...item.path, item.name];
-    if (item.declaresList === true && live(path)) lists.push(path.join("/"));
-  }
-  const orphan = (action: string, where: Where, path: readonly string[]) => {
-    const suggestion = closestName(path.join("/"), lists);
-    const list = where.item === undefined
-      ? "list " + path.map((name) => JSON.stringify(name)).join(" > ")
-      : "that list";
-    const state = `no live section, context entry or item declares ${list}`;
-    return fromError(
-      failure("orphan-item", action, where, state + didYouMean(suggestion), {
-        suggestion,
-      }),
-    );
-  };
-  const found: PromptDiagnostic[] = [];
-  for (const { path, name, owner, layer } of items.values()) {
-    if (live(path)) continue;
-    const at = layer === undefined ? {} : { layer };
-    found.push(
-      orphan("assemble", { item: name, list: path, owner, ...at }, path),
-    );
-  }
-  for (const { path, owner, layer } of registrations.itemProviders) {
-    if (!rank.has(layer) || live(path)) continue;
-    const at = layer === undefined ? {} : { layer };
-    found.push(orphan("call the item provider", { owner, ...at }, path));
-  }
-  return found;
+  return nearest.values();
 }
