@@ -1,7 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {
-  type AssembledItem,
   type AssembledSection,
   type PromptAssembly,
   PromptError,
@@ -9,6 +8,7 @@ import {
   type Stability,
 } from "../mod.ts";
 import { cacheBlocks, explainPrompt } from "../inspect.ts";
+import { assemblyWith, item } from "./support/assembly.ts";
 
 function stabilities(list: (Stability | undefined)[]): PromptAssembly {
   return {
@@ -23,24 +23,10 @@ function stabilities(list: (Stability | undefined)[]): PromptAssembly {
   };
 }
 
-function assembly(
+const assembly = (
   sections: (Partial<AssembledSection> & { name: string })[],
   separator?: string,
-): PromptAssembly {
-  const result: PromptAssembly = {
-    sections: sections.map((s, i) => ({ order: i, text: "", ...s })),
-    tools: [],
-    variables: {},
-  };
-  if (separator !== undefined) result.separator = separator;
-  return result;
-}
-
-const item = (
-  name: string,
-  text: string,
-  extra: Partial<AssembledItem> = {},
-): AssembledItem => ({ name, order: 0, text, ...extra });
+) => assemblyWith(sections, separator === undefined ? {} : { separator });
 
 const shape = (a: PromptAssembly, maxBreakpoints?: number) =>
   cacheBlocks(a, maxBreakpoints === undefined ? {} : { maxBreakpoints }).map((

@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { PromptError } from "../mod.ts";
 import { checkPrompt, type PromptDiagnostic } from "../inspect.ts";
-import { assemblyOf, checkable } from "./support/checkable.ts";
+import { checkable, rawAssembly } from "./support/checkable.ts";
 
 const codes = (diagnostics: PromptDiagnostic[]) =>
   diagnostics.map((d) => [d.code, d.section ?? d.context, d.item, d.variable]);
@@ -13,7 +13,7 @@ const codes = (diagnostics: PromptDiagnostic[]) =>
 describe("checkPrompt() on hand-built assemblies", () => {
   it("reports every problem of one text, not only the first", async () => {
     const prompt = checkable(() =>
-      assemblyOf([{ name: "p", order: 0, text: "{{a}} {{b}} {{ x y }}" }])
+      rawAssembly([{ name: "p", order: 0, text: "{{a}} {{b}} {{ x y }}" }])
     );
     assert.deepEqual(codes(await checkPrompt(prompt)), [
       ["unknown-variable", "p", undefined, "a"],
@@ -24,7 +24,7 @@ describe("checkPrompt() on hand-built assemblies", () => {
 
   it("reports the problems of nested items with their owner and list path", async () => {
     const prompt = checkable(() =>
-      assemblyOf([{
+      rawAssembly([{
         name: "memory",
         order: 0,
         text: "<memory>",
@@ -57,7 +57,7 @@ describe("checkPrompt() on hand-built assemblies", () => {
 
   it("reports the problems of context entries with the entry, and counts their references", async () => {
     const prompt = checkable(() =>
-      assemblyOf([], {
+      rawAssembly([], {
         contexts: [
           { name: "git", order: 0, text: "On {{branch}}.", owner: "git" },
           { name: "todo", order: 1, text: "{{todso}}", owner: "todo" },
@@ -94,7 +94,7 @@ describe("checkPrompt() on hand-built assemblies", () => {
     ];
     for (const [part, code] of broken) {
       const prompt = checkable(() =>
-        assemblyOf([part, { name: "s", order: 1, text: "{{nope}}" }])
+        rawAssembly([part, { name: "s", order: 1, text: "{{nope}}" }])
       );
       const diagnostics = await checkPrompt(prompt);
       assert.deepEqual(
@@ -116,7 +116,7 @@ describe("checkPrompt() on hand-built assemblies", () => {
   it("checks tools without a description", async () => {
     const sentence = "Each call starts a fresh shell, so cd does not persist.";
     const prompt = checkable(() =>
-      assemblyOf([{ name: "tool:bash", order: 105, text: sentence }], {
+      rawAssembly([{ name: "tool:bash", order: 105, text: sentence }], {
         tools: [
           { name: "bare", parameters: {} } as never,
           { name: "bash", description: sentence, parameters: {} },
@@ -131,7 +131,7 @@ describe("checkPrompt() on hand-built assemblies", () => {
 
   it("names the deepest part that changes every step", async () => {
     const prompt = checkable(() =>
-      assemblyOf([{
+      rawAssembly([{
         name: "memory",
         order: 0,
         text: "<memory>",
@@ -208,7 +208,7 @@ describe("checkPrompt() registry-wide findings", () => {
   it("warns about a toolOrder name no checked context's assembly lists", async () => {
     const tool = (name: string) => ({ name, description: "", parameters: {} });
     const prompt = checkable((context) =>
-      assemblyOf([], {
+      rawAssembly([], {
         tools: context.plan === true ? [tool("plan")] : [tool("read")],
       }), { toolOrder: ["plan", "raed", "<unlisted-tools>"] });
     assert.deepEqual(
@@ -223,7 +223,7 @@ describe("checkPrompt() registry-wide findings", () => {
   });
 
   it("names the nearest layer's variable as unused, and leaves other layers' out", async () => {
-    const prompt = checkable(() => assemblyOf([]), {
+    const prompt = checkable(() => rawAssembly([]), {
       variables: [
         { name: "x", owner: "global" },
         { name: "x", owner: "preset", layer: "reviewer" },
@@ -260,7 +260,7 @@ describe("checkPrompt() registry-wide findings", () => {
   });
 
   it("never rejects, even when the registry throws", async () => {
-    const prompt = checkable(() => assemblyOf([]));
+    const prompt = checkable(() => rawAssembly([]));
     prompt.registrations = () => {
       throw new Error("gone");
     };
@@ -274,11 +274,11 @@ describe("checkPrompt() registry-wide findings", () => {
   it("awaits an asynchronous assembly and passes the layer and signal on", async () => {
     const seen: unknown[] = [];
     const signal = new AbortController().signal;
-    const prompt = checkable(() => assemblyOf([]));
+    const prompt = checkable(() => rawAssembly([]));
     prompt.assemble = async (...args) => {
       seen.push(args);
       await Promise.resolve();
-      return assemblyOf([{ name: "s", order: 0, text: "{{x}}" }]);
+      return rawAssembly([{ name: "s", order: 0, text: "{{x}}" }]);
     };
     const diagnostics = await checkPrompt(prompt, { a: 1 }, {
       layer: "l",

@@ -3,11 +3,11 @@ import assert from "node:assert/strict";
 import {
   type AssembledItem,
   type AssembledSection,
-  type PromptAssembly,
   SystemPrompt,
   type ToolSchema,
 } from "../mod.ts";
 import { comparePrompts } from "../inspect.ts";
+import { assemblyWith as assembly, item } from "./support/assembly.ts";
 
 interface Step {
   date: string;
@@ -35,24 +35,6 @@ function registry(dateOrder: number) {
     ["bash", "read"].map((name) => ({ name, description: "", parameters: {} }))
   );
   return prompt;
-}
-
-const item = (
-  name: string,
-  text: string,
-  extra: Partial<AssembledItem> = {},
-): AssembledItem => ({ name, order: 0, text, ...extra });
-
-function assembly(
-  sections: (Partial<AssembledSection> & { name: string })[],
-  extra: Partial<PromptAssembly> = {},
-): PromptAssembly {
-  return {
-    sections: sections.map((s, i) => ({ order: i, text: "", ...s })),
-    tools: [],
-    variables: {},
-    ...extra,
-  };
 }
 
 const tool = (name: string, extra: Partial<ToolSchema> = {}): ToolSchema => ({

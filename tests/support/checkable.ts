@@ -26,8 +26,8 @@ export function checkable(
   };
 }
 
-/** An assembly of these sections (orders by position), no tools or variables unless given. */
-export function assemblyOf(
+/** An assembly of these sections as they are (of any shape), no tools or variables unless given. */
+export function rawAssembly(
   sections: unknown[],
   extra: Partial<PromptAssembly> = {},
 ): PromptAssembly {
