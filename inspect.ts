@@ -5,11 +5,12 @@
  * - {@linkcode explainPrompt}: the rendered prompt with each section's owner,
  *   span, size and variables, and each tool's owner and size.
  * - {@linkcode comparePrompts}: why a provider's prompt cache missed between
- *   two steps, and which section broke the cached prefix.
+ *   two steps: the tools, the section (or item) that broke the cached
+ *   prefix, and the runtime context on its own.
  * - {@linkcode cacheBlocks}: the prompt split where cache breakpoints pay.
  * - {@linkcode checkPrompt}: what would fail, or read worse, before the
  *   first step.
- * - {@linkcode estimateTokens}, {@linkcode toolOwner}.
+ * - {@linkcode estimateTokens}, {@linkcode toolOwner}, {@linkcode toolLayer}.
  *
  * @example Usage
  * ```ts
@@ -33,27 +34,31 @@
  * @module
  */
 
-export { toolLayer, toolOwner } from "./src/core/tool_owner.ts";
+export { toolLayer, toolOwner } from "./src/core/tools.ts";
 export {
   type CacheBlock,
   cacheBlocks,
   type CacheBlocksOptions,
 } from "./src/inspect/cache_blocks.ts";
-export { checkPrompt } from "./src/inspect/check.ts";
+export {
+  type CheckablePrompt,
+  type CheckOptions,
+  checkPrompt,
+} from "./src/inspect/check.ts";
+export type {
+  DiagnosticCode,
+  PromptDiagnostic,
+} from "./src/inspect/diagnostics.ts";
 export {
   type ChangedPart,
   comparePrompts,
   type PrefixBreak,
   type PromptComparison,
 } from "./src/inspect/compare.ts";
-export type {
-  DiagnosticCode,
-  PromptDiagnostic,
-} from "./src/inspect/diagnostics.ts";
 export { estimateTokens } from "./src/inspect/estimate_tokens.ts";
-export type { ItemExplanation } from "./src/inspect/item_explanation.ts";
 export {
   explainPrompt,
+  type ItemExplanation,
   type PromptExplanation,
   type SectionExplanation,
   type ToolExplanation,

@@ -209,12 +209,10 @@ describe("bad-input catalogue: layout", () => {
       owner: "o",
     });
     assert.deepEqual(
-      (await checkPrompt(prompt)).map((d) => [d.code, d.item, d.owner]),
-      [[
-        "orphan-item",
-        "x",
-        "o",
-      ]],
+      (await checkPrompt(prompt)).map((
+        d,
+      ) => [d.severity, d.code, d.item, d.owner]),
+      [["error", "orphan-item", "x", "o"]],
     );
   });
 

@@ -2,8 +2,7 @@
 // rejecting.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { type PromptAssembly, renderPrompt, SystemPrompt } from "../mod.ts";
-import { checkPrompt } from "../inspect.ts";
+import { type PromptAssembly, renderPrompt } from "../mod.ts";
 
 function render(text: string, variables: Record<string, string> = {}) {
   return renderPrompt({
@@ -65,55 +64,5 @@ describe("renderPrompt() reports the first problem in the text", () => {
       assembly.sections[1]!.name = name;
       assert.throws(() => renderPrompt(assembly), { section: name });
     }
-  });
-});
-
-describe("checkPrompt() diagnoses, never rejects", () => {
-  it("does not report a variable as unused when the section that uses it has a malformed group", async () => {
-    const prompt = new SystemPrompt();
-    prompt.variable("model", () => "m-1");
-    prompt.section({
-      name: "persona",
-      order: 0,
-      text: "I am {{model}}. Use {{ use braces }} here.",
-    });
-    const codes = (await checkPrompt(prompt)).map((d) => d.code);
-    assert.deepEqual(codes, ["malformed-reference"]);
-  });
-
-  it("counts references after a malformed group as used", async () => {
-    const prompt = new SystemPrompt();
-    prompt.variable("model", () => "m-1");
-    prompt.section({ name: "p", order: 0, text: "{{ x y }} {{model}}" });
-    const codes = (await checkPrompt(prompt)).map((d) => d.code);
-    assert.deepEqual(codes, ["malformed-reference"]);
-  });
-
-  it("reports a non-string variable value a handler left as invalid-value", async () => {
-    const prompt = new SystemPrompt();
-    prompt.variable("n", () => "1");
-    prompt.section({ name: "p", order: 0, text: "n is {{n}}" });
-    prompt.on("system-prompt/assemble", (assembly) => {
-      (assembly.variables as Record<string, unknown>).n = 42;
-    });
-    const diagnostics = await checkPrompt(prompt);
-    assert.deepEqual(diagnostics.map((d) => [d.code, d.variable]), [[
-      "invalid-value",
-      "n",
-    ]]);
-  });
-
-  it("reports a non-string section text a handler left as invalid-section", async () => {
-    const prompt = new SystemPrompt();
-    prompt.scope("p").section({ name: "p", order: 0, text: "hello" });
-    prompt.on("system-prompt/assemble", (assembly) => {
-      (assembly.sections[0] as { text: unknown }).text = 42;
-    });
-    const diagnostics = await checkPrompt(prompt);
-    assert.deepEqual(diagnostics.map((d) => [d.code, d.section, d.owner]), [[
-      "invalid-section",
-      "p",
-      "p",
-    ]]);
   });
 });

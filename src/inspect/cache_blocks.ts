@@ -1,15 +1,14 @@
 /**
- * `cacheBlocks`: the rendered prompt split at stable boundaries, for a
- * host to mark with a provider's prompt-cache breakpoints.
+ * `cacheBlocks`: the rendered system prompt split at stability
+ * boundaries, for a host to mark with a provider's prompt-cache
+ * breakpoints.
  *
  * @module
  */
 
-import { describeValue } from "../core/errors.ts";
-import { PromptError } from "../core/errors.ts";
-import { explainPrompt } from "./explain.ts";
-import type { Stability } from "../core/types.ts";
-import type { PromptAssembly } from "../core/types.ts";
+import { describeValue, failure } from "../core/errors.ts";
+import { explainPrompt, type ItemExplanation } from "./explain.ts";
+import type { PromptAssembly, Stability } from "../core/types.ts";
 
 /**
  * A run of consecutive sections with one stability.
@@ -42,7 +41,7 @@ export interface CacheBlock {
   sections: string[];
   /**
    * The stability of all its sections, each as volatile as its most
-   * volatile part (a list's items included).
+   * volatile part (the items of its lists, nested ones included).
    */
   stability: Stability;
   /** Whether to put a cache breakpoint at the end of this block. */
@@ -63,30 +62,32 @@ export interface CacheBlock {
  */
 export interface CacheBlocksOptions {
   /**
-   * The most breakpoints to mark: a non-negative integer. Anthropic and
-   * Bedrock allow 4 per request, shared with tools and messages: the
-   * default leaves one for the tools (a fifth would be dropped).
+   * The most breakpoints to mark in the system prompt: a non-negative
+   * integer. Anthropic and Bedrock allow 4 per request, shared with the
+   * tools; the default leaves one for a breakpoint after the tools.
    * @default {3}
    */
   maxBreakpoints?: number;
 }
 
+const VOLATILITY: Readonly<Record<Stability, number>> = {
+  static: 0,
+  session: 1,
+  step: 2,
+};
+
 /**
- * Splits the rendered prompt into blocks of consecutive sections with the
- * same declared stability, and marks where a cache breakpoint pays: at the
+ * Splits the rendered system prompt into blocks of consecutive sections
+ * with the same stability, and marks where a cache breakpoint pays: at the
  * end of each block before the first `"step"` block (text after something
  * that changes every step is never a cache hit), the last `maxBreakpoints`
  * of them. `blocks.map((b) => b.separator + b.text).join("")` is exactly
  * `renderPrompt(assembly)`, whatever the separators. A section is as
- * volatile as its most volatile item, so a block is never more stable than
- * any part of it.
- *
- * It knows no provider: it counts no tokens, so it may mark a block under
- * the model's minimum cacheable length (nothing is cached there), and it
- * leaves the tools to the host. `planCache` and the provider adapters of
- * `@dsh/system-prompt/adapters` apply a provider's rules instead (minimum
- * per model, the budget shared with tools and messages, Bedrock's
- * per-checkpoint minimum) and say why each place was chosen or skipped.
+ * volatile as its most volatile item (nested lists included), so a block
+ * is never more stable than any part of it. Runtime-context entries are
+ * not part of the system prompt and are ignored. For a plan that knows a
+ * provider's breakpoint budget, minimum lengths and the tools, use the
+ * adapters' `planCache`.
  *
  * @param assembly The assembly.
  * @param options How many breakpoints to mark.
@@ -122,62 +123,64 @@ export function cacheBlocks(
 ): CacheBlock[] {
   const maxBreakpoints = checkedMaxBreakpoints(options);
   const { text, sections } = explainPrompt(assembly);
-  const blocks: (CacheBlock & { from: number; start: number; end: number })[] =
-    [];
+  const blocks: CacheBlock[] = [];
+  let end = 0;
   for (const section of sections) {
+    const stability = mostVolatile(section);
     const last = blocks.at(-1);
-    if (last !== undefined && last.stability === section.stability) {
+    if (last?.stability === stability) {
       last.sections.push(section.name);
-      last.end = section.end;
+      last.text += text.slice(end, section.end);
     } else {
       blocks.push({
-        separator: "",
-        text: "",
+        separator: text.slice(section.separatorStart, section.start),
+        text: text.slice(section.start, section.end),
         sections: [section.name],
-        stability: section.stability,
+        stability,
         cache: false,
-        from: section.separatorStart,
-        start: section.start,
-        end: section.end,
       });
     }
+    end = section.end;
   }
   let prefix = blocks.findIndex((block) => block.stability === "step");
   if (prefix === -1) prefix = blocks.length;
   for (let i = Math.max(0, prefix - maxBreakpoints); i < prefix; i++) {
     blocks[i]!.cache = true;
   }
-  return blocks.map(({ from, start, end, sections, stability, cache }) => ({
-    separator: text.slice(from, start),
-    text: text.slice(start, end),
-    sections,
-    stability,
-    cache,
-  }));
+  return blocks;
+}
+
+/** A part's stability, or its most volatile rendered item's (at any depth). */
+function mostVolatile(part: ItemExplanation): Stability {
+  return (part.items ?? []).map(mostVolatile).reduce(
+    (most, stability) =>
+      VOLATILITY[stability] > VOLATILITY[most] ? stability : most,
+    part.stability,
+  );
 }
 
 function checkedMaxBreakpoints(options: CacheBlocksOptions): number {
+  const state = (expected: string, value: unknown) =>
+    failure(
+      "invalid-option",
+      "split cache blocks",
+      {},
+      `${expected}, got ${value}`,
+    );
   if (typeof options !== "object" || options === null) {
     throw new TypeError(
-      `Cannot split cache blocks: options must be an object, got ${
-        describeValue(options)
-      }`,
+      state("options must be an object", describeValue(options)).message,
     );
   }
-  const { maxBreakpoints } = options;
-  if (maxBreakpoints === undefined) return 3;
+  const { maxBreakpoints = 3 } = options;
   if (typeof maxBreakpoints !== "number") {
-    throw new TypeError(
-      `Cannot split cache blocks: maxBreakpoints must be a number, got ${
-        describeValue(maxBreakpoints)
-      }`,
-    );
+    const got = describeValue(maxBreakpoints);
+    throw new TypeError(state("maxBreakpoints must be a number", got).message);
   }
   if (!Number.isInteger(maxBreakpoints) || maxBreakpoints < 0) {
-    throw new PromptError(
-      "invalid-option",
-      `Cannot split cache blocks: maxBreakpoints must be a non-negative ` +
-        `integer, got ${maxBreakpoints}`,
+    throw state(
+      "maxBreakpoints must be a non-negative integer",
+      maxBreakpoints,
     );
   }
   return maxBreakpoints;

@@ -1,27 +1,27 @@
 /**
- * `comparePrompts`: what changed between two steps' prompts, and whether the
- * change needlessly broke the model provider's prefix cache.
+ * `comparePrompts`: what changed between two steps, in the order a
+ * provider caches a request (tools, then the system prompt), and the
+ * runtime context on its own, which no prefix cache covers.
  *
  * @module
  */
 
-import { describeOwner } from "../core/errors.ts";
+import { describeWhere } from "../core/errors.ts";
+import { explainPrompt, type ItemExplanation } from "./explain.ts";
 import {
-  explainPrompt,
-  type PromptExplanation,
-  type SectionExplanation,
-} from "./explain.ts";
-import {
-  type FirstChange,
-  firstChange,
+  type Change,
+  changedKeys,
+  defined,
   firstDifference,
   type Part,
-} from "./_first_change.ts";
+  partsOf,
+  walk,
+} from "./_parts.ts";
 import type { PromptAssembly } from "../core/types.ts";
 
 /**
- * A section or item that differs between two steps, found by matching
- * names in prompt order.
+ * A tool, section, context entry or item that differs between two steps,
+ * found by matching names in order.
  *
  * @example Usage
  * ```ts
@@ -29,30 +29,26 @@ import type { PromptAssembly } from "../core/types.ts";
  * import { type ChangedPart, comparePrompts } from "@dsh/system-prompt/inspect";
  *
  * const step = (...names: string[]) => ({
- *   sections: names.map((name, order) => ({ name, order, text: name })),
- *   tools: [],
- *   variables: {},
+ *   sections: names.map((name, order) => ({ name, order, text: name })), tools: [], variables: {},
  * });
- * const removed: ChangedPart | undefined = comparePrompts(step("a", "b", "c"), step("a", "c"))
- *   .firstChangedSection;
+ * const removed: ChangedPart | undefined = comparePrompts(step("a", "b"), step("a")).firstChangedSection;
  * assert.deepEqual(removed, { name: "b", index: 1, change: "removed" });
  * ```
  */
 export interface ChangedPart {
-  /** The section's or item's name. */
+  /** Its name. */
   name: string;
   /** Its owner; absent for the root registry. */
   owner?: string;
-  /**
-   * Its index among the rendered sections (or the list's rendered items)
-   * of `next`, or of `previous` when it was removed.
-   */
+  /** Its layer; absent for a global part. */
+  layer?: string;
+  /** For an item: the lists above it, from the section (or context entry) down. */
+  list?: string[];
+  /** Its index in its sequence in the later step (the earlier one when removed). */
   index: number;
   /**
-   * `"changed"`: both steps render it, differently (its text, the
-   * separator before it, or its place); `"added"`: only `next` renders it;
-   * `"removed"`: only `previous` does (it was unregistered, or rendered
-   * empty).
+   * `"changed"`: its text, the separator before it, its place, or a tool's
+   * description or parameters; `"removed"` includes a part rendered empty.
    */
   change: "changed" | "added" | "removed";
 }
@@ -60,7 +56,7 @@ export interface ChangedPart {
 /**
  * A section that changed while every section after it stayed the same: its
  * change invalidates the provider's prefix cache for text that did not
- * change. Giving it a higher order (rendering it last) would keep that text
+ * change. Rendering it last, or making it a context entry, keeps that text
  * cached.
  *
  * @example Usage
@@ -68,14 +64,9 @@ export interface ChangedPart {
  * import assert from "node:assert/strict";
  * import { comparePrompts, type PrefixBreak } from "@dsh/system-prompt/inspect";
  *
- * const at = (time: string) => ({
- *   sections: [
- *     { name: "clock", order: 0, text: `It is ${time}.` },
- *     { name: "rules", order: 1, text: "Be brief." },
- *   ],
- *   tools: [],
- *   variables: {},
- * });
+ * const at = (time: string) => ({ tools: [], variables: {}, sections: [
+ *   { name: "clock", order: 0, text: `It is ${time}.` }, { name: "rules", order: 1, text: "Be brief." },
+ * ] });
  * const broken: PrefixBreak | undefined = comparePrompts(at("9:00"), at("9:05")).prefixBreak;
  * assert.deepEqual([broken?.section, broken?.unchangedAfter], ["clock", 1]);
  * ```
@@ -85,6 +76,8 @@ export interface PrefixBreak {
   section: string;
   /** Its owner; absent for the root registry. */
   owner?: string;
+  /** Its layer; absent for a global section. */
+  layer?: string;
   /** How many sections after it did not change. */
   unchangedAfter: number;
   /** How many characters after it did not change but lose the cache. */
@@ -96,47 +89,64 @@ export interface PrefixBreak {
 /**
  * What {@linkcode comparePrompts} returns.
  *
- * @example Usage
+ * @example A change of the runtime context alone
  * ```ts
  * import assert from "node:assert/strict";
  * import { comparePrompts, type PromptComparison } from "@dsh/system-prompt/inspect";
  *
- * const same = { sections: [], tools: [], variables: {} };
- * const comparison: PromptComparison = comparePrompts(same, same);
- * assert.equal(comparison.identical, true);
+ * const at = (time: string) => ({
+ *   sections: [{ name: "rules", order: 0, text: "Be brief." }],
+ *   contexts: [{ name: "clock", order: 0, text: `It is ${time}.`, owner: "clock" }],
+ *   tools: [],
+ *   variables: {},
+ * });
+ * const comparison: PromptComparison = comparePrompts(at("9:00"), at("9:05"));
+ * assert.equal(comparison.identical, false);
+ * assert.equal(comparison.sameText, true);
+ * assert.equal(comparison.prefixBreak, undefined);
+ * assert.deepEqual(comparison.context.firstChangedEntry, {
+ *   name: "clock", owner: "clock", index: 0, change: "changed",
+ * });
  * ```
  */
 export interface PromptComparison {
-  /** Whether the two render to the same text and list the same tools in the same order. */
+  /** Whether tools, system prompt and runtime context are all the same. */
   identical: boolean;
-  /** Whether the rendered texts are equal. */
+  /** Whether the rendered system prompts are equal. */
   sameText: boolean;
-  /**
-   * Index of the first character where the rendered texts differ; never
-   * between the two halves of a surrogate pair.
-   */
+  /** Where the system prompts start to differ (never inside a surrogate pair). */
   offset?: number;
   /** The first section that differs, matched by name; a removed one is named as removed. */
   firstChangedSection?: ChangedPart;
-  /** When the first change is inside a list (its heading unchanged): the first item that differs. */
+  /** Inside a list whose heading and footer did not change: the deepest first changed item. */
   firstChangedItem?: ChangedPart;
-  /** Variables whose values differ, or that exist in one assembly only. */
+  /** Variables whose values differ, or that exist in one step only. */
   changedVariables: string[];
-  /** Set when the first changed section was the only change in the text. */
+  /** Set when the first changed section was the only change in the system prompt. */
   prefixBreak?: PrefixBreak;
-  /** The tool names of both, and whether the names or their order changed. */
-  tools: { changed: boolean; previous: string[]; next: string[] };
+  /** The tools: first in the cached prefix, so any change misses the whole cache. */
+  tools: {
+    changed: boolean;
+    previous: string[];
+    next: string[];
+    firstChanged?: ChangedPart;
+  };
+  /** The runtime context, on its own: never a prefix break, `sameText` untouched. */
+  context: {
+    changed: boolean;
+    offset?: number;
+    firstChangedEntry?: ChangedPart;
+    firstChangedItem?: ChangedPart;
+  };
 }
 
 /**
- * Compares two assemblies, typically of consecutive steps: whether they
- * render identically; if not, the first differing section (matched by
- * name; a removed one is reported as removed) and, inside a list, the
- * first differing item, the character offset where the texts start to
- * differ, the variables whose values
- * changed, and a {@linkcode PrefixBreak} when a section changed while every
- * section after it stayed the same. Tool name or order changes are reported
- * too: providers cache tools before the system prompt.
+ * Compares two assemblies, typically of consecutive steps, in the order a
+ * provider caches a request: the tools (names, order, descriptions,
+ * parameters), then the system prompt (the first differing section and,
+ * inside a list, item, nested lists included; where the texts part; a
+ * {@linkcode PrefixBreak}), then the runtime context on its own: a change
+ * there is never a prefix break.
  *
  * @param previous The earlier assembly.
  * @param next The later one.
@@ -168,124 +178,116 @@ export function comparePrompts(
 ): PromptComparison {
   const before = explainPrompt(previous);
   const after = explainPrompt(next);
-  const previousTools = previous.tools.map((tool) => tool.name);
-  const nextTools = next.tools.map((tool) => tool.name);
-  const toolsChanged = previousTools.length !== nextTools.length ||
-    previousTools.some((name, i) => name !== nextTools[i]);
-  const sameText = before.text === after.text;
-  const comparison: PromptComparison = {
-    identical: sameText && !toolsChanged,
-    sameText,
-    changedVariables: changedVariables(previous.variables, next.variables),
-    tools: { changed: toolsChanged, previous: previousTools, next: nextTools },
-  };
-  if (sameText) return comparison;
-  comparison.offset = firstDifference(before.text, after.text);
-  const first = firstChange(sectionParts(before), sectionParts(after));
+  const toolsOf = (tools: typeof before.tools, objects: unknown[]) =>
+    tools.map((t, i): Part => ({ ...t, key: objects[i] }));
+  const tool = walk(
+    toolsOf(before.tools, previous.tools),
+    toolsOf(after.tools, next.tools),
+  );
+  const prompt = compareText(before, after);
+  const context = compareText(before.context, after.context);
+  return defined<PromptComparison>({
+    identical: !prompt && !context && !tool,
+    sameText: !prompt,
+    offset: prompt?.offset,
+    firstChangedSection: prompt?.first,
+    firstChangedItem: prompt?.item,
+    changedVariables: changedKeys(previous.variables, next.variables),
+    prefixBreak: prompt?.prefixBreak,
+    tools: defined({
+      changed: tool !== undefined,
+      previous: before.tools.map((t) => t.name),
+      next: after.tools.map((t) => t.name),
+      firstChanged: tool && changedPart(tool, []),
+    }),
+    context: defined({
+      changed: context !== undefined,
+      offset: context?.offset,
+      firstChangedEntry: context?.first,
+      firstChangedItem: context?.item,
+    }),
+  });
+}
+
+/** The first change between two rendered sequences (the prompt's or the context's). */
+function compareText(
+  before: { text: string; sections: ItemExplanation[] },
+  after: { text: string; sections: ItemExplanation[] },
+) {
+  if (before.text === after.text) return undefined;
+  const offset = firstDifference(before.text, after.text);
+  const was = partsOf(before.text, before.sections);
+  const is = partsOf(after.text, after.sections);
+  const first = walk(was, is);
   // Texts that differ always differ in some part; this guards the walk.
-  if (first === undefined) return comparison;
-  comparison.firstChangedSection = changedPart(first);
-  const item = firstChangedItem(before, after, first);
-  if (item !== undefined) comparison.firstChangedItem = item;
-  const prefixBreak = findPrefixBreak(before, after, first);
-  if (prefixBreak !== undefined) comparison.prefixBreak = prefixBreak;
-  return comparison;
-}
-
-/** Each rendered section with the separator before it. */
-function sectionParts(explained: PromptExplanation): Part[] {
-  return explained.sections.map((section) =>
-    part(section, explained.text.slice(section.separatorStart, section.end))
-  );
-}
-
-function part(of: { name: string; owner?: string }, text: string): Part {
-  return of.owner === undefined
-    ? { name: of.name, text }
-    : { name: of.name, owner: of.owner, text };
-}
-
-function changedPart(first: FirstChange): ChangedPart {
-  const { name, owner } = first.part;
-  const index = first.change === "removed" ? first.before : first.after;
-  return owner === undefined
-    ? { name, index, change: first.change }
-    : { name, owner, index, change: first.change };
-}
-
-/** The first differing item of a list that both steps render with the same heading. */
-function firstChangedItem(
-  before: PromptExplanation,
-  after: PromptExplanation,
-  first: FirstChange,
-): ChangedPart | undefined {
-  if (first.change !== "changed") return undefined;
-  const was = before.sections[first.before]!;
-  const is = after.sections[first.after]!;
-  if (
-    was.name !== is.name || was.items === undefined || is.items === undefined ||
-    heading(before.text, was) !== heading(after.text, is)
-  ) return undefined;
-  const items = (explained: PromptExplanation, section: SectionExplanation) =>
-    section.items!.map((item) =>
-      part(item, explained.text.slice(item.separatorStart, item.end))
-    );
-  const change = firstChange(items(before, was), items(after, is));
-  return change === undefined ? undefined : changedPart(change);
-}
-
-/** A list's rendered text before its first item (all of it when it has none). */
-function heading(text: string, section: SectionExplanation): string {
-  const end = section.items?.[0]?.separatorStart ?? section.end;
-  return text.slice(section.start, end);
-}
-
-/** The changed section, if it kept its name and everything after it is unchanged. */
-function findPrefixBreak(
-  before: PromptExplanation,
-  after: PromptExplanation,
-  first: FirstChange,
-): PrefixBreak | undefined {
-  if (first.change !== "changed") return undefined;
-  const section = after.sections[first.after]!;
-  if (before.sections[first.before]!.name !== section.name) return undefined;
-  const rest = (explained: PromptExplanation, from: number) =>
-    sectionParts(explained).slice(from + 1);
-  const was = rest(before, first.before);
-  const is = rest(after, first.after);
-  if (
-    was.length !== is.length ||
-    was.some((p, i) => p.name !== is[i]!.name || p.text !== is[i]!.text)
-  ) return undefined;
-  const unchangedAfter = is.length;
-  if (unchangedAfter === 0) return undefined;
-  const charsAfter = after.text.length - section.end;
-  const found: PrefixBreak = {
-    section: section.name,
-    unchangedAfter,
-    charsAfter,
-    message:
-      `Section "${section.name}" of ${
-        describeOwner(section.owner)
-      } changed while the ${unchangedAfter} ` +
-      `section${
-        unchangedAfter === 1 ? "" : "s"
-      } after it did not: the change invalidates ` +
-      `the provider's prefix cache for ${charsAfter} characters that did not change; ` +
-      `give it a higher order so that it renders after them`,
+  if (first === undefined) return { offset };
+  return {
+    offset,
+    first: changedPart(first, []),
+    item: firstChangedItem(was[first.index], first, []),
+    prefixBreak: prefixBreak(was, is, first),
   };
-  if (section.owner !== undefined) found.owner = section.owner;
-  return found;
 }
 
-function changedVariables(
-  previous: Record<string, string | undefined>,
-  next: Record<string, string | undefined>,
-): string[] {
-  const hasOwn = Object.prototype.hasOwnProperty;
-  const names = new Set([...Object.keys(previous), ...Object.keys(next)]);
-  return [...names].filter((name) =>
-    hasOwn.call(previous, name) !== hasOwn.call(next, name) ||
-    previous[name] !== next[name]
-  );
+function prefixBreak(
+  was: readonly Part[],
+  is: readonly Part[],
+  { change, index, part }: Change,
+): PrefixBreak | undefined {
+  const [before, after] = [was.slice(index + 1), is.slice(index + 1)];
+  if (
+    change !== "changed" || was[index]!.name !== part.name ||
+    after.length === 0 || before.length !== after.length ||
+    after.some((p, i) => p.name !== before[i]!.name || p.key !== before[i]!.key)
+  ) return undefined;
+  const chars = after.reduce((sum, p) => sum + (p.key as string).length, 0);
+  const n = after.length;
+  const { name, owner, layer } = part;
+  // The owner is named even when absent: "of the root registry".
+  const where = describeWhere({
+    section: name,
+    owner,
+    ...(layer && { layer }),
+  });
+  return defined<PrefixBreak>({
+    section: name,
+    owner,
+    layer,
+    unchangedAfter: n,
+    charsAfter: chars,
+    message: `The change to ${where} invalidates the provider's prefix ` +
+      `cache for the ${n} section${n === 1 ? "" : "s"} (${chars} characters) ` +
+      "after it, which did not change; give it a higher order so that it " +
+      "renders after them, or make it a context entry",
+  });
+}
+
+/** Inside a list changed in place, its own text unchanged: the deepest first changed item. */
+function firstChangedItem(
+  was: Part | undefined,
+  first: Change,
+  path: readonly string[],
+): ChangedPart | undefined {
+  const is = first.part;
+  if (
+    first.change !== "changed" || was?.name !== is.name ||
+    was.children === undefined || is.children === undefined ||
+    was.own !== is.own
+  ) return undefined;
+  const list = [...path, is.name];
+  const item = walk(was.children, is.children);
+  return item && (firstChangedItem(was.children[item.index], item, list) ??
+    changedPart(item, list));
+}
+
+function changedPart({ part, index, change }: Change, list: string[]) {
+  const { name, owner, layer } = part;
+  return defined<ChangedPart>({
+    name,
+    owner,
+    layer,
+    list: list.length === 0 ? undefined : list,
+    index,
+    change,
+  });
 }

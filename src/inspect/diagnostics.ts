@@ -4,22 +4,23 @@
  * @module
  */
 
+import type { PromptErrorCode } from "../core/errors.ts";
+
 /**
- * What a diagnostic is about.
+ * What a diagnostic is about: a {@linkcode PromptErrorCode} for what
+ * rendering the assembly would throw (`unknown-variable`, `missing-value`,
+ * `malformed-reference`, `invalid-value`, `invalid-section`, …), and these:
  *
  * | code | severity | finding |
  * | --- | --- | --- |
- * | `assemble-failed` | error | `assemble()` rejected; nothing else was checked |
- * | `malformed-reference` | error | a complete `{{…}}` group that is not a reference |
- * | `unknown-variable` | error | a reference to a variable no one registered |
- * | `missing-value` | error | a reference to a variable with no value in this context |
- * | `invalid-value` | error | a reference to a variable whose value a handler made a non-string, or a prompt-wide `separator` a handler made a non-string |
- * | `invalid-section` | error | a section whose text a handler made a non-string, or whose layout (`separator`, a flag, `list`, `items`) it left of the wrong type |
- * | `invalid-item` | error | a list item whose text a handler made a non-string |
- * | `unused-variable` | warning | a registered variable that no section references |
- * | `duplicate-sentence` | warning | one sentence in two sections, or in a section and a tool description: two owners for one fact |
+ * | `assemble-failed` | error | `assemble()` rejected (its code in `errorCode`); nothing else was checked for that context |
+ * | `check-failed` | error | the check itself could not read a value (a getter that throws); nothing else was checked |
+ * | `orphan-item` | error | `assemble()` rejected for an item (or item provider) whose list is no live list: the first one, with its owner, item and the closest list; nothing else was checked for that context |
+ * | `unused-variable` | warning | a registered variable no section, context entry or item references in any checked context |
+ * | `duplicate-sentence` | warning | one sentence in two parts, or in a part and a tool description: two owners for one fact |
  * | `tool-guidance-band` | warning | tool guidance (a `tool:` section, or a section of a scope that provides tools) outside orders 100–199 |
- * | `orphan-item` | warning | an item (or item provider) whose list is not a live section declaring `list`: it is never rendered |
+ * | `volatile-section` | warning | a section or item with stability `"step"` in the system prompt: it belongs in a context entry |
+ * | `unknown-tool-order` | warning | a `toolOrder` name that no tool provider returns in any checked context |
  *
  * @example Usage
  * ```ts
@@ -31,17 +32,14 @@
  * ```
  */
 export type DiagnosticCode =
+  | PromptErrorCode
   | "assemble-failed"
-  | "malformed-reference"
-  | "unknown-variable"
-  | "missing-value"
-  | "invalid-value"
-  | "invalid-section"
-  | "invalid-item"
+  | "check-failed"
   | "unused-variable"
   | "duplicate-sentence"
   | "tool-guidance-band"
-  | "orphan-item";
+  | "volatile-section"
+  | "unknown-tool-order";
 
 /**
  * One finding of `checkPrompt()`.
@@ -60,7 +58,7 @@ export type DiagnosticCode =
  *   severity: "warning",
  *   owner: "git",
  *   variable: "branch",
- *   message: 'Variable "branch" of "git" is referenced by no section',
+ *   message: 'No section, context entry or item of the checked context references variable "branch" of "git"',
  * });
  * ```
  */
@@ -73,12 +71,27 @@ export interface PromptDiagnostic {
   message: string;
   /** The owner of the part at fault, when it has one. */
   owner?: string;
-  /** The section at fault (for an item, its list). */
+  /** The layer of the part at fault, when it has one. */
+  layer?: string;
+  /** The section at fault (for an item, its top-level list). */
   section?: string;
+  /** The context entry at fault (for an item, its top-level list). */
+  context?: string;
   /** The item at fault. */
   item?: string;
   /** The variable at fault. */
   variable?: string;
   /** The tool at fault. */
   tool?: string;
+  /** The assemble handler at fault. */
+  handler?: string;
+  /** A close name ("did you mean"). */
+  suggestion?: string;
+  /** For `assemble-failed`: the code `assemble()` rejected with. */
+  errorCode?: PromptErrorCode;
+  /**
+   * When several contexts were checked and the finding comes from their
+   * assemblies: the indexes (in checked order) of those it holds for.
+   */
+  contexts?: number[];
 }

@@ -30,7 +30,8 @@ import {
 import { build, start, toolRecords } from "./_resolve.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import type { FunctionEntry } from "./_store.ts";
-import { TOOL_ORDER_REST, type ToolCopies, type ToolOrder } from "./_tools.ts";
+import { TOOL_ORDER_REST } from "../core/tools.ts";
+import type { ToolCopies, ToolOrder } from "./_tools.ts";
 
 /** What the registry lends one assembly. */
 export interface AssembleState {

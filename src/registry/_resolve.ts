@@ -38,7 +38,7 @@ import {
   type ToolOrder,
   type ToolRecord,
 } from "./_tools.ts";
-import { setToolOwner } from "../core/tool_owner.ts";
+import { setToolOwner } from "../core/tools.ts";
 
 /** The step's call results, and which of them are still pending. */
 export interface Started {

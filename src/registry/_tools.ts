@@ -10,25 +10,7 @@ import { describeValue, failure, type Where } from "../core/errors.ts";
 import { closestName, compareCodePoints, didYouMean } from "../core/names.ts";
 import type { JsonSchema, ToolSchema } from "../core/types.ts";
 import { ignoreRejections, isThenable } from "./_guard.ts";
-import { setToolOwner } from "../core/tool_owner.ts";
-
-/**
- * The `toolOrder` entry where the tools it does not list go, by name; the
- * value the upstream harness's configuration uses.
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { SystemPrompt, TOOL_ORDER_REST } from "@dsh/system-prompt";
- *
- * const prompt = new SystemPrompt({ toolOrder: ["read", TOOL_ORDER_REST] });
- * const tool = (name: string) => ({ name, description: name, parameters: {} });
- * prompt.tools(() => [tool("bash"), tool("grep"), tool("read")]);
- * const { tools } = await prompt.assemble();
- * assert.deepEqual(tools.map((t) => t.name), ["read", "bash", "grep"]);
- * ```
- */
-export const TOOL_ORDER_REST = "<unlisted-tools>";
+import { setToolOwner, TOOL_ORDER_REST } from "../core/tools.ts";
 
 /** A tool as the registry keeps it: the fields it read and its frozen copy. */
 export interface ToolRecord {

@@ -145,7 +145,7 @@ describe("runDemo()", () => {
     assert.match(out, /\nchanged variables: date\n/);
     assert.match(
       out,
-      /cache: Section "agent:persona" of "agent-loop" changed while the 2 sections after it did not: the change invalidates the provider's prefix cache for 298 characters/,
+      /cache: The change to section "agent:persona" of "agent-loop" invalidates the provider's prefix cache for the 2 sections \(298 characters\) after it/,
     );
   });
 

@@ -111,6 +111,7 @@ describe("layout host 1: one newline everywhere", () => {
     assert.deepEqual(comparison.firstChangedItem, {
       name: "date",
       owner: "clock",
+      list: ["env"],
       index: 3,
       change: "changed",
     });

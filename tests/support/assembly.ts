@@ -4,7 +4,11 @@
  * @module
  */
 
-import type { PromptAssembly } from "../../mod.ts";
+import type {
+  AssembledItem,
+  AssembledSection,
+  PromptAssembly,
+} from "../../mod.ts";
 
 /**
  * An assembly with one section per text (`s0`, `s1`, … at orders 0, 1, …),
@@ -24,5 +28,30 @@ export function assemblyOf(
     })),
     tools: [],
     variables: Object.assign(Object.create(null), variables),
+  };
+}
+
+/** An item at order 0 (or as `extra` says). */
+export function item(
+  name: string,
+  text: string,
+  extra: Partial<AssembledItem> = {},
+): AssembledItem {
+  return { name, order: 0, text, ...extra };
+}
+
+/**
+ * An assembly of these sections (orders by position, text `""` unless
+ * given), no tools and no variables unless `extra` gives them.
+ */
+export function assemblyWith(
+  sections: (Partial<AssembledSection> & { name: string })[],
+  extra: Partial<PromptAssembly> = {},
+): PromptAssembly {
+  return {
+    sections: sections.map((s, i) => ({ order: i, text: "", ...s })),
+    tools: [],
+    variables: {},
+    ...extra,
   };
 }
