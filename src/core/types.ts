@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { PromptError } from "./errors.ts";
+
 /**
  * What one `assemble()` call is for. Declared empty and merge-extensible:
  * another package adds its fields by declaration merging, and every provider
@@ -930,7 +932,7 @@ export interface SystemPromptOptions {
    * the registration stands. Must not throw.
    * @default {(error) => console.error(error)}
    */
-  onListenerError?: (error: Error) => void;
+  onListenerError?: (error: PromptError) => void;
   /** The text between two rendered sections. @default {"\n\n"} */
   separator?: string;
   /**

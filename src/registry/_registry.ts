@@ -7,7 +7,7 @@
  */
 
 import type { PartKind } from "../core/_fields.ts";
-import { failure } from "../core/errors.ts";
+import { failure, type PromptError } from "../core/errors.ts";
 import type {
   Disposer,
   EventHandler,
@@ -70,7 +70,7 @@ export class Registry {
   #snapshots = new Map<string | undefined, Snapshot>();
   #version = 0;
 
-  constructor(onListenerError: (error: Error) => void) {
+  constructor(onListenerError: (error: PromptError) => void) {
     this.events = new ChangeEvents(onListenerError);
   }
 

@@ -227,44 +227,41 @@ function orphan(
   providers: ReadonlyMap<string, FunctionEntry[]>,
   reached: ReadonlySet<string>,
 ): PromptError | undefined {
-  const suggest = (path: readonly string[]) =>
-    didYouMean(
-      closestName(
-        path.join("/"),
-        [...reached].map((key) => key.split("\0").join("/")),
-      ),
+  const lists = [...reached].map((key) => key.split("\0").join("/"));
+  const fail = (
+    entry: { path: readonly string[] },
+    where: Where,
+    what: string,
+  ) => {
+    const list = entry.path.join("/");
+    const suggestion = closestName(list, lists);
+    return failure(
+      "orphan-item",
+      where.item === undefined ? "list items of" : "assemble",
+      where,
+      `list ${JSON.stringify(list)} is not a live list${what}${
+        didYouMean(suggestion)
+      }`,
+      { suggestion },
     );
+  };
   for (const [key, entries] of members) {
     if (reached.has(key)) continue;
     const item = entries[0]!;
-    return failure(
-      "orphan-item",
-      "assemble",
+    return fail(
+      item,
       partWhere(item),
-      `list ${
-        JSON.stringify(item.path.join("/"))
-      } is not a live list (a section, context entry or item declaring \`list\`)${
-        suggest(item.path)
-      }`,
+      " (a section, context entry or item declaring `list`)",
     );
   }
   for (const [key, entries] of providers) {
     if (reached.has(key)) continue;
     const provider = entries[0]!;
-    return failure(
-      "orphan-item",
-      "list items of",
-      {
-        section: provider.path[0],
-        owner: provider.owner,
-        ...(provider.layer ? { layer: provider.layer } : {}),
-      },
-      `list ${
-        JSON.stringify(provider.path.join("/"))
-      } is not a live list, so its item provider was not called${
-        suggest(provider.path)
-      }`,
-    );
+    const where: Where = { section: provider.path[0], owner: provider.owner };
+    if (provider.layer !== undefined) {
+      (where as { layer?: string }).layer = provider.layer;
+    }
+    return fail(provider, where, ", so its item provider was not called");
   }
   return undefined;
 }

@@ -277,7 +277,7 @@ export class ChangeEvents {
   >();
   readonly #queue: PromptChange[] = [];
   #delivering = false;
-  constructor(readonly onError: (error: Error) => void) {}
+  constructor(readonly onError: (error: PromptError) => void) {}
 
   listen(listener: ChangeListener, owner: string | undefined): () => void {
     const entry = { listener, owner };

@@ -140,6 +140,9 @@ describe("agents host: two agents, one registry, 20 steps", () => {
     const after = await prompt.assemble({}, { layer: AGENTS.reviewer });
     const comparison = comparePrompts(before, after);
     assert.equal(comparison.prefixBreak, undefined);
-    assert.equal(comparison.identical, true);
+    assert.equal(comparison.sameText, true);
+    assert.equal(comparison.tools.changed, false);
+    assert.equal(comparison.context.changed, true);
+    assert.equal(comparison.context.firstChangedEntry?.name, "date");
   });
 });

@@ -13,6 +13,7 @@ import {
   comparePrompts,
   explainPrompt,
   type ItemExplanation,
+  type SectionExplanation,
 } from "../../inspect.ts";
 import { checkable } from "../support/checkable.ts";
 
@@ -207,7 +208,7 @@ describe("inspection of hostile assemblies (property)", () => {
         let at = 0;
         for (const block of blocks) {
           for (const section of block.sections) {
-            const found = explained.sections[at++]!;
+            const found: SectionExplanation = explained.sections[at++]!;
             assert.equal(found.name, section);
             assert.ok(VOLATILITY[block.stability] >= mostVolatile(found));
           }

@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import type {
   AssembledItem,
+  AssembledList,
   AssembledSection,
   ListLayout,
   PromptAssembly,
@@ -93,7 +94,7 @@ export const assembly: fc.Arbitrary<PromptAssembly> = fc.record({
     sections: sections.map(({ items, list, ...rest }, i) => {
       const s = defined<AssembledSection>({ name: `s${i}`, order: i, ...rest });
       if (list !== undefined) {
-        s.list = defined<ListLayout>(list);
+        s.list = defined<AssembledList>(list);
         s.items = items.map((item) => defined<AssembledItem>(item));
       }
       return s;
