@@ -1,12 +1,19 @@
 /**
  * Calling user code: what counts as a promise, rejections nobody will read
- * handled, a function's name for messages, and awaiting a step's pending
- * providers with the host's abort signal.
+ * handled, a function's name for messages, awaiting a step's pending
+ * providers with the host's abort signal, and delivering change events to
+ * listeners that may throw.
  *
  * @module
  */
 
-import { failure, PromptError } from "../core/errors.ts";
+import {
+  describeOwner,
+  failure,
+  messageOf,
+  PromptError,
+} from "../core/errors.ts";
+import type { ChangeListener, PromptChange } from "../core/types.ts";
 
 /** Any thenable, tested by shape (STYLE: await only thenables). */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -55,26 +62,17 @@ export function aborted(signal: AbortSignal): PromptError {
   });
 }
 
-/**
- * Waits for every pending slot (each settles into `values`, a rejection as
- * `Rejected`), or rejects with `aborted` as soon as the signal aborts,
- * leaving late results to land in a slot nobody reads.
- */
+/** Waits for every pending slot; each settles into `values`, a rejection as `Rejected`. */
 export function settle(
   values: unknown[],
   pending: readonly number[],
-  signal: AbortSignal | undefined,
 ): Promise<void> {
-  const all = Promise.all(
-    pending.map((index) =>
-      Promise.resolve(values[index]).then(
-        (value) => void (values[index] = value),
-        (cause) => void (values[index] = new Rejected(cause)),
-      )
-    ),
-  );
-  const done = all.then(() => {});
-  return signal === undefined ? done : raceAbort(done, signal);
+  return Promise.all(pending.map((index) =>
+    Promise.resolve(values[index]).then(
+      (value) => void (values[index] = value),
+      (cause) => void (values[index] = new Rejected(cause)),
+    )
+  )).then(() => {});
 }
 
 /** `work`, or `aborted` as soon as the signal aborts. */
@@ -105,4 +103,101 @@ export function isPromptError(value: unknown): value is PromptError {
   } catch {
     return false;
   }
+}
+
+/** Delivers change events in order, to listeners in registration order. */
+export class ChangeEvents {
+  readonly #listeners = new Set<
+    { listener: ChangeListener; owner: string | undefined }
+  >();
+  readonly #queue: PromptChange[] = [];
+  #delivering = false;
+  constructor(readonly onError: (error: PromptError) => void) {}
+
+  listen(listener: ChangeListener, owner: string | undefined): () => void {
+    const entry = { listener, owner };
+    this.#listeners.add(entry);
+    return () => void this.#listeners.delete(entry);
+  }
+
+  emit(change: PromptChange): void {
+    if (this.#listeners.size === 0 && !this.#delivering) return;
+    // One frozen object for every listener: none can change what the next sees.
+    this.#queue.push(Object.freeze(change));
+    if (this.#delivering) return;
+    this.#delivering = true;
+    try {
+      for (let next = 0; next < this.#queue.length; next++) {
+        const current = this.#queue[next]!;
+        let index = 0;
+        for (const { listener, owner } of [...this.#listeners]) {
+          try {
+            listener(current);
+          } catch (cause) {
+            this.#report(
+              listenerFailed(
+                current,
+                handlerName(listener, index),
+                owner,
+                cause,
+              ),
+            );
+          }
+          index++;
+        }
+      }
+    } finally {
+      this.#queue.length = 0;
+      this.#delivering = false;
+    }
+  }
+
+  #report(error: PromptError): void {
+    try {
+      this.onError(error);
+    } catch (hookError) {
+      try {
+        console.error(hookError, error);
+      } catch {
+        // Nothing left to report to.
+      }
+    }
+  }
+}
+
+function listenerFailed(
+  change: PromptChange,
+  handler: string,
+  owner: string | undefined,
+  cause: unknown,
+): PromptError {
+  const what = change.name === undefined ? "" : ` "${change.name}"`;
+  return new PromptError(
+    "listener-failed",
+    `A "system-prompt/change" listener "${handler}" of ${
+      describeOwner(owner)
+    } threw on ${change.action} of ${change.kind}${what}: ${messageOf(cause)}`,
+    { cause, owner, handler },
+  );
+}
+
+/** A change event's fields, only those that are set. */
+export function change(
+  kind: PromptChange["kind"],
+  action: PromptChange["action"],
+  fields: {
+    name?: string | undefined;
+    path?: readonly string[];
+    owner: string | undefined;
+    layer: string | undefined;
+  },
+): PromptChange {
+  const event: PromptChange = { kind, action };
+  if (fields.name !== undefined) event.name = fields.name;
+  if (fields.path !== undefined && fields.path.length > 0) {
+    event.list = fields.path.join("/");
+  }
+  if (fields.owner !== undefined) event.owner = fields.owner;
+  if (fields.layer !== undefined) event.layer = fields.layer;
+  return event;
 }

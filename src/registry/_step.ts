@@ -14,9 +14,8 @@ import type {
   ToolSchema,
 } from "../core/types.ts";
 import { renderContext, renderPrompt } from "../render/render.ts";
-import { assemble, type AssembleState, NO_SIGNAL } from "./_assemble.ts";
-import { aborted, raceAbort, settle } from "./_guard.ts";
-import { build, start, toolRecords } from "./_resolve.ts";
+import { assemble, type AssembleState } from "./_assemble.ts";
+import { build, resolveStep, toolRecords } from "./_resolve.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import type { ToolRecord } from "./_tools.ts";
 
@@ -76,26 +75,11 @@ export function renderStep<C>(
   if (snapshot.handlers.length > 0 || state.audit) {
     return assemble(snapshot, context, state).then(fromAssembly);
   }
-  try {
-    if (snapshot.problem !== undefined) throw snapshot.problem;
-    const { signal } = state;
-    if (signal?.aborted) throw aborted(signal);
-    const started = start(
-      snapshot,
-      context,
-      signal === undefined ? NO_SIGNAL : { signal },
-    );
-    if (signal?.aborted) throw aborted(signal);
-    if (started.pending === undefined) {
-      return Promise.resolve(finish(snapshot, started.values, state));
-    }
-    const work = settle(started.values, started.pending, undefined).then(() =>
-      finish(snapshot, started.values, state)
-    );
-    return signal === undefined ? work : raceAbort(work, signal);
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  return resolveStep(
+    snapshot,
+    { context, signal: state.signal },
+    (values) => finish(snapshot, values, state),
+  );
 }
 
 function finish(

@@ -10,24 +10,11 @@ import { checkPart, type PartKind } from "../core/_fields.ts";
 import {
   describeOwner,
   failure,
-  messageOf,
-  PromptError,
+  type PromptError,
   type Where,
 } from "../core/errors.ts";
-import {
-  byOrderThenName,
-  closestName,
-  didYouMean,
-  isReferenceName,
-} from "../core/names.ts";
-import type {
-  AssembleHandler,
-  ChangeListener,
-  ListLayout,
-  PromptChange,
-  PromptRegistrations,
-} from "../core/types.ts";
-import { handlerName } from "./_guard.ts";
+import { closestName, didYouMean, isReferenceName } from "../core/names.ts";
+import type { AssembleHandler, ListLayout } from "../core/types.ts";
 
 /** A function a provider slot holds; called with the context and options. */
 // deno-lint-ignore no-explicit-any -- every provider shape goes through one call site
@@ -270,103 +257,6 @@ export function requireFunction(value: unknown, what: string): void {
   }
 }
 
-/** Delivers change events in order, to listeners in registration order. */
-export class ChangeEvents {
-  readonly #listeners = new Set<
-    { listener: ChangeListener; owner: string | undefined }
-  >();
-  readonly #queue: PromptChange[] = [];
-  #delivering = false;
-  constructor(readonly onError: (error: PromptError) => void) {}
-
-  listen(listener: ChangeListener, owner: string | undefined): () => void {
-    const entry = { listener, owner };
-    this.#listeners.add(entry);
-    return () => void this.#listeners.delete(entry);
-  }
-
-  emit(change: PromptChange): void {
-    if (this.#listeners.size === 0 && !this.#delivering) return;
-    // One frozen object for every listener: none can change what the next sees.
-    this.#queue.push(Object.freeze(change));
-    if (this.#delivering) return;
-    this.#delivering = true;
-    try {
-      for (let next = 0; next < this.#queue.length; next++) {
-        const current = this.#queue[next]!;
-        let index = 0;
-        for (const { listener, owner } of [...this.#listeners]) {
-          try {
-            listener(current);
-          } catch (cause) {
-            this.#report(
-              listenerFailed(
-                current,
-                handlerName(listener, index),
-                owner,
-                cause,
-              ),
-            );
-          }
-          index++;
-        }
-      }
-    } finally {
-      this.#queue.length = 0;
-      this.#delivering = false;
-    }
-  }
-
-  #report(error: PromptError): void {
-    try {
-      this.onError(error);
-    } catch (hookError) {
-      try {
-        console.error(hookError, error);
-      } catch {
-        // Nothing left to report to.
-      }
-    }
-  }
-}
-
-function listenerFailed(
-  change: PromptChange,
-  handler: string,
-  owner: string | undefined,
-  cause: unknown,
-): PromptError {
-  const what = change.name === undefined ? "" : ` "${change.name}"`;
-  return new PromptError(
-    "listener-failed",
-    `A "system-prompt/change" listener "${handler}" of ${
-      describeOwner(owner)
-    } threw on ${change.action} of ${change.kind}${what}: ${messageOf(cause)}`,
-    { cause, owner, handler },
-  );
-}
-
-/** A change event's fields, only those that are set. */
-export function change(
-  kind: PromptChange["kind"],
-  action: PromptChange["action"],
-  fields: {
-    name?: string | undefined;
-    path?: readonly string[];
-    owner: string | undefined;
-    layer: string | undefined;
-  },
-): PromptChange {
-  const event: PromptChange = { kind, action };
-  if (fields.name !== undefined) event.name = fields.name;
-  if (fields.path !== undefined && fields.path.length > 0) {
-    event.list = fields.path.join("/");
-  }
-  if (fields.owner !== undefined) event.owner = fields.owner;
-  if (fields.layer !== undefined) event.layer = fields.layer;
-  return event;
-}
-
 /** The layer chain of a key, farthest first, or `unknown-layer`. */
 export function layerChain(
   layers: ReadonlyMap<string, Table>,
@@ -395,79 +285,6 @@ export function layerChain(
     next = table.parent;
   }
   return chain;
-}
-
-/** What the registry holds, for inspection. */
-export function describeTables(
-  tables: readonly Table[],
-  toolOrder: readonly string[],
-): PromptRegistrations {
-  const found: PromptRegistrations = {
-    sections: [],
-    contexts: [],
-    variables: [],
-    toolProviders: [],
-    handlers: [],
-    items: [],
-    itemProviders: [],
-    layers: [],
-    toolOrder,
-  };
-  const place = (
-    entry: { owner: string | undefined; layer: string | undefined },
-  ) => ({
-    ...(entry.owner !== undefined ? { owner: entry.owner } : {}),
-    ...(entry.layer !== undefined ? { layer: entry.layer } : {}),
-  });
-  for (const table of tables) {
-    if (table.key !== undefined) {
-      found.layers.push({
-        key: table.key,
-        ...(table.parent !== undefined ? { parent: table.parent } : {}),
-      });
-    }
-    // Sections and context entries in prompt order, as a reader expects.
-    const parts = [...table.parts.values()].sort((a, b) =>
-      byOrderThenName(
-        { order: typeof a.order === "number" ? a.order : 0, name: a.name },
-        { order: typeof b.order === "number" ? b.order : 0, name: b.name },
-      )
-    );
-    for (const part of parts) {
-      const list = part.list !== undefined ? { list: true as const } : {};
-      if (part.kind === "item") {
-        found.items.push({
-          list: part.path.join("/"),
-          path: [...part.path],
-          name: part.name,
-          ...(part.list !== undefined ? { declaresList: true as const } : {}),
-          ...place(part),
-        });
-      } else {
-        found[part.kind === "section" ? "sections" : "contexts"].push({
-          name: part.name,
-          order: typeof part.order === "number" ? part.order : 0,
-          ...list,
-          ...place(part),
-        });
-      }
-    }
-    for (const entry of table.variables.values()) {
-      found.variables.push({ name: entry.name, ...place(entry) });
-    }
-    for (const entry of table.tools) found.toolProviders.push(place(entry));
-    for (const entry of table.handlers) {
-      found.handlers.push({ handler: entry.name, ...place(entry) });
-    }
-    for (const entry of table.itemProviders) {
-      found.itemProviders.push({
-        list: entry.path.join("/"),
-        path: [...entry.path],
-        ...place(entry),
-      });
-    }
-  }
-  return found;
 }
 
 /** The handler type the store keeps. */

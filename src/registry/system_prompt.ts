@@ -7,6 +7,7 @@
  */
 
 import { failure } from "../core/errors.ts";
+import { byOrderThenName } from "../core/names.ts";
 import type {
   AssembleArgs,
   AssembleContext,
@@ -30,9 +31,10 @@ import type {
   VariableProvider,
 } from "../core/types.ts";
 import { assemble } from "./_assemble.ts";
-import { Layer, Registrar, Registry, Scope } from "./_registry.ts";
+import { Layer, Registrar, Scope } from "./_registrar.ts";
+import { Registry } from "./_registry.ts";
 import { renderStep, StepMemory } from "./_step.ts";
-import { describeTables } from "./_store.ts";
+import type { Table } from "./_store.ts";
 import { ToolCopies, type ToolOrder, toolOrder } from "./_tools.ts";
 
 /**
@@ -410,4 +412,77 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
       ...this.#registry.layers.values(),
     ], this.#order.names);
   }
+}
+
+/** What the registry holds, for inspection. */
+function describeTables(
+  tables: readonly Table[],
+  toolOrder: readonly string[],
+): PromptRegistrations {
+  const found: PromptRegistrations = {
+    sections: [],
+    contexts: [],
+    variables: [],
+    toolProviders: [],
+    handlers: [],
+    items: [],
+    itemProviders: [],
+    layers: [],
+    toolOrder,
+  };
+  const place = (
+    entry: { owner: string | undefined; layer: string | undefined },
+  ) => ({
+    ...(entry.owner !== undefined ? { owner: entry.owner } : {}),
+    ...(entry.layer !== undefined ? { layer: entry.layer } : {}),
+  });
+  for (const table of tables) {
+    if (table.key !== undefined) {
+      found.layers.push({
+        key: table.key,
+        ...(table.parent !== undefined ? { parent: table.parent } : {}),
+      });
+    }
+    // Sections and context entries in prompt order, as a reader expects.
+    const parts = [...table.parts.values()].sort((a, b) =>
+      byOrderThenName(
+        { order: typeof a.order === "number" ? a.order : 0, name: a.name },
+        { order: typeof b.order === "number" ? b.order : 0, name: b.name },
+      )
+    );
+    for (const part of parts) {
+      const list = part.list !== undefined ? { list: true as const } : {};
+      if (part.kind === "item") {
+        found.items.push({
+          list: part.path.join("/"),
+          path: [...part.path],
+          name: part.name,
+          ...(part.list !== undefined ? { declaresList: true as const } : {}),
+          ...place(part),
+        });
+      } else {
+        found[part.kind === "section" ? "sections" : "contexts"].push({
+          name: part.name,
+          order: typeof part.order === "number" ? part.order : 0,
+          ...list,
+          ...place(part),
+        });
+      }
+    }
+    for (const entry of table.variables.values()) {
+      found.variables.push({ name: entry.name, ...place(entry) });
+    }
+    for (const entry of table.tools) found.toolProviders.push(place(entry));
+    for (const entry of table.handlers) {
+      found.handlers.push({ handler: entry.name, ...place(entry) });
+    }
+    for (const entry of table.itemProviders) {
+      found.itemProviders.push({
+        list: entry.path.join("/"),
+        path: [...entry.path],
+        ...place(entry),
+      });
+    }
+  }
+  return found;
 }

@@ -1,0 +1,269 @@
+/**
+ * One part of a step built from its settled results (a section, context
+ * entry or item, and a list's members, registered or provided), and the
+ * errors a call's result gets: one place words them all.
+ *
+ * @module
+ */
+
+import { checkPart } from "../core/_fields.ts";
+import {
+  describeValue,
+  failure,
+  messageOf,
+  type Where,
+} from "../core/errors.ts";
+import { byOrderThenName } from "../core/names.ts";
+import type {
+  AssembledItem,
+  AssembledList,
+  AssembledSection,
+} from "../core/types.ts";
+import {
+  ignoreRejection,
+  ignoreRejections,
+  isPromptError,
+  isThenable,
+  Rejected,
+} from "./_guard.ts";
+import type { Call, Node, Snapshot } from "./_snapshot.ts";
+
+const WHAT: Record<Call["kind"], string> = {
+  text: "its text function",
+  order: "its order function",
+  footer: "its list.footer function",
+  empty: "its list.empty function",
+  variable: "its provider",
+  tools: "its tool provider",
+  items: "its item provider",
+};
+
+const ACTION: Record<Call["kind"], string> = {
+  text: "assemble",
+  order: "assemble",
+  footer: "assemble",
+  empty: "assemble",
+  variable: "resolve",
+  tools: "list tools",
+  items: "list items of",
+};
+
+export function callFailed(
+  call: Call,
+  cause: unknown,
+  rejected: boolean,
+): Error {
+  return failure(
+    "provider-failed",
+    ACTION[call.kind],
+    call.where,
+    `${WHAT[call.kind]} ${rejected ? "rejected" : "threw"}: ${
+      messageOf(cause)
+    }`,
+    { cause },
+  );
+}
+
+export function wrongValue(
+  call: Call,
+  value: unknown,
+  expected: string,
+): Error {
+  ignoreRejection(value);
+  const shown = typeof value === "number"
+    ? String(value)
+    : describeValue(value);
+  const hint = call.kind === "order" && isThenable(value)
+    ? " (order functions are synchronous)"
+    : "";
+  return failure(
+    "invalid-value",
+    ACTION[call.kind],
+    call.where,
+    `${WHAT[call.kind]} returned ${shown}, not ${expected}${hint}`,
+  );
+}
+
+/** A call's result, checked: a rejection or a wrong type throws. */
+export function result(
+  snapshot: Snapshot,
+  values: readonly unknown[],
+  index: number,
+  expected: "string" | "number",
+): unknown {
+  const value = values[index];
+  const call = snapshot.calls[index]!;
+  if (value instanceof Rejected) throw callFailed(call, value.cause, true);
+  if (
+    expected === "string" ? typeof value !== "string" : !Number.isFinite(value)
+  ) {
+    throw wrongValue(
+      call,
+      value,
+      expected === "string" ? "a string" : "a finite number",
+    );
+  }
+  return value;
+}
+
+export function part(
+  snapshot: Snapshot,
+  values: readonly unknown[],
+  node: Node,
+): AssembledItem {
+  const { entry } = node;
+  const text = node.text < 0
+    ? entry.text as string
+    : result(snapshot, values, node.text, "string") as string;
+  const order = node.order < 0
+    ? entry.order as number
+    : result(snapshot, values, node.order, "number") as number;
+  const assembled: AssembledSection = { name: entry.name, order, text };
+  if (entry.owner !== undefined) assembled.owner = entry.owner;
+  if (entry.layer !== undefined) assembled.layer = entry.layer;
+  if (node.shadows !== undefined) assembled.shadows = { ...node.shadows };
+  if (entry.stability !== undefined) {
+    assembled.stability = entry.stability as "static";
+  }
+  if (entry.separator !== undefined) assembled.separator = entry.separator;
+  if (entry.trim !== undefined) assembled.trim = entry.trim;
+  if (entry.literal !== undefined) assembled.literal = entry.literal;
+  if (entry.complete !== undefined) assembled.complete = entry.complete;
+  const layout = entry.list;
+  if (layout === undefined) return assembled;
+  const list: AssembledList = {};
+  if (layout.separator !== undefined) list.separator = layout.separator;
+  if (layout.headingSeparator !== undefined) {
+    list.headingSeparator = layout.headingSeparator;
+  }
+  if (layout.footerSeparator !== undefined) {
+    list.footerSeparator = layout.footerSeparator;
+  }
+  if (layout.dedupe !== undefined) list.dedupe = layout.dedupe;
+  if (layout.footer !== undefined) {
+    list.footer = node.footer < 0
+      ? layout.footer as string
+      : result(snapshot, values, node.footer, "string") as string;
+  }
+  if (layout.empty !== undefined) {
+    list.empty = node.empty < 0
+      ? layout.empty as string
+      : result(snapshot, values, node.empty, "string") as string;
+  }
+  assembled.list = list;
+  const items = node.children.map((child) => part(snapshot, values, child));
+  if (node.providers.length > 0) {
+    const names = new Map<string, string | undefined>();
+    for (const item of items) names.set(item.name, item.owner);
+    for (const provider of node.providers) {
+      provided(snapshot, values, provider, { node, items, names });
+    }
+  }
+  if (node.sortEachStep) items.sort(byOrderThenName);
+  assembled.items = items;
+  return assembled;
+}
+
+/** Appends one item provider's items to its list, checked. */
+function provided(
+  snapshot: Snapshot,
+  values: readonly unknown[],
+  provider: Node["providers"][number],
+  into: {
+    node: Node;
+    items: AssembledItem[];
+    names: Map<string, string | undefined>;
+  },
+): void {
+  const call = snapshot.calls[provider.call]!;
+  const value = values[provider.call];
+  if (value instanceof Rejected) throw callFailed(call, value.cause, true);
+  if (!Array.isArray(value)) throw wrongValue(call, value, "an array");
+  const { owner, layer } = provider.entry;
+  const path = into.node.entry.kind === "item"
+    ? [...into.node.entry.path, into.node.entry.name]
+    : [into.node.entry.name];
+  const top = into.node.where.section !== undefined ? "section" : "context";
+  let length: number;
+  try {
+    length = value.length;
+  } catch (cause) {
+    throw callFailed(call, cause, false);
+  }
+  for (let i = 0; i < length; i++) {
+    let input: Record<string, unknown>;
+    try {
+      const raw = value[i] as Record<string, unknown> | null;
+      if (typeof raw !== "object" || raw === null || isThenable(raw)) {
+        ignoreRejections(value);
+        throw failure(
+          "invalid-value",
+          "list items of",
+          provider.where,
+          `item ${i} is ${describeValue(raw)}, not an item`,
+        );
+      }
+      // Each field read once, into the registry's own object.
+      input = {
+        name: raw.name,
+        order: raw.order,
+        text: raw.text,
+        separator: raw.separator,
+        trim: raw.trim,
+        literal: raw.literal,
+        stability: raw.stability,
+      };
+      if (raw.list !== undefined) {
+        throw failure(
+          "invalid-value",
+          "list items of",
+          provider.where,
+          `item ${i} declares list; only registered items can be lists`,
+        );
+      }
+    } catch (cause) {
+      if (isPromptError(cause)) throw cause;
+      throw callFailed(call, cause, false);
+    }
+    const name = typeof input.name === "string" ? input.name : `#${i}`;
+    const where = {
+      [top]: path[0],
+      item: name,
+      ...(path.length > 1 ? { list: path } : {}),
+      owner,
+      ...(layer ? { layer } : {}),
+    } as Where;
+    checkPart(input, {
+      kind: "item",
+      mode: "provided",
+      action: "assemble",
+      where,
+    });
+    if (into.names.has(name)) {
+      const holder = into.names.get(name);
+      throw failure(
+        "duplicate-item",
+        "assemble",
+        where,
+        `${
+          holder === undefined ? "the root registry" : JSON.stringify(holder)
+        } already added it`,
+        { owner: holder },
+      );
+    }
+    into.names.set(name, owner);
+    const item: AssembledItem = {
+      name,
+      order: input.order as number,
+      text: input.text as string,
+    };
+    if (owner !== undefined) item.owner = owner;
+    if (layer !== undefined) item.layer = layer;
+    for (const key of ["stability", "separator", "trim", "literal"] as const) {
+      if (input[key] !== undefined) {
+        (item as unknown as Record<string, unknown>)[key] = input[key];
+      }
+    }
+    into.items.push(item);
+  }
+}
