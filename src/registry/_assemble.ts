@@ -52,9 +52,10 @@ export function assemble<C>(
     // Fast path: every provider answered synchronously.
     if (started.pending === undefined) {
       const assembly = finish(snapshot, started.values, context, state);
-      return isThenable(assembly)
-        ? assembly as Promise<PromptAssembly>
-        : Promise.resolve(assembly);
+      if (!isThenable(assembly)) return Promise.resolve(assembly);
+      // An async handler runs: the signal can still abort the step.
+      const handled = assembly as Promise<PromptAssembly>;
+      return signal === undefined ? handled : raceAbort(handled, signal);
     }
     const work = settle(started.values, started.pending, undefined).then(() =>
       finish(snapshot, started.values, context, state)
