@@ -757,6 +757,41 @@ describe("several failing providers: the error is the one the all-sync registry 
     const sync = await firstError(twoFailing(false, false));
     assert.deepEqual(await firstError(twoFailing(true, true)), sync);
   });
+  it("names the variable whose promise rejected, not an earlier variable's wrong value", async () => {
+    const build = (rejects: boolean) => {
+      const prompt = new SystemPrompt();
+      prompt.variable("wrong", () => 42 as never);
+      prompt.variable("failing", (): never => {
+        if (rejects) return Promise.reject(new Error("down")) as never;
+        throw new Error("down");
+      });
+      return prompt;
+    };
+    const sync = await firstError(build(false));
+    assert.deepEqual(sync, { code: "provider-failed", variable: "failing" });
+    assert.deepEqual(await firstError(build(true)), sync);
+  });
+
+  it("names the section whose promise rejected, not two tools that share a name", async () => {
+    const build = (rejects: boolean) => {
+      const prompt = new SystemPrompt();
+      prompt.section({
+        name: "s",
+        order: 0,
+        text: (): never => {
+          if (rejects) return Promise.reject(new Error("down")) as never;
+          throw new Error("down");
+        },
+      });
+      const tool = { name: "bash", description: "Runs.", parameters: {} };
+      prompt.scope("a").tools(() => [tool]);
+      prompt.scope("b").tools(() => [{ ...tool }]);
+      return prompt;
+    };
+    const sync = await firstError(build(false));
+    assert.deepEqual(sync, { code: "provider-failed", section: "s" });
+    assert.deepEqual(await firstError(build(true)), sync);
+  });
 });
 
 describe("an all-sync registry", () => {
