@@ -39,6 +39,8 @@ const dir = await scratchProject(
     `@types/node@${VERSIONS.typesNode}`,
     `ai@${VERSIONS.ai}`,
     `fast-check@${VERSIONS.fastCheck}`,
+    `@modelcontextprotocol/sdk@${VERSIONS.mcpSdk}`,
+    `zod@${VERSIONS.zod}`,
   ],
 );
 await compile(dir, {
