@@ -97,8 +97,8 @@ const EXPECTED: Record<string, string> = {
     "provider-failed",
   "a variable provider that returns an array of rejecting promises":
     "invalid-value",
-  "a provider that rejects behind another provider's wrong value":
-    "invalid-value",
+  "a provider that rejects before another provider's wrong value":
+    "provider-failed",
   "a provider that rejects before a provider that throws": "provider-failed",
   "a provider that never settles, then an already-aborted step": "aborted",
 };

@@ -15,7 +15,7 @@ import {
   SystemPrompt,
   type ToolSchema,
 } from "@dsh/system-prompt";
-import { toolOwner } from "@dsh/system-prompt/inspect";
+import { checkPrompt, toolOwner } from "@dsh/system-prompt/inspect";
 import {
   deferred,
   type Outcome,
@@ -827,5 +827,33 @@ describe("an all-sync registry", () => {
     assert.equal(step.prompt, "You are m-1.\n\nFiles:\n- b\n- a");
     // Every provider answered as last step: the same step, not a rebuilt one.
     assert.equal(await prompt.render({}, { agent: "main" }), step);
+  });
+});
+
+describe("checkPrompt() with async providers", () => {
+  it("awaits them: an async variable a section references is no problem", async () => {
+    const prompt = new SystemPrompt();
+    prompt.scope("git").variable("branch", () => Promise.resolve("main"));
+    prompt.section({ name: "s", order: 0, text: "On {{branch}}." });
+    assert.deepEqual(await checkPrompt(prompt), []);
+  });
+
+  it("reports a provider whose promise rejects as assemble-failed naming it and its owner", async () => {
+    const prompt = new SystemPrompt();
+    prompt.scope("git").variable(
+      "branch",
+      () => Promise.reject(new Error("not a repository")),
+    );
+    prompt.section({ name: "s", order: 0, text: "On {{branch}}." });
+    const [diagnostic, ...rest] = await checkPrompt(prompt);
+    assert.deepEqual(rest, []);
+    assert.equal(diagnostic?.code, "assemble-failed");
+    assert.equal(diagnostic.severity, "error");
+    assert.equal(diagnostic.owner, "git");
+    assert.equal(diagnostic.variable, "branch");
+    assert.match(
+      diagnostic.message,
+      /its provider rejected: not a repository$/,
+    );
   });
 });

@@ -201,13 +201,13 @@ const SCENARIOS: Record<string, Scenario> = {
     prompt.variable("v", () => rejecting(name) as never);
     return step(prompt, run);
   },
-  "a provider that rejects behind another provider's wrong value": (
+  "a provider that rejects before another provider's wrong value": (
     name,
     run,
   ) => {
     const prompt = new SystemPrompt();
-    prompt.variable("a", () => 42 as never);
-    prompt.variable("b", () => Promise.reject(new Error(name)));
+    prompt.variable("a", () => Promise.reject(new Error(name)));
+    prompt.variable("b", () => 42 as never);
     return step(prompt, run);
   },
   "a provider that rejects before a provider that throws": (name, run) => {
