@@ -22,6 +22,8 @@ export const VERSIONS = {
   typesNode: "20.19.43",
   ai: "6.0.325",
   fastCheck: "4.11.0",
+  mcpSdk: "1.32.2",
+  zod: "4.6.7",
 } as const;
 
 /** The repository root. */

@@ -56,6 +56,8 @@ const dir = await scratchProject(
     `ai@${VERSIONS.ai}`,
     `fast-check@${VERSIONS.fastCheck}`,
     ...pinned,
+    `@modelcontextprotocol/sdk@${VERSIONS.mcpSdk}`,
+    `zod@${VERSIONS.zod}`,
   ],
 );
 await compile(dir, {

@@ -39,6 +39,24 @@ export function ignoreRejections(values: readonly unknown[]): void {
   }
 }
 
+/**
+ * Handles every promise a step's results hold, as a value or inside an
+ * array: the step failed or was abandoned, so nothing else reads them.
+ */
+export function abandon(values: readonly unknown[]): void {
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    let array = false;
+    try {
+      array = Array.isArray(value);
+    } catch {
+      // A revoked proxy holds no promise we can reach.
+    }
+    if (array) ignoreRejections(value as unknown[]);
+    else ignoreRejection(value);
+  }
+}
+
 /** A function's name for messages, or `#index` when it has none. */
 export function handlerName(fn: unknown, index: number): string {
   let name: unknown;

@@ -15,6 +15,7 @@ import type {
 } from "../core/types.ts";
 import { setToolOwner } from "../core/tools.ts";
 import {
+  abandon,
   aborted,
   ignoreRejection,
   isPromptError,
@@ -38,6 +39,8 @@ import type { Where } from "../core/errors.ts";
 export interface Started {
   readonly values: unknown[];
   readonly pending: number[] | undefined;
+  /** A call that threw while earlier ones pend: reported after them. */
+  readonly thrown?: { readonly index: number; readonly cause: unknown };
 }
 
 /** Calls every user function of the snapshot once, in snapshot order. */
@@ -61,12 +64,38 @@ export function start<C>(
       }
     }
   } catch (cause) {
+    // An earlier call still pending may reject: the all-sync registry
+    // would report that one, so it is awaited first.
     if (pending !== undefined) {
-      for (const index of pending) ignoreRejection(values[index]);
+      return { values, pending, thrown: { index: i, cause } };
     }
+    abandon(values);
     throw callFailed(calls[i]!, cause, false);
   }
   return { values, pending };
+}
+
+/** `error`, once every promise the step's results hold is handled. */
+function abandoned(values: readonly unknown[], error: Error): Error {
+  abandon(values);
+  return error;
+}
+
+/**
+ * The error of the first call, in snapshot order, that rejected or threw
+ * (the one the all-sync registry reports), once the pending ones settled.
+ */
+function firstFailure(snapshot: Snapshot, started: Started): Error | undefined {
+  for (const index of started.pending ?? []) {
+    const value = started.values[index];
+    if (value instanceof Rejected) {
+      return callFailed(snapshot.calls[index]!, value.cause, true);
+    }
+  }
+  const { thrown } = started;
+  return thrown === undefined
+    ? undefined
+    : callFailed(snapshot.calls[thrown.index]!, thrown.cause, false);
 }
 
 /** The options every provider gets when the host passed no signal. */
@@ -93,12 +122,25 @@ export function resolveStep<C, T>(
     );
     // A provider may have aborted it.
     if (signal?.aborted) throw aborted(signal);
+    const { values, pending } = started;
+    const run = () => {
+      try {
+        return finish(values);
+      } catch (error) {
+        abandon(values);
+        throw error;
+      }
+    };
     // Fast path: every provider answered synchronously.
-    const result = started.pending === undefined
-      ? finish(started.values)
-      : settle(started.values, started.pending).then(() =>
-        finish(started.values)
-      );
+    const result = pending === undefined
+      ? run()
+      : settle(values, pending).then(() => {
+        // An abandoned step runs no handler; its late results are dropped.
+        if (signal?.aborted) throw abandoned(values, aborted(signal));
+        const failed = firstFailure(snapshot, started);
+        if (failed !== undefined) throw abandoned(values, failed);
+        return run();
+      });
     if (!isThenable(result)) return Promise.resolve(result);
     return signal === undefined
       ? result as Promise<T>
