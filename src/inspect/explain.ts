@@ -1,29 +1,77 @@
 /**
- * `explainPrompt`: the rendered prompt with who owns each part of it.
+ * `explainPrompt`: the rendered prompt (and runtime context) with who owns
+ * each part of it.
  *
  * @module
  */
 
-import { estimateTokens } from "./estimate_tokens.ts";
-import {
-  needsOwnCheck,
-  promptSeparator,
-  renderSection,
-  sectionSeparator,
-} from "../render/render.ts";
-import { joinList, listParts } from "../render/_render_list.ts";
-import {
-  explainItems,
-  type ItemExplanation,
-  moreVolatile,
-} from "./item_explanation.ts";
-import { referencedVariables } from "./_referenced_variables.ts";
-import { toolOwner } from "../core/tool_owner.ts";
-import type { Stability } from "../core/context.ts";
-import type { PromptAssembly } from "../core/types.ts";
+import type { PromptAssembly, Stability } from "../core/types.ts";
 
 /**
- * One rendered section of an explained prompt.
+ * One rendered part of an explained prompt: an item of a list, and (as
+ * {@linkcode SectionExplanation}) a section or context entry.
+ * `[separatorStart, start)` is the separator before it and `[start, end)`
+ * its text, so the parts and separators of a sequence tile the text.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { explainPrompt, type ItemExplanation } from "@dsh/system-prompt/inspect";
+ *
+ * const { text, sections } = explainPrompt({
+ *   sections: [{
+ *     name: "tools", order: 0, text: "Tools:", list: {},
+ *     items: [{ name: "bash", order: 0, text: "- bash", owner: "bash" }],
+ *   }],
+ *   tools: [],
+ *   variables: {},
+ * });
+ * const bash: ItemExplanation = sections[0]!.items![0]!;
+ * assert.equal(text.slice(bash.start, bash.end), "- bash");
+ * assert.equal(text.slice(bash.separatorStart, bash.start), "\n");
+ * ```
+ */
+export interface ItemExplanation {
+  /** Its name. */
+  name: string;
+  /** The owner; absent for the root registry. */
+  owner?: string;
+  /** The layer that registered it; absent for a global part. */
+  layer?: string;
+  /** The farther registration it shadows in its layer chain. */
+  shadows?: { owner?: string; layer?: string };
+  /** Its order. */
+  order: number;
+  /**
+   * The declared stability (`"static"` when none was declared); for a
+   * list, the most volatile of its own and its rendered items'.
+   */
+  stability: Stability;
+  /** Where the separator before it starts (`start` when there is none). */
+  separatorStart: number;
+  /** Where it starts in the text (UTF-16 index). */
+  start: number;
+  /** Where it ends, exclusive. */
+  end: number;
+  /** `end - start`. */
+  chars: number;
+  /** `estimateTokens` of the rendered text. */
+  tokens: number;
+  /**
+   * The variables its text (a list's heading and footer) references, in
+   * first-use order; none when literal.
+   */
+  variables: string[];
+  /**
+   * For a nested list: its rendered items in text order. The heading, each
+   * item after its separator and the footer tile `[start, end)`; empty when
+   * the list renders its `empty` text.
+   */
+  items?: ItemExplanation[];
+}
+
+/**
+ * One rendered section (or context entry) of an explained prompt.
  *
  * @example Usage
  * ```ts
@@ -40,15 +88,9 @@ import type { PromptAssembly } from "../core/types.ts";
  */
 export interface SectionExplanation extends ItemExplanation {
   /**
-   * The most volatile of the section's declared stability (`"static"` when
-   * none was declared) and its rendered items'.
-   */
-  stability: Stability;
-  /**
-   * A list's rendered items, in prompt order: the heading, then each item
-   * after its separator, tile `[start, end)`. Empty when the list renders
-   * its `empty` text; absent for a section that is not a list. A list's own
-   * `variables` are its heading's.
+   * A list's rendered items, in text order: the heading, each item after
+   * its separator and the footer tile `[start, end)`. Empty when the list
+   * renders its `empty` text; absent for a part that is not a list.
    */
   items?: ItemExplanation[];
 }
@@ -74,9 +116,11 @@ export interface ToolExplanation {
   name: string;
   /** The scope whose provider supplied it; absent for the root or a handler. */
   owner?: string;
-  /** Characters of its description. */
+  /** The layer whose provider supplied it; absent for a global one. */
+  layer?: string;
+  /** Characters of its description (0 when it has none). */
   descriptionChars: number;
-  /** Characters of its `parameters` as JSON. */
+  /** Characters of its `parameters` as JSON (0 when they cannot be written as JSON). */
   parametersChars: number;
   /** `estimateTokens` of name, description and parameters JSON together. */
   tokens: number;
@@ -92,6 +136,7 @@ export interface ToolExplanation {
  *
  * const explained: PromptExplanation = explainPrompt({ sections: [], tools: [], variables: {} });
  * assert.deepEqual(explained.totals, { chars: 0, tokens: 0, sections: 0, tools: 0, toolTokens: 0 });
+ * assert.deepEqual(explained.context, { text: "", sections: [], dropped: [] });
  * ```
  */
 export interface PromptExplanation {
@@ -103,7 +148,13 @@ export interface PromptExplanation {
   dropped: string[];
   /** The tools, in assembly order. */
   tools: ToolExplanation[];
-  /** Sums: prompt characters and tokens, counts, tokens of all tools. */
+  /** The runtime context, explained the same way against `renderContext`'s text. */
+  context: {
+    text: string;
+    sections: SectionExplanation[];
+    dropped: string[];
+  };
+  /** Sums for the prompt (not the context): characters, tokens, counts, tokens of all tools. */
   totals: {
     chars: number;
     tokens: number;
@@ -114,101 +165,13 @@ export interface PromptExplanation {
 }
 
 /**
- * Renders an assembly once and says who owns each part of the result: for
- * each rendered section its owner, order, `[start, end)` span in the text,
- * size, estimated tokens and the variables it referenced; for each tool its
- * owner and sizes; and totals. `text` is exactly `renderPrompt(assembly)`.
+ * Renders an assembly once and says who owns each part of the result.
+ * (Being rewritten: the types above are final, the implementation follows.)
  *
- * @param assembly The assembly, usually from `SystemPrompt.assemble()`.
+ * @param assembly The assembly.
  * @returns The explanation.
- * @throws {PromptError} As `renderPrompt` does.
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { renderPrompt, SystemPrompt } from "@dsh/system-prompt";
- * import { explainPrompt } from "@dsh/system-prompt/inspect";
- *
- * const prompt = new SystemPrompt();
- * prompt.scope("agent-loop").section({ name: "agent:persona", order: 0, text: "I am {{model}}." });
- * prompt.scope("agent-loop").variable("model", () => "m-1");
- * prompt.scope("bash").section({ name: "tool:bash", order: 105, text: "Check exit codes." });
- * const assembly = await prompt.assemble();
- * const explained = explainPrompt(assembly);
- * assert.equal(explained.text, renderPrompt(assembly));
- * const bash = explained.sections[1]!;
- * assert.equal(explained.text.slice(bash.start, bash.end), "Check exit codes.");
- * assert.equal(bash.owner, "bash");
- * ```
  */
 export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
-  const checkOwn = needsOwnCheck(assembly.variables);
-  const separator = promptSeparator(assembly);
-  const sections: SectionExplanation[] = [];
-  const dropped: string[] = [];
-  let text = "";
-  for (let i = 0; i < assembly.sections.length; i++) {
-    const section = assembly.sections[i]!;
-    const spans: number[] = [];
-    const parts = section.list === undefined
-      ? undefined
-      : listParts(assembly, i, checkOwn);
-    const rendered = parts === undefined
-      ? renderSection(assembly, i, checkOwn)
-      : joinList(parts, spans);
-    if (rendered === "") {
-      dropped.push(section.name);
-      continue;
-    }
-    const before = sectionSeparator(section, separator);
-    const separatorStart = text.length;
-    if (text !== "") text += before;
-    const start = text.length;
-    text += rendered;
-    const explained: SectionExplanation = {
-      name: section.name,
-      order: section.order,
-      stability: section.stability ?? "static",
-      separatorStart,
-      start,
-      end: text.length,
-      chars: rendered.length,
-      tokens: estimateTokens(rendered),
-      variables: referencedVariables(section.text, section),
-    };
-    if (section.owner !== undefined) explained.owner = section.owner;
-    if (parts !== undefined) {
-      explained.items = explainItems(section, parts, spans, start, text);
-      explained.stability = explained.items.reduce(
-        (most, item) => moreVolatile(most, item.stability),
-        explained.stability,
-      );
-    }
-    sections.push(explained);
-  }
-  const tools = assembly.tools.map((tool) => {
-    const parameters = JSON.stringify(tool.parameters) ?? "";
-    const explained: ToolExplanation = {
-      name: tool.name,
-      descriptionChars: tool.description.length,
-      parametersChars: parameters.length,
-      tokens: estimateTokens(tool.name + tool.description + parameters),
-    };
-    const owner = toolOwner(tool);
-    if (owner !== undefined) explained.owner = owner;
-    return explained;
-  });
-  return {
-    text,
-    sections,
-    dropped,
-    tools,
-    totals: {
-      chars: text.length,
-      tokens: estimateTokens(text),
-      sections: sections.length,
-      tools: tools.length,
-      toolTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
-    },
-  };
+  void assembly;
+  throw new Error("explainPrompt: not yet rewritten");
 }
