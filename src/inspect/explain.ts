@@ -5,7 +5,16 @@
  * @module
  */
 
-import type { PromptAssembly, Stability } from "../core/types.ts";
+import type {
+  AssembledItem,
+  PromptAssembly,
+  Stability,
+  ToolSchema,
+} from "../core/types.ts";
+import { toolLayer, toolOwner } from "../registry/tool_owner.ts";
+import { referencedNames } from "../render/_template.ts";
+import { type PartSpan, renderParts, sequenceOf } from "../render/_walk.ts";
+import { estimateTokens } from "./estimate_tokens.ts";
 
 /**
  * One rendered part of an explained prompt: an item of a list, and (as
@@ -165,13 +174,143 @@ export interface PromptExplanation {
 }
 
 /**
- * Renders an assembly once and says who owns each part of the result.
- * (Being rewritten: the types above are final, the implementation follows.)
+ * Renders an assembly once and says who owns each part of the result: for
+ * each rendered section (and, in lists, each item, nested lists included)
+ * its owner, layer, order, stability, `[start, end)` span in the text,
+ * the separator before it, size, estimated tokens and the variables it
+ * references; the runtime context (`assembly.contexts`) the same way
+ * against `renderContext`'s text; each tool's owner and sizes; and totals.
+ * `text` is exactly `renderPrompt(assembly)`.
  *
- * @param assembly The assembly.
+ * A tool whose description is missing counts 0 characters for it, and one
+ * whose parameters cannot be written as JSON (a cycle, a BigInt) 0 for
+ * them: the explanation counts what can be counted.
+ *
+ * @param assembly The assembly, usually from `SystemPrompt.assemble()`.
  * @returns The explanation.
+ * @throws {PromptError} As `renderPrompt` and `renderContext` do.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderPrompt, SystemPrompt } from "@dsh/system-prompt";
+ * import { explainPrompt } from "@dsh/system-prompt/inspect";
+ *
+ * const prompt = new SystemPrompt();
+ * prompt.scope("agent-loop").section({ name: "agent:persona", order: 0, text: "I am {{model}}." });
+ * prompt.scope("agent-loop").variable("model", () => "m-1");
+ * prompt.scope("bash").section({ name: "tool:bash", order: 105, text: "Check exit codes." });
+ * const assembly = await prompt.assemble();
+ * const explained = explainPrompt(assembly);
+ * assert.equal(explained.text, renderPrompt(assembly));
+ * const bash = explained.sections[1]!;
+ * assert.equal(explained.text.slice(bash.start, bash.end), "Check exit codes.");
+ * assert.equal(bash.owner, "bash");
+ * ```
  */
 export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
-  void assembly;
-  throw new Error("explainPrompt: not yet rewritten");
+  const prompt = explainSequence(assembly, "section");
+  const context = explainSequence(assembly, "context");
+  const tools = Array.isArray(assembly.tools)
+    ? assembly.tools.map(explainTool)
+    : [];
+  return {
+    ...prompt,
+    tools,
+    context,
+    totals: {
+      chars: prompt.text.length,
+      tokens: estimateTokens(prompt.text),
+      sections: prompt.sections.length,
+      tools: tools.length,
+      toolTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
+    },
+  };
+}
+
+function explainSequence(
+  assembly: PromptAssembly,
+  kind: "section" | "context",
+): PromptExplanation["context"] {
+  const { parts, place } = sequenceOf(assembly, kind);
+  const spans: PartSpan[] = [];
+  const dropped: string[] = [];
+  const text = renderParts(parts, { ...place, spans, dropped });
+  return { text, sections: spans.map((span) => explainPart(span, text)), dropped };
+}
+
+const VOLATILITY: Readonly<Record<Stability, number>> = {
+  static: 0,
+  session: 1,
+  step: 2,
+};
+
+function explainPart(span: PartSpan, text: string): ItemExplanation {
+  const part: AssembledItem = span.part;
+  const { start, end } = span;
+  const explained: ItemExplanation = {
+    name: part.name,
+    order: part.order,
+    stability: part.stability ?? "static",
+    separatorStart: span.separatorStart,
+    start,
+    end,
+    chars: end - start,
+    tokens: estimateTokens(text.slice(start, end)),
+    variables: variablesOf(part),
+  };
+  if (part.owner !== undefined) explained.owner = part.owner;
+  if (part.layer !== undefined) explained.layer = part.layer;
+  if (part.shadows !== undefined) {
+    const { owner, layer } = part.shadows;
+    explained.shadows = {
+      ...(owner === undefined ? {} : { owner }),
+      ...(layer === undefined ? {} : { layer }),
+    };
+  }
+  if (span.items !== undefined) {
+    const items = span.items.map((item) => explainPart(item, text));
+    explained.items = items;
+    for (const item of items) {
+      if (VOLATILITY[item.stability] > VOLATILITY[explained.stability]) {
+        explained.stability = item.stability;
+      }
+    }
+  }
+  return explained;
+}
+
+/** What the part's text (a list's heading and footer) references; none when literal. */
+function variablesOf(part: AssembledItem): string[] {
+  if (part.literal === true) return [];
+  const names = referencedNames(part.text);
+  const footer = part.list?.footer;
+  if (footer === undefined) return names;
+  return [...new Set([...names, ...referencedNames(footer)])];
+}
+
+/** What can be counted of a tool, whatever a handler left in it. */
+function explainTool(tool: ToolSchema): ToolExplanation {
+  const { name, description, parameters } = (tool ?? {}) as Partial<
+    Record<keyof ToolSchema, unknown>
+  >;
+  let json = "";
+  try {
+    json = JSON.stringify(parameters) ?? "";
+  } catch {
+    // A cycle or a BigInt: the parameters are not counted.
+  }
+  const named = typeof name === "string" ? name : "";
+  const described = typeof description === "string" ? description : "";
+  const explained: ToolExplanation = {
+    name: named,
+    descriptionChars: described.length,
+    parametersChars: json.length,
+    tokens: estimateTokens(named + described + json),
+  };
+  const owner = toolOwner(tool);
+  const layer = toolLayer(tool);
+  if (owner !== undefined) explained.owner = owner;
+  if (layer !== undefined) explained.layer = layer;
+  return explained;
 }

@@ -1,14 +1,14 @@
 /**
- * Parses a section text once into static parts and reference names.
+ * A text parsed once into static parts and reference names, kept in a
+ * cache keyed by the text, with the last render it produced.
  *
  * @module
  */
 
-import { PromptError } from "../core/errors.ts";
-import { isReferenceName } from "../core/reference_name.ts";
+import { isReferenceName } from "../core/names.ts";
 import { BoundedCache } from "./_bounded_cache.ts";
 
-/** A section text split at its references. */
+/** A text split at its references. */
 export interface Template {
   /**
    * Static text and reference names, alternating and starting and ending
@@ -16,42 +16,35 @@ export interface Template {
    * already applied to the static parts.
    */
   readonly parts: readonly string[];
-  /** Index of each reference's `{{` in the source text. */
+  /** Index of each reference's `{{` in the text. */
   readonly offsets: readonly number[];
   /**
-   * The first complete group that is not a reference, `[start, end)` in the
-   * source text, or `undefined`. Recorded rather than thrown, so that a
-   * renderer reports whichever problem comes first in the text; the group
-   * itself is left in the static text around it.
+   * The first complete group that is not a reference, `[start, end)`, or
+   * `undefined`. Recorded, not thrown: the renderer reports whichever
+   * problem comes first in the text, with the name of the part.
    */
-  readonly malformed?: readonly [start: number, end: number] | undefined;
+  readonly malformed: readonly [start: number, end: number] | undefined;
   /**
    * `parts` as a trimmed render uses them: the first part without its
-   * leading whitespace, the last without its trailing whitespace (one part:
-   * trimmed at both ends). Done once here, so that a render trims at run
-   * time only where a reference sits at an edge.
+   * leading whitespace, the last without its trailing whitespace, so that
+   * a render trims at run time only where a reference sits at an edge.
    */
   readonly trimmed: readonly string[];
   /** A reference sits at the start: a trimmed render trims its start. */
   readonly trimStart: boolean;
   /** A reference sits at the end: a trimmed render trims its end. */
   readonly trimEnd: boolean;
-  /**
-   * The values of the last render and what it produced, so that a render
-   * with the same values returns the same string without building it.
-   * Written by the renderer; one slot, so it is bounded by the cache.
-   */
-  memo: RenderMemo | undefined;
+  /** The last render worth remembering; replaced whole, never edited. */
+  memo: Memo | undefined;
+  /** Renders in a row that the memo did not answer: see `_walk.ts`. */
+  misses: number;
 }
 
-/** The last render of a template: its values, and its results by trimming. */
-export interface RenderMemo {
-  /** The value of each reference, in order. */
-  readonly values: string[];
-  /** The trimmed result for `values`, if one was rendered. */
-  trimmed: string | undefined;
-  /** The untrimmed result for `values`, if one was rendered. */
-  raw: string | undefined;
+/** A render of a template: the values it read and what it produced. */
+export interface Memo {
+  readonly values: readonly string[];
+  readonly trim: boolean;
+  readonly result: string;
 }
 
 const OPEN_BRACE = 0x7b; // {
@@ -59,36 +52,17 @@ const CLOSE_BRACE = 0x7d; // }
 const BACKSLASH = 0x5c; // \
 /** `\{{`, global: V8 rewrites many matches faster with a regex than replaceAll. */
 const ESCAPED_BRACES = /\\\{\{/g;
-const SPACE = 0x20;
-const TAB = 0x09;
 
-/** Parsed texts, keyed by the text itself, shared by every render. */
-let templateCache: BoundedCache<Template> = new BoundedCache();
+/** Parsed texts of every render, keyed by the text; a memo counts by its result. */
+export const TEMPLATES: BoundedCache<Template> = new BoundedCache(
+  {},
+  (template) => template.memo?.result.length ?? 0,
+);
 
-/**
- * Replaces the shared parse cache and returns the previous one: the seam
- * through which tests and benches observe or reset it.
- */
-export function useTemplateCache(
-  cache: BoundedCache<Template>,
-): BoundedCache<Template> {
-  const previous = templateCache;
-  templateCache = cache;
-  return previous;
-}
-
-/**
- * The parsed form of `text`, from the cache when it was parsed before.
- *
- * Never throws: a malformed group is recorded in `malformed`, and the
- * renderer builds its error (`malformedReference`) with the section's name,
- * which the cache, keyed by text alone, cannot know.
- *
- * @param cache Where parsed texts are kept; tests pass their own.
- */
-export function compileTemplate(
+/** The parsed form of `text`, from `cache` when it was parsed before. */
+export function templateOf(
   text: string,
-  cache: BoundedCache<Template> = templateCache,
+  cache: BoundedCache<Template> = TEMPLATES,
 ): Template {
   let template = cache.get(text);
   if (template === undefined) {
@@ -98,8 +72,19 @@ export function compileTemplate(
   return template;
 }
 
+/** The names `text` references, once each, in first-use order. */
+export function referencedNames(text: string): string[] {
+  const { parts } = templateOf(text);
+  const names = new Set<string>();
+  for (let k = 1; k < parts.length; k += 2) names.add(parts[k]!);
+  return [...names];
+}
+
 /**
  * Splits `text` at its complete `{{…}}` groups in one left-to-right pass.
+ * A group whose content is a name is a reference; `{{\}}` is one
+ * backslash (so that a backslash can stand right before a reference);
+ * any other group is malformed.
  *
  * Linear in the text for every input: each search starts where the last one
  * stopped or further on. A group's content holds no brace, so a failed
@@ -111,6 +96,7 @@ export function parseTemplate(text: string): Template {
   const parts: string[] = [];
   const offsets: number[] = [];
   const length = text.length;
+  let pending = ""; // static text gathered before `start`
   let start = 0; // first character of the static text being gathered
   let from = 0; // where to look for the next `{{`
   let nextOpen = -1; // the next `{` at or after some candidate's content
@@ -144,8 +130,12 @@ export function parseTemplate(text: string): Template {
     } else if (text.charCodeAt(nextClose + 1) === CLOSE_BRACE) {
       const name = trimSpacesAndTabs(text, content, nextClose);
       if (isReferenceName(name)) {
-        parts.push(staticText(text, start, open), name);
+        parts.push(pending + staticText(text, start, open), name);
         offsets.push(open);
+        pending = "";
+        start = nextClose + 2;
+      } else if (nextClose === content + 1 && name === "\\") {
+        pending += staticText(text, start, open) + "\\";
         start = nextClose + 2;
       } else {
         malformed ??= [open, nextClose + 2];
@@ -155,11 +145,17 @@ export function parseTemplate(text: string): Template {
       from = nextClose + 1; // a lone `}`
     }
   }
-  parts.push(staticText(text, start, length));
-  return { parts, offsets, malformed, memo: undefined, ...trimmedParts(parts) };
+  parts.push(pending + staticText(text, start, length));
+  return {
+    parts,
+    offsets,
+    malformed,
+    memo: undefined,
+    misses: 0,
+    ...trimmedParts(parts),
+  };
 }
 
-/** The trimmed form of `parts`: see {@linkcode Template.trimmed}. */
 function trimmedParts(
   parts: readonly string[],
 ): Pick<Template, "trimmed" | "trimStart" | "trimEnd"> {
@@ -177,8 +173,7 @@ function trimmedParts(
 /**
  * `text[start..end)` with each `\{{` turned into `{{`. Every `\{{` in
  * static text is an escape: static text holds no complete group, and a `\{{`
- * cannot overlap another. Parsing runs once per distinct text, so the extra
- * native scan costs nothing per step.
+ * cannot overlap another.
  */
 function staticText(text: string, start: number, end: number): string {
   const slice = text.slice(start, end);
@@ -194,31 +189,10 @@ function trimSpacesAndTabs(text: string, start: number, end: number): string {
 }
 
 function isBlank(code: number): boolean {
-  return code === SPACE || code === TAB;
+  return code === 0x20 || code === 0x09;
 }
 
-/**
- * The error for `template`'s malformed group (see
- * {@linkcode Template.malformed}) in `text`, a text of section `section`.
- */
-export function malformedReference(
-  text: string,
-  section: string,
-  [open, end]: readonly [number, number],
-): PromptError {
-  const reference = text.slice(open, end);
-  const { line, column } = locate(text, open);
-  return new PromptError(
-    "malformed-reference",
-    `Cannot render section "${section}": ${JSON.stringify(reference)} at ` +
-      `${line}:${column} is not a variable reference; write \`\\{{\` for a literal \`{{\``,
-    { section, reference, line, column, offset: open },
-  );
-}
-
-/**
- * The 1-based line and column (in UTF-16 code units) of `offset` in `text`.
- */
+/** The 1-based line and column (in UTF-16 code units) of `offset` in `text`. */
 export function locate(
   text: string,
   offset: number,

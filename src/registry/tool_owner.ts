@@ -1,0 +1,72 @@
+/**
+ * Who provided each tool of an assembly: kept beside the registry's own
+ * tool copies, never on them, so a copy equals the tool it was made from.
+ *
+ * @module
+ */
+
+import type { ToolSchema } from "../core/types.ts";
+
+interface Provenance {
+  readonly owner: string | undefined;
+  readonly layer: string | undefined;
+}
+
+// Keyed by the registry's own copies, which nothing else can reach.
+const PROVENANCE = new WeakMap<ToolSchema, Provenance>();
+
+/** Records the owner and layer of a copy the registry made. */
+export function setToolOwner(
+  tool: ToolSchema,
+  owner: string | undefined,
+  layer: string | undefined,
+): ToolSchema {
+  PROVENANCE.set(tool, { owner, layer });
+  return tool;
+}
+
+/**
+ * The owner of the scope whose provider returned the tool, for a tool of an
+ * assembly the registry built; `undefined` for the root registry and for a
+ * tool a handler made.
+ *
+ * @param tool A tool of an assembly.
+ * @returns The owner, if any.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SystemPrompt } from "@dsh/system-prompt";
+ * import { toolOwner } from "@dsh/system-prompt/inspect";
+ *
+ * const prompt = new SystemPrompt();
+ * prompt.scope("bash").tools(() => [{ name: "bash", description: "Run", parameters: {} }]);
+ * const [bash] = (await prompt.assemble()).tools;
+ * assert.equal(toolOwner(bash!), "bash");
+ * ```
+ */
+export function toolOwner(tool: ToolSchema): string | undefined {
+  return PROVENANCE.get(tool)?.owner;
+}
+
+/**
+ * The layer whose provider returned the tool; `undefined` for a global one.
+ *
+ * @param tool A tool of an assembly.
+ * @returns The layer key, if any.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SystemPrompt } from "@dsh/system-prompt";
+ * import { toolLayer } from "@dsh/system-prompt/inspect";
+ *
+ * const prompt = new SystemPrompt();
+ * prompt.layer("sub").tools(() => [{ name: "grep", description: "Search", parameters: {} }]);
+ * const [grep] = (await prompt.assemble({}, { layer: "sub" })).tools;
+ * assert.equal(toolLayer(grep!), "sub");
+ * ```
+ */
+export function toolLayer(tool: ToolSchema): string | undefined {
+  return PROVENANCE.get(tool)?.layer;
+}
