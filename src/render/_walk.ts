@@ -358,9 +358,10 @@ class Walk {
 
   /** How errors name `part`: the top-level part, or an item with its lists' path. */
   where(part: unknown, label?: string): Where {
-    const { name, owner, layer } = part as Record<string, unknown>;
+    const { name, owner, layer } = (part ?? {}) as Record<string, unknown>;
     label ??= name as string;
-    const who = {
+    // A part that is no object has no owner to name.
+    const who = typeof part !== "object" || part === null ? {} : {
       owner: typeof owner === "string" ? owner : undefined,
       ...(typeof layer === "string" ? { layer } : {}),
     };
@@ -373,7 +374,7 @@ class Walk {
   check(part: unknown, index: number): { kind: PartKind; where: Where } {
     const kind = this.path.length === 0 ? this.place.kind : "item";
     if (typeof part !== "object" || part === null) {
-      return { kind, where: this.where({}, `#${index}`) };
+      return { kind, where: this.where(part, `#${index}`) };
     }
     const name = (part as { name?: unknown }).name;
     const label = typeof name === "string" && name !== "" ? name : `#${index}`;

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { PromptAssembly } from "../../mod.ts";
+import type { PromptAssembly } from "../../src/core/types.ts";
 
 /**
  * An assembly with one section per text (`s0`, `s1`, … at orders 0, 1, …),
