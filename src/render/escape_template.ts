@@ -7,19 +7,23 @@
 
 import { describeValue } from "../core/errors.ts";
 
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+
 /**
  * Escapes `text` so that a template renders it exactly. Each `{{`, scanning
- * left to right, becomes `\{{`; each backslash at the very end becomes
- * `{{\}}` (a backslash), so that a reference right after it still opens:
+ * left to right, becomes `\{{`; each backslash at the very end (or before
+ * a final `{`) becomes `{{\}}` (a backslash), so that a reference right
+ * after it still opens:
  * `escapeTemplate("C:\\") + "{{file}}"` renders `C:\` and the value.
  * Nothing else changes.
  *
  * For every string `x`, a section with `trim: false` whose text is
  * `escapeTemplate(x)` renders `x`; and `before + escapeTemplate(x) + after`
  * renders as `before`, then `x`, then `after` render, for template texts
- * `before` and `after` except where a brace meets the join: `before` must
- * not end with `{` nor leave a `{{` open, and `after` must not start with a
- * single `{`. Text that needs no reference around it is simpler as a
+ * `before` and `after` that do not reach across the joins: `before` must
+ * not end with `{` or `\` nor leave a `{{` open, and `after` must not start
+ * with a single `{`. Text that needs no reference around it is simpler as a
  * `literal` section or item.
  *
  * @param text Any string.
@@ -46,13 +50,24 @@ export function escapeTemplate(text: string): string {
       }`,
     );
   }
-  // Fast path: without `{{` or a final `\` nothing can open a group or an escape.
   const escaped = text.indexOf("{{") === -1
     ? text
     : text.replaceAll("{{", "\\{{");
-  // A backslash at the end would pair with a `{{` after it.
-  let run = escaped.length;
-  while (run > 0 && escaped.charCodeAt(run - 1) === 0x5c) run--;
-  if (run === escaped.length) return escaped;
-  return escaped.slice(0, run) + "{{\\}}".repeat(escaped.length - run);
+  // A backslash at the end would pair with a `{{` after it, and so would
+  // one before a final `{` (with that brace): each becomes `{{\}}`.
+  let end = escaped.length;
+  let tail = "";
+  for (;;) {
+    let run = end;
+    while (run > 0 && escaped.charCodeAt(run - 1) === BACKSLASH) run--;
+    tail = "{{\\}}".repeat(end - run) + tail;
+    end = run;
+    if (
+      end < 2 || escaped.charCodeAt(end - 1) !== OPEN_BRACE ||
+      escaped.charCodeAt(end - 2) !== BACKSLASH
+    ) break;
+    tail = "{" + tail;
+    end--;
+  }
+  return tail === "" ? escaped : escaped.slice(0, end) + tail;
 }
