@@ -7,7 +7,7 @@
 
 /** Bounds for a {@linkcode BoundedCache}. */
 export interface BoundedCacheOptions {
-  /** Entries one generation may hold at first. @default {8192} */
+  /** Entries one generation may hold at first. @default {2048} */
   maxEntries?: number;
   /**
    * Characters (UTF-16 code units) one generation may hold at first: each
@@ -17,7 +17,7 @@ export interface BoundedCacheOptions {
   maxChars?: number;
   /**
    * How many times both bounds may double, when the texts in use outgrow a
-   * generation. @default {3} (8× the first bounds: 65,536 texts)
+   * generation. @default {3} (8× the first bounds: 32,768 texts)
    */
   maxDoublings?: number;
 }
@@ -57,7 +57,7 @@ export class BoundedCache<V> {
     options: BoundedCacheOptions = {},
     weigh: (value: V) => number = () => 0,
   ) {
-    this.#maxEntries = options.maxEntries ?? 8192;
+    this.#maxEntries = options.maxEntries ?? 2048;
     this.#maxChars = options.maxChars ?? 4_194_304;
     this.#doublingsLeft = options.maxDoublings ?? 3;
     this.#weigh = weigh;
