@@ -82,9 +82,12 @@ describe("escapeTemplate()", () => {
       "C:\\file.txt",
     );
     assert.equal(
-      rendered(escapeTemplate("C:\\Users\\") + "{{v}}\\" + escapeTemplate("x\\"), {
-        v: "me",
-      }),
+      rendered(
+        escapeTemplate("C:\\Users\\") + "{{v}}\\" + escapeTemplate("x\\"),
+        {
+          v: "me",
+        },
+      ),
       "C:\\Users\\me\\x\\",
     );
     assert.equal(rendered(escapeTemplate("a\\") + "\\{{v}}"), "a\\{{v}}");

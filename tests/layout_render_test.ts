@@ -438,7 +438,10 @@ describe("renderPrompt() item errors (§7.4)", () => {
     }
     // An entry of items that is no object is an item at fault (the field table's code).
     assert.throws(
-      () => renderPrompt(assembly([{ text: "h", list: {}, items: [null as never] }])),
+      () =>
+        renderPrompt(
+          assembly([{ text: "h", list: {}, items: [null as never] }]),
+        ),
       { name: "PromptError", code: "invalid-item", section: "s0", item: "#0" },
     );
   });
@@ -468,14 +471,18 @@ describe("renderPrompt() headingSeparator, item separator, footer (§8)", () => 
 
   it("puts list.headingSeparator between the heading and the first item", () => {
     const text = renderPrompt(
-      assembly([tiers({ list: { headingSeparator: "\n", separator: "\n\n" } })]),
+      assembly([
+        tiers({ list: { headingSeparator: "\n", separator: "\n\n" } }),
+      ]),
     );
     assert.equal(text, "<INSTRUCTIONS>\nG\n\nP1\n\nP2");
   });
 
   it("defaults headingSeparator and footerSeparator to the list's separator", () => {
     const text = renderPrompt(
-      assembly([tiers({ list: { separator: " | ", footer: "</INSTRUCTIONS>" } })]),
+      assembly([
+        tiers({ list: { separator: " | ", footer: "</INSTRUCTIONS>" } }),
+      ]),
     );
     assert.equal(text, "<INSTRUCTIONS> | G | P1 | P2 | </INSTRUCTIONS>");
   });
@@ -487,7 +494,9 @@ describe("renderPrompt() headingSeparator, item separator, footer (§8)", () => 
       item("p2", "P2"),
     ];
     const layout = { headingSeparator: "\n", separator: "\n\n" };
-    const text = renderPrompt(assembly([list(items, { text: "<I>", list: layout })]));
+    const text = renderPrompt(
+      assembly([list(items, { text: "<I>", list: layout })]),
+    );
     assert.equal(text, "<I>\nG\n--- project-doc ---\nP1\n\nP2");
   });
 
@@ -541,7 +550,9 @@ describe("renderPrompt() headingSeparator, item separator, footer (§8)", () => 
 
   it("leaves out a footer that renders empty, with its separator", () => {
     const text = renderPrompt(
-      assembly([list([item("a", "A")], { list: { footer: "{{e}}" } })], { e: " " }),
+      assembly([list([item("a", "A")], { list: { footer: "{{e}}" } })], {
+        e: " ",
+      }),
     );
     assert.equal(text, "Head:\nA");
   });
@@ -569,7 +580,9 @@ describe("renderPrompt() headingSeparator, item separator, footer (§8)", () => 
     assert.throws(
       () =>
         renderPrompt(
-          assembly([list([], { owner: "skills", list: { footer: "{{nope}}" } })]),
+          assembly([
+            list([], { owner: "skills", list: { footer: "{{nope}}" } }),
+          ]),
         ),
       (error) => {
         assert.ok(error instanceof PromptError);
@@ -577,7 +590,10 @@ describe("renderPrompt() headingSeparator, item separator, footer (§8)", () => 
           [error.code, error.section, error.item, error.owner, error.column],
           ["unknown-variable", "s0", undefined, "skills", 1],
         );
-        assert.match(error.message, /at 1:1 of its footer names variable "nope"/);
+        assert.match(
+          error.message,
+          /at 1:1 of its footer names variable "nope"/,
+        );
         return true;
       },
     );
@@ -594,7 +610,10 @@ describe("renderPrompt() headingSeparator, item separator, footer (§8)", () => 
       ]
     ) {
       assert.throws(
-        () => renderPrompt(assembly([list([item("a", "a")], { list: bad as never })])),
+        () =>
+          renderPrompt(
+            assembly([list([item("a", "a")], { list: bad as never })]),
+          ),
         { name: "PromptError", code: "invalid-section", section: "s0" },
         JSON.stringify(bad),
       );
@@ -602,13 +621,16 @@ describe("renderPrompt() headingSeparator, item separator, footer (§8)", () => 
     assert.throws(
       () =>
         renderPrompt(
-          assembly([list([item("a", "a", { separator: 2 as never, owner: "p" })])]),
+          assembly([
+            list([item("a", "a", { separator: 2 as never, owner: "p" })]),
+          ]),
         ),
       {
         code: "invalid-item",
         item: "a",
         owner: "p",
-        message: 'Cannot render item "a" of list "s0" of "p": its separator is 2, not a string',
+        message:
+          'Cannot render item "a" of list "s0" of "p": its separator is 2, not a string',
       },
     );
   });
@@ -623,7 +645,11 @@ describe("renderPrompt() nested lists (§8)", () => {
         name: "memory",
         text: "<memory>",
         owner: "memory",
-        list: { footer: "</memory>", separator: "\n\n", headingSeparator: "\n" },
+        list: {
+          footer: "</memory>",
+          separator: "\n\n",
+          headingSeparator: "\n",
+        },
         items: tiers,
       },
     ]);
@@ -659,7 +685,10 @@ describe("renderPrompt() nested lists (§8)", () => {
       renderPrompt(one),
       "Be brief.\n\n<memory>\n## project\nRun tests.\n\n</memory>",
     );
-    const none = memory([tier("global", []), tier("project", [item("x", " ")])]);
+    const none = memory([
+      tier("global", []),
+      tier("project", [item("x", " ")]),
+    ]);
     assert.equal(renderPrompt(none), "Be brief.");
     const withEmpty = memory([
       { ...tier("global", []), list: { empty: "(no global memory)" } },
@@ -710,7 +739,8 @@ describe("renderPrompt() nested lists (§8)", () => {
       code: "invalid-item",
       section: "memory",
       item: "#0",
-      message: 'Cannot render item "#0" of list "memory" > "project": its entry is null, not an object',
+      message:
+        'Cannot render item "#0" of list "memory" > "project": its entry is null, not an object',
     });
   });
 });
@@ -722,13 +752,20 @@ describe("renderContext()", () => {
   ): PromptAssembly => {
     const a = assembly([{ text: "System." }], { time: "9:00" });
     if (contexts !== undefined) {
-      a.contexts = contexts.map((c, i) => ({ name: `c${i}`, order: i, text: "", ...c }));
+      a.contexts = contexts.map((c, i) => ({
+        name: `c${i}`,
+        order: i,
+        text: "",
+        ...c,
+      }));
     }
     return { ...a, ...extra };
   };
 
   it("renders the context entries, never the sections, and renderPrompt never the contexts", () => {
-    const a = withContexts([{ text: "It is {{time}}." }, { text: "Todo: none" }]);
+    const a = withContexts([{ text: "It is {{time}}." }, {
+      text: "Todo: none",
+    }]);
     assert.equal(renderContext(a), "It is 9:00.\n\nTodo: none");
     assert.equal(renderPrompt(a), "System.");
   });
@@ -752,7 +789,10 @@ describe("renderContext()", () => {
       {
         text: "<env>",
         list: { footer: "</env>" },
-        items: [item("cwd", "cwd: /r"), item("raw", "{{x}}", { literal: true })],
+        items: [
+          item("cwd", "cwd: /r"),
+          item("raw", "{{x}}", { literal: true }),
+        ],
       },
       { text: " kept ", trim: false },
     ]);
@@ -767,10 +807,17 @@ describe("renderContext()", () => {
         [error.code, error.context, error.section, error.owner],
         ["unknown-variable", "c0", undefined, "clock"],
       );
-      assert.match(error.message, /^Cannot render context entry "c0" of "clock": /);
+      assert.match(
+        error.message,
+        /^Cannot render context entry "c0" of "clock": /,
+      );
       return true;
     });
-    const item = withContexts([{ text: "h", list: {}, items: [{ name: "i", order: 0, text: 1 as never }] }]);
+    const item = withContexts([{
+      text: "h",
+      list: {},
+      items: [{ name: "i", order: 0, text: 1 as never }],
+    }]);
     assert.throws(() => renderContext(item), {
       code: "invalid-item",
       context: "c0",
@@ -782,7 +829,11 @@ describe("renderContext()", () => {
     });
     assert.throws(
       () => renderContext({ ...withContexts([]), contexts: {} as never }),
-      { code: "invalid-value", message: "Cannot render the context: its contexts is an object, not an array" },
+      {
+        code: "invalid-value",
+        message:
+          "Cannot render the context: its contexts is an object, not an array",
+      },
     );
   });
 });

@@ -53,7 +53,9 @@ describe("renderPrompt() memo", () => {
 
   it("leaves no trace of a render whose proxy trap threw partway", () => {
     const r = (v: object) => renderPrompt(one("{{a}}/{{b}}/{{c}}", v));
-    for (let i = 0; i < 3; i++) assert.equal(r({ a: "1", b: "2", c: "3" }), "1/2/3");
+    for (let i = 0; i < 3; i++) {
+      assert.equal(r({ a: "1", b: "2", c: "3" }), "1/2/3");
+    }
     const trap = new Proxy({ a: "X", b: "2", c: "3" }, {
       getOwnPropertyDescriptor(target, name) {
         if (name === "c") throw new Error("trap");
@@ -115,7 +117,11 @@ describe("renderPrompt() memo", () => {
     const outcomes = [1, 2, 3].map(() =>
       outcome(() => renderPrompt(one("{{v}}", variables)))
     );
-    assert.deepEqual(outcomes, ['ok "v1"', "invalid-value s undefined", 'ok "v3"']);
+    assert.deepEqual(outcomes, [
+      'ok "v1"',
+      "invalid-value s undefined",
+      'ok "v3"',
+    ]);
   });
 
   it("remembers a text's render only once it was rendered twice, so a text seen once keeps no result", () => {

@@ -207,7 +207,9 @@ describe("renderPrompt()", () => {
     assert.equal(render("{{\\}}{{\\}}", {}), "\\\\");
     // Escaped, or with spaces, it is what it was: literal, or malformed.
     assert.equal(render("\\{{\\}}"), "{{\\}}");
-    assertPromptError(() => render("{{ \\ }}"), { code: "malformed-reference" });
+    assertPromptError(() => render("{{ \\ }}"), {
+      code: "malformed-reference",
+    });
   });
 });
 
@@ -277,7 +279,10 @@ describe("renderPrompt() on what a handler or a host may hand it", () => {
       section: "s0",
       owner: "persona-plugin",
     });
-    assert.match(error.message, /^Cannot render section "s0" of "persona-plugin": /);
+    assert.match(
+      error.message,
+      /^Cannot render section "s0" of "persona-plugin": /,
+    );
   });
 
   it("throws invalid-section, not a TypeError, for a null section (bug 18.3)", () => {
@@ -336,7 +341,8 @@ describe("renderPrompt() on what a handler or a host may hand it", () => {
 
   it("reads only own properties of a Proxy that answers every name (bug 18.9)", () => {
     const variables = new Proxy(Object.create(null), {
-      get: (_target, name) => typeof name === "string" ? `<${name}>` : undefined,
+      get: (_target, name) =>
+        typeof name === "string" ? `<${name}>` : undefined,
     });
     const a = { ...assembly(["I am {{model}}."]), variables };
     assertPromptError(() => renderPrompt(a), {

@@ -236,7 +236,11 @@ function explainSequence(
   const spans: PartSpan[] = [];
   const dropped: string[] = [];
   const text = renderParts(parts, { ...place, spans, dropped });
-  return { text, sections: spans.map((span) => explainPart(span, text)), dropped };
+  return {
+    text,
+    sections: spans.map((span) => explainPart(span, text)),
+    dropped,
+  };
 }
 
 const VOLATILITY: Readonly<Record<Stability, number>> = {

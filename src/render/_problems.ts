@@ -88,14 +88,21 @@ export function referenceError(site: ReferenceSite): PromptError {
       line,
       column,
       offset,
-      ...(problem.suggestion === undefined ? {} : { suggestion: problem.suggestion }),
+      ...(problem.suggestion === undefined
+        ? {}
+        : { suggestion: problem.suggestion }),
     },
   );
 }
 
 /** The error for a complete group `[start, end)` that is not a reference. */
 export function malformedError(
-  site: { text: string; span: readonly [number, number]; where: Where; footer?: true | undefined },
+  site: {
+    text: string;
+    span: readonly [number, number];
+    where: Where;
+    footer?: true | undefined;
+  },
 ): PromptError {
   const [start, end] = site.span;
   const reference = site.text.slice(start, end);
@@ -104,7 +111,9 @@ export function malformedError(
     "malformed-reference",
     "render",
     site.where,
-    `${JSON.stringify(reference)} at ${line}:${column}${site.footer ? " of its footer" : ""} ` +
+    `${JSON.stringify(reference)} at ${line}:${column}${
+      site.footer ? " of its footer" : ""
+    } ` +
       "is not a variable reference; write `\\{{` for a literal `{{`",
     { reference, line, column, offset: start },
   );

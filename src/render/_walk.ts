@@ -7,7 +7,6 @@
  * @module
  */
 
-import { fieldError } from "../core/_fields.ts";
 import type { PartKind } from "../core/_fields.ts";
 import { describeValue, failure, type Where } from "../core/errors.ts";
 import type {
@@ -16,7 +15,7 @@ import type {
   PromptAssembly,
 } from "../core/types.ts";
 import type { BoundedCache } from "./_bounded_cache.ts";
-import { TEMPLATES, type Template, templateOf } from "./_template.ts";
+import { type Template, templateOf, TEMPLATES } from "./_template.ts";
 import { invalidPart, malformedError, referenceError } from "./_problems.ts";
 
 /** Where a sequence is rendered, and what it may read. */
@@ -81,11 +80,19 @@ export function sequenceOf(
   if (typeof variables !== "object" || variables === null) {
     throw wrong("its variables", variables, "an object");
   }
-  const parts = kind === "section" ? assembly.sections : assembly.contexts ?? NONE;
+  const parts = kind === "section"
+    ? assembly.sections
+    : assembly.contexts ?? NONE;
   if (!Array.isArray(parts)) {
-    throw wrong(`its ${kind === "section" ? "sections" : "contexts"}`, parts, "an array");
+    throw wrong(
+      `its ${kind === "section" ? "sections" : "contexts"}`,
+      parts,
+      "an array",
+    );
   }
-  if (kind === "context") return { parts, place: { kind, variables, separator: "\n\n" } };
+  if (kind === "context") {
+    return { parts, place: { kind, variables, separator: "\n\n" } };
+  }
   if (separator !== undefined && typeof separator !== "string") {
     throw wrong("its separator", separator, "a string");
   }
@@ -344,7 +351,12 @@ class Walk {
     });
   }
 
-  badReference(template: Template, at: TextSite, k: number, value: unknown): Error {
+  badReference(
+    template: Template,
+    at: TextSite,
+    k: number,
+    value: unknown,
+  ): Error {
     return referenceError({
       text: at.text,
       offset: template.offsets[k]!,
@@ -418,7 +430,9 @@ function shift(span: PartSpan, by: number): PartSpan {
     start: span.start + by,
     end: span.end + by,
   };
-  if (span.heading) moved.heading = [span.heading[0] + by, span.heading[1] + by];
+  if (span.heading) {
+    moved.heading = [span.heading[0] + by, span.heading[1] + by];
+  }
   if (span.footer) moved.footer = [span.footer[0] + by, span.footer[1] + by];
   if (span.items) moved.items = span.items.map((s) => shift(s, by));
   return moved;

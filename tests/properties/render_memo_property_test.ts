@@ -115,7 +115,8 @@ function variablesOf(
       return plain;
     case "liar":
       return new Proxy(Object.create(null), {
-        get: (_target, name) => typeof name === "string" ? `<${name}>` : undefined,
+        get: (_target, name) =>
+          typeof name === "string" ? `<${name}>` : undefined,
       });
     case "proxy":
       return new Proxy(plain, {});
@@ -135,7 +136,11 @@ describe("renderPrompt() and renderContext() with a memo (model)", () => {
   it("render what a render from scratch renders, step after step, whatever the variables do", () => {
     fc.assert(
       fc.property(
-        fc.tuple(fc.oneof(assembly, validAssembly), validAssembly, fc.constant(KNOWN)),
+        fc.tuple(
+          fc.oneof(assembly, validAssembly),
+          validAssembly,
+          fc.constant(KNOWN),
+        ),
         fc.array(step, { minLength: 1, maxLength: 30 }),
         (layouts, steps) => {
           for (const { layout, values, fresh, kind, at } of steps) {

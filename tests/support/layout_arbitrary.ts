@@ -61,12 +61,12 @@ const optional = <T>(arbitrary: fc.Arbitrary<T>) =>
 
 const listOf = (text: fc.Arbitrary<string>): fc.Arbitrary<AssembledList> =>
   fc.record({
-  separator: optional(separator),
-  headingSeparator: optional(separator),
-  footer: optional(fc.oneof(text, fc.constantFrom("</list>", " {{x}} "))),
-  footerSeparator: optional(separator),
-  empty: optional(fc.constantFrom("", "none", " {{x}} ")),
-  dedupe: optional(fc.boolean()),
+    separator: optional(separator),
+    headingSeparator: optional(separator),
+    footer: optional(fc.oneof(text, fc.constantFrom("</list>", " {{x}} "))),
+    footerSeparator: optional(separator),
+    empty: optional(fc.constantFrom("", "none", " {{x}} ")),
+    dedupe: optional(fc.boolean()),
   }, { requiredKeys: [] }).map((l) => defined<AssembledList>(l));
 
 /** Drops `undefined` fields, as the registry would leave them out. */
@@ -146,4 +146,6 @@ function assemblyOf(text: fc.Arbitrary<string>): fc.Arbitrary<PromptAssembly> {
 /** An assembly with sections and contexts of every layout; `x` may be valueless. */
 export const assembly: fc.Arbitrary<PromptAssembly> = assemblyOf(text);
 /** The same without the pieces that make a render throw (but `x` may still be valueless). */
-export const validAssembly: fc.Arbitrary<PromptAssembly> = assemblyOf(validText);
+export const validAssembly: fc.Arbitrary<PromptAssembly> = assemblyOf(
+  validText,
+);

@@ -59,7 +59,9 @@ export function renderPart(
 ): string {
   try {
     const { literal, trim, list } = part;
-    if (list === undefined) return renderOne(part.text, literal, trim, variables);
+    if (list === undefined) {
+      return renderOne(part.text, literal, trim, variables);
+    }
     const heading = renderOne(part.text, literal, trim, variables);
     const kept: { text: string; separator: string | undefined }[] = [];
     for (const item of part.items ?? []) {
