@@ -6,8 +6,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { PromptError } from "../src/core/errors.ts";
 import type { PromptAssembly } from "../src/core/types.ts";
-import { BoundedCache } from "../src/render/_bounded_cache.ts";
-import { type Template, templateOf } from "../src/render/_template.ts";
+import { templateCache, templateOf } from "../src/render/_template.ts";
 import { renderParts, sequenceOf } from "../src/render/_walk.ts";
 import { renderPrompt } from "../src/render/render.ts";
 
@@ -25,7 +24,7 @@ export function outcome(render: () => string): string {
 export function fromScratch(assembly: PromptAssembly): string {
   return outcome(() => {
     const { parts, place } = sequenceOf(assembly, "section");
-    return renderParts(parts, { ...place, cache: new BoundedCache() });
+    return renderParts(parts, { ...place, cache: templateCache() });
   });
 }
 
@@ -125,7 +124,7 @@ describe("renderPrompt() memo", () => {
   });
 
   it("remembers a text's render only once it was rendered twice, so a text seen once keeps no result", () => {
-    const cache = new BoundedCache<Template>();
+    const cache = templateCache();
     const render = (text: string, x: string) => {
       const { parts, place } = sequenceOf(one(text, { x }), "section");
       return renderParts(parts, { ...place, cache });
@@ -138,29 +137,40 @@ describe("renderPrompt() memo", () => {
   });
 
   it("steps aside for a text whose values change at every render (issue 23, point 4)", () => {
-    // Remembering costs an array and a record; a memo that never answers
-    // is written on the second and third misses, then one in eight.
-    const cache = new BoundedCache<Template>();
+    // Remembering costs an array and a record that outlive young objects;
+    // a memo that never answers is written ever more rarely.
+    const cache = templateCache();
     const text = "{{a}} {{b}} {{c}}";
-    const memos = new Set<unknown>();
-    for (let i = 0; i < 800; i++) {
+    const render = (a: string, b: string) => {
       const { parts, place } = sequenceOf(
-        one(text, { a: `a${i}`, b: `b${i}`, c: "c" }),
+        one(text, { a, b, c: "c" }),
         "section",
       );
-      assert.equal(renderParts(parts, { ...place, cache }), `a${i} b${i} c`);
+      return renderParts(parts, { ...place, cache });
+    };
+    const memos = new Set<unknown>();
+    for (let i = 0; i < 800; i++) {
+      assert.equal(render(`a${i}`, `b${i}`), `a${i} b${i} c`);
       memos.add(templateOf(text, cache).memo);
     }
-    // No memo at first, then misses 2 and 3, then 8, 16, …, 800.
-    assert.equal(memos.size, 1 + 2 + 100);
-    // Values that settle are answered from the memo again within 8 renders.
-    const settled = one(text, { a: "a", b: "b", c: "c" });
-    const { parts, place } = sequenceOf(settled, "section");
-    for (let i = 0; i < 8; i++) renderParts(parts, { ...place, cache });
-    const memo = templateOf(text, cache).memo;
-    renderParts(parts, { ...place, cache });
-    assert.equal(templateOf(text, cache).memo, memo);
-    assert.equal(memo?.result, "a b c");
+    // None at first; misses 1–3, then around each power of two.
+    assert.equal(memos.size, 1 + 3 + 2 * 8); // 4, 5, 8, 9, …, 512, 513
+    // Values that settle are answered from the memo again (by the 1,024th miss).
+    let renders = 0;
+    let memo = templateOf(text, cache).memo;
+    for (; renders < 1_024; renders++) {
+      render("a", "b");
+      const now = templateOf(text, cache).memo;
+      if (now === memo && now?.result === "a b c") break;
+      memo = now;
+    }
+    assert.equal(renders, 1_024 - 800 + 1);
+    // A change after hits costs one render: the next one is answered again.
+    render("A", "b");
+    const changed = templateOf(text, cache).memo;
+    assert.equal(changed?.result, "A b c");
+    render("A", "b");
+    assert.equal(templateOf(text, cache).memo, changed);
   });
 });
 

@@ -8,8 +8,12 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { memoryUsage } from "node:process";
 import type { PromptAssembly } from "../src/core/types.ts";
-import { BoundedCache } from "../src/render/_bounded_cache.ts";
-import { type Template, TEMPLATES } from "../src/render/_template.ts";
+import type { BoundedCache } from "../src/render/_bounded_cache.ts";
+import {
+  type Template,
+  templateCache,
+  TEMPLATES,
+} from "../src/render/_template.ts";
 import { renderParts, sequenceOf } from "../src/render/_walk.ts";
 import { renderPrompt } from "../src/render/render.ts";
 
@@ -70,7 +74,7 @@ describe("renderPrompt() memory", () => {
   );
 
   it("keeps the cache within its bounds over 100,000 steps whose text changes every step", () => {
-    const cache = new BoundedCache<Template>();
+    const cache = templateCache();
     let most = 0;
     for (let i = 0; i < 100_000; i++) {
       const text = renderWith(cache, step(i));
@@ -83,7 +87,7 @@ describe("renderPrompt() memory", () => {
   });
 
   it("counts remembered renders: texts rendered three times each keep their 10 kB results bounded", () => {
-    const cache = new BoundedCache<Template>();
+    const cache = templateCache();
     let most = 0;
     let remembered = 0;
     for (let i = 0; i < 30_000; i++) {

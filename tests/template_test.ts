@@ -2,13 +2,12 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { PromptError } from "../src/core/errors.ts";
 import {
-  locate,
   parseTemplate,
   referencedNames,
   type Template,
   templateOf,
 } from "../src/render/_template.ts";
-import { malformedError } from "../src/render/_problems.ts";
+import { locate, textError } from "../src/render/_problems.ts";
 import { BoundedCache } from "../src/render/_bounded_cache.ts";
 
 const parts = (text: string) => parseTemplate(text).parts;
@@ -80,10 +79,12 @@ describe("parseTemplate()", () => {
       const text = `ok\n  ${bad}`;
       const { malformed } = parseTemplate(text);
       assert.deepEqual(malformed, [5, 5 + bad.length]);
-      const error = malformedError({
+      const error = textError({
         text,
+        variables: {},
         span: malformed!,
         where: { section: "persona" },
+        footer: false,
       });
       assert.ok(error instanceof PromptError);
       assert.equal(error.code, "malformed-reference");

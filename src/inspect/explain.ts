@@ -238,7 +238,7 @@ function explainSequence(
   const text = renderParts(parts, { ...place, spans, dropped });
   return {
     text,
-    sections: spans.map((span) => explainPart(span, text)),
+    sections: spans.map((span) => explainPart(span, text, 0)),
     dropped,
   };
 }
@@ -249,14 +249,20 @@ const VOLATILITY: Readonly<Record<Stability, number>> = {
   step: 2,
 };
 
-function explainPart(span: PartSpan, text: string): ItemExplanation {
+/** A span (relative to `offset`, its holder's start) with absolute positions. */
+function explainPart(
+  span: PartSpan,
+  text: string,
+  offset: number,
+): ItemExplanation {
   const part: AssembledItem = span.part;
-  const { start, end } = span;
+  const start = offset + span.start;
+  const end = offset + span.end;
   const explained: ItemExplanation = {
     name: part.name,
     order: part.order,
     stability: part.stability ?? "static",
-    separatorStart: span.separatorStart,
+    separatorStart: offset + span.separatorStart,
     start,
     end,
     chars: end - start,
@@ -273,7 +279,7 @@ function explainPart(span: PartSpan, text: string): ItemExplanation {
     };
   }
   if (span.items !== undefined) {
-    const items = span.items.map((item) => explainPart(item, text));
+    const items = span.items.map((item) => explainPart(item, text, start));
     explained.items = items;
     for (const item of items) {
       if (VOLATILITY[item.stability] > VOLATILITY[explained.stability]) {

@@ -6,7 +6,7 @@
  */
 
 import { isReferenceName } from "../core/names.ts";
-import { BoundedCache } from "./_bounded_cache.ts";
+import { BoundedCache, type BoundedCacheOptions } from "./_bounded_cache.ts";
 
 /** A text split at its references. */
 export interface Template {
@@ -36,7 +36,7 @@ export interface Template {
   readonly trimEnd: boolean;
   /** The last render worth remembering; replaced whole, never edited. */
   memo: Memo | undefined;
-  /** Renders in a row that the memo did not answer: see `_walk.ts`. */
+  /** Renders in a row that the memo did not answer: see `renderTemplate`. */
   misses: number;
 }
 
@@ -53,11 +53,15 @@ const BACKSLASH = 0x5c; // \
 /** `\{{`, global: V8 rewrites many matches faster with a regex than replaceAll. */
 const ESCAPED_BRACES = /\\\{\{/g;
 
-/** Parsed texts of every render, keyed by the text; a memo counts by its result. */
-export const TEMPLATES: BoundedCache<Template> = new BoundedCache(
-  {},
-  (template) => template.memo?.result.length ?? 0,
-);
+/** A cache of parsed texts, keyed by the text; a memo counts by its result. */
+export function templateCache(
+  options?: BoundedCacheOptions,
+): BoundedCache<Template> {
+  return new BoundedCache(options, (t) => t.memo?.result.length ?? 0);
+}
+
+/** The parsed texts of every render. */
+export const TEMPLATES: BoundedCache<Template> = templateCache();
 
 /** The parsed form of `text`, from `cache` when it was parsed before. */
 export function templateOf(
@@ -192,20 +196,75 @@ function isBlank(code: number): boolean {
   return code === 0x20 || code === 0x09;
 }
 
-/** The 1-based line and column (in UTF-16 code units) of `offset` in `text`. */
-export function locate(
-  text: string,
-  offset: number,
-): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (
-    let i = text.indexOf("\n");
-    i !== -1 && i < offset;
-    i = text.indexOf("\n", i + 1)
-  ) {
-    line++;
-    lineStart = i + 1;
+/** What a render reads values through: the renderer's walk. */
+export interface Reader {
+  readonly variables: Record<string, unknown>;
+  /** `variables` is an ordinary null-prototype object: what it holds is its own. */
+  readonly own: boolean;
+  /** Where the template is kept, charged for what its memo holds. */
+  readonly cache: BoundedCache<Template>;
+  /** Whether the render is trimmed. */
+  readonly trims: boolean;
+  /** The error for reference `k`, whose value was read as `value`. */
+  badReference(k: number, value: unknown): Error;
+}
+
+/**
+ * Reads each value once and checks it. While the values equal the memo's
+ * (a snapshot: a getter that renders again may replace it meanwhile) they
+ * are only compared, and if all do, the memo's result is returned. A
+ * render is remembered only once every value was read, so a throw leaves
+ * the memo as it was. A text's first render is not remembered, and in a
+ * run of misses ever fewer renders compare and remember (a remembered
+ * render outlives young objects, which costs more than building it), so
+ * a text rendered once, or whose values change at every render, costs
+ * what a render without memo costs.
+ */
+export function renderTemplate(template: Template, reader: Reader): string {
+  const { trims, variables, own } = reader;
+  const parts = trims ? template.trimmed : template.parts;
+  const n = (parts.length - 1) >> 1;
+  const m = template.misses;
+  // Compare (and remember) at misses 0–3, then around each power of two
+  // up to 1,024, then twice in every 1,024.
+  const probe = m < 4 || (m & (m - 1)) === 0 ||
+    ((m - 1) & (m - 2)) === 0 || (m & 1023) < 2;
+  const memo = probe && template.memo?.trim === trims
+    ? template.memo
+    : undefined;
+  const last = memo?.values;
+  const record = probe && m > 0;
+  let same = last !== undefined;
+  let values = record && !same ? new Array<string>(n) : undefined;
+  let out = parts[0]!;
+  for (let k = 0; k < n; k++) {
+    const name = parts[2 * k + 1]!;
+    const value = variables[name];
+    if (
+      typeof value !== "string" || (!own && !Object.hasOwn(variables, name))
+    ) throw reader.badReference(k, value);
+    if (same) {
+      if (value === last![k]) continue;
+      // The first value that differs: what came before it is the memo's.
+      same = false;
+      if (record) values = last!.slice(0, n);
+      for (let j = 0; j < k; j++) out += last![j] + parts[2 * j + 2]!;
+    }
+    if (values !== undefined) values[k] = value;
+    out += value + parts[2 * k + 2]!;
   }
-  return { line, column: offset - lineStart + 1 };
+  if (same) {
+    if (m !== 1) template.misses = 1;
+    return memo!.result;
+  }
+  template.misses = m + 1;
+  if (trims) {
+    if (template.trimStart) out = out.trimStart();
+    if (template.trimEnd) out = out.trimEnd();
+  }
+  if (values !== undefined) {
+    template.memo = { values, trim: trims, result: out };
+    reader.cache.charge(out.length);
+  }
+  return out;
 }

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { PromptError } from "../../src/core/errors.ts";
 import type { PromptAssembly } from "../../src/core/types.ts";
-import { BoundedCache } from "../../src/render/_bounded_cache.ts";
+import { templateCache } from "../../src/render/_template.ts";
 import { renderParts, sequenceOf } from "../../src/render/_walk.ts";
 import { renderContext, renderPrompt } from "../../src/render/render.ts";
 import { assembly, validAssembly } from "../support/layout_arbitrary.ts";
@@ -33,7 +33,7 @@ function both(a: PromptAssembly, scratch = false): string {
   }
   const render = (kind: "section" | "context") => {
     const { parts, place } = sequenceOf(a, kind);
-    return renderParts(parts, { ...place, cache: new BoundedCache() });
+    return renderParts(parts, { ...place, cache: templateCache() });
   };
   return outcome(() => render("section")) + " / " +
     outcome(() => render("context"));
