@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { PromptError } from "../src/core/errors.ts";
 import type { PromptAssembly } from "../src/core/types.ts";
 import { templateCache, templateOf } from "../src/render/_template.ts";
-import { renderParts, sequenceOf } from "../src/render/_walk.ts";
+import { renderAssembly } from "../src/render/_walk.ts";
 import { renderPrompt } from "../src/render/render.ts";
 
 /** The text, or the error's code, section and item. */
@@ -23,8 +23,10 @@ export function outcome(render: () => string): string {
 /** `assembly` rendered from scratch: a fresh parse cache, so no memo. */
 export function fromScratch(assembly: PromptAssembly): string {
   return outcome(() => {
-    const { parts, place } = sequenceOf(assembly, "section");
-    return renderParts(parts, { ...place, cache: templateCache() });
+    return renderAssembly(assembly, {
+      kind: "section",
+      cache: templateCache(),
+    });
   });
 }
 
@@ -126,8 +128,7 @@ describe("renderPrompt() memo", () => {
   it("remembers a text's render only once it was rendered twice, so a text seen once keeps no result", () => {
     const cache = templateCache();
     const render = (text: string, x: string) => {
-      const { parts, place } = sequenceOf(one(text, { x }), "section");
-      return renderParts(parts, { ...place, cache });
+      return renderAssembly(one(text, { x }), { kind: "section", cache });
     };
     render("once {{x}}", "1");
     assert.equal(templateOf("once {{x}}", cache).memo, undefined);
@@ -142,11 +143,10 @@ describe("renderPrompt() memo", () => {
     const cache = templateCache();
     const text = "{{a}} {{b}} {{c}}";
     const render = (a: string, b: string) => {
-      const { parts, place } = sequenceOf(
-        one(text, { a, b, c: "c" }),
-        "section",
-      );
-      return renderParts(parts, { ...place, cache });
+      return renderAssembly(one(text, { a, b, c: "c" }), {
+        kind: "section",
+        cache,
+      });
     };
     const memos = new Set<unknown>();
     for (let i = 0; i < 800; i++) {

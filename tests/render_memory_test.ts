@@ -14,7 +14,7 @@ import {
   templateCache,
   TEMPLATES,
 } from "../src/render/_template.ts";
-import { renderParts, sequenceOf } from "../src/render/_walk.ts";
+import { renderAssembly } from "../src/render/_walk.ts";
 import { renderPrompt } from "../src/render/render.ts";
 
 const KB10 = "x".repeat(10_240);
@@ -36,8 +36,7 @@ function step(i: number, repeat = 1): PromptAssembly {
 }
 
 function renderWith(cache: BoundedCache<Template>, a: PromptAssembly): string {
-  const { parts, place } = sequenceOf(a, "section");
-  return renderParts(parts, { ...place, cache });
+  return renderAssembly(a, { kind: "section", cache });
 }
 
 describe("renderPrompt() memory", () => {

@@ -3,7 +3,6 @@ import assert from "node:assert/strict";
 import { PromptError } from "../src/core/errors.ts";
 import {
   parseTemplate,
-  referencedNames,
   type Template,
   templateOf,
 } from "../src/render/_template.ts";
@@ -136,17 +135,6 @@ describe("templateOf()", () => {
     const text = "bad {{ }}";
     assert.deepEqual(templateOf(text, cache).malformed, [4, 9]);
     assert.equal(cache.size, 1);
-  });
-});
-
-describe("referencedNames()", () => {
-  it("lists each name once, in first-use order", () => {
-    assert.deepEqual(referencedNames("{{b}} {{a}} {{ b }} \\{{c}} {{a.x}}"), [
-      "b",
-      "a",
-      "a.x",
-    ]);
-    assert.deepEqual(referencedNames("no references"), []);
   });
 });
 

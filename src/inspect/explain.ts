@@ -12,8 +12,8 @@ import type {
   ToolSchema,
 } from "../core/types.ts";
 import { toolLayer, toolOwner } from "../registry/tool_owner.ts";
-import { referencedNames } from "../render/_template.ts";
-import { type PartSpan, renderParts, sequenceOf } from "../render/_walk.ts";
+import { templateOf } from "../render/_template.ts";
+import { type PartSpan, renderAssembly } from "../render/_walk.ts";
 import { estimateTokens } from "./estimate_tokens.ts";
 
 /**
@@ -51,10 +51,7 @@ export interface ItemExplanation {
   shadows?: { owner?: string; layer?: string };
   /** Its order. */
   order: number;
-  /**
-   * The declared stability (`"static"` when none was declared); for a
-   * list, the most volatile of its own and its rendered items'.
-   */
+  /** Declared (`"static"` when not); a list's is its most volatile part's. */
   stability: Stability;
   /** Where the separator before it starts (`start` when there is none). */
   separatorStart: number;
@@ -66,16 +63,9 @@ export interface ItemExplanation {
   chars: number;
   /** `estimateTokens` of the rendered text. */
   tokens: number;
-  /**
-   * The variables its text (a list's heading and footer) references, in
-   * first-use order; none when literal.
-   */
+  /** What its text (a list's heading and footer) references, in first-use order. */
   variables: string[];
-  /**
-   * For a nested list: its rendered items in text order. The heading, each
-   * item after its separator and the footer tile `[start, end)`; empty when
-   * the list renders its `empty` text.
-   */
+  /** A nested list's rendered items: with heading and footer they tile `[start, end)`. */
   items?: ItemExplanation[];
 }
 
@@ -96,11 +86,7 @@ export interface ItemExplanation {
  * ```
  */
 export interface SectionExplanation extends ItemExplanation {
-  /**
-   * A list's rendered items, in text order: the heading, each item after
-   * its separator and the footer tile `[start, end)`. Empty when the list
-   * renders its `empty` text; absent for a part that is not a list.
-   */
+  /** A list's rendered items (`[]` when it renders `empty`); absent for a non-list. */
   items?: ItemExplanation[];
 }
 
@@ -158,11 +144,7 @@ export interface PromptExplanation {
   /** The tools, in assembly order. */
   tools: ToolExplanation[];
   /** The runtime context, explained the same way against `renderContext`'s text. */
-  context: {
-    text: string;
-    sections: SectionExplanation[];
-    dropped: string[];
-  };
+  context: { text: string; sections: SectionExplanation[]; dropped: string[] };
   /** Sums for the prompt (not the context): characters, tokens, counts, tokens of all tools. */
   totals: {
     chars: number;
@@ -175,16 +157,12 @@ export interface PromptExplanation {
 
 /**
  * Renders an assembly once and says who owns each part of the result: for
- * each rendered section (and, in lists, each item, nested lists included)
- * its owner, layer, order, stability, `[start, end)` span in the text,
- * the separator before it, size, estimated tokens and the variables it
- * references; the runtime context (`assembly.contexts`) the same way
- * against `renderContext`'s text; each tool's owner and sizes; and totals.
- * `text` is exactly `renderPrompt(assembly)`.
- *
- * A tool whose description is missing counts 0 characters for it, and one
- * whose parameters cannot be written as JSON (a cycle, a BigInt) 0 for
- * them: the explanation counts what can be counted.
+ * each rendered section, item and nested item its owner, layer, order,
+ * stability, span, separator, size, tokens and variables; the runtime
+ * context (`assembly.contexts`) likewise against `renderContext`'s text;
+ * each tool's owner and sizes (0 for a missing description, or parameters
+ * JSON cannot write: a cycle, a BigInt); and totals. `text` is exactly
+ * `renderPrompt(assembly)`.
  *
  * @param assembly The assembly, usually from `SystemPrompt.assemble()`.
  * @returns The explanation.
@@ -197,15 +175,13 @@ export interface PromptExplanation {
  * import { explainPrompt } from "@dsh/system-prompt/inspect";
  *
  * const prompt = new SystemPrompt();
- * prompt.scope("agent-loop").section({ name: "agent:persona", order: 0, text: "I am {{model}}." });
+ * prompt.scope("agent-loop").section({ name: "persona", order: 0, text: "I am {{model}}." });
  * prompt.scope("agent-loop").variable("model", () => "m-1");
  * prompt.scope("bash").section({ name: "tool:bash", order: 105, text: "Check exit codes." });
  * const assembly = await prompt.assemble();
- * const explained = explainPrompt(assembly);
- * assert.equal(explained.text, renderPrompt(assembly));
- * const bash = explained.sections[1]!;
- * assert.equal(explained.text.slice(bash.start, bash.end), "Check exit codes.");
- * assert.equal(bash.owner, "bash");
+ * const { text, sections } = explainPrompt(assembly);
+ * assert.equal(text, renderPrompt(assembly));
+ * assert.deepEqual([sections[1]!.owner, text.slice(sections[1]!.start)], ["bash", "Check exit codes."]);
  * ```
  */
 export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
@@ -232,10 +208,9 @@ function explainSequence(
   assembly: PromptAssembly,
   kind: "section" | "context",
 ): PromptExplanation["context"] {
-  const { parts, place } = sequenceOf(assembly, kind);
   const spans: PartSpan[] = [];
   const dropped: string[] = [];
-  const text = renderParts(parts, { ...place, spans, dropped });
+  const text = renderAssembly(assembly, { kind, spans, dropped });
   return {
     text,
     sections: spans.map((span) => explainPart(span, text, 0)),
@@ -271,13 +246,7 @@ function explainPart(
   };
   if (part.owner !== undefined) explained.owner = part.owner;
   if (part.layer !== undefined) explained.layer = part.layer;
-  if (part.shadows !== undefined) {
-    const { owner, layer } = part.shadows;
-    explained.shadows = {
-      ...(owner === undefined ? {} : { owner }),
-      ...(layer === undefined ? {} : { layer }),
-    };
-  }
+  if (part.shadows !== undefined) explained.shadows = { ...part.shadows };
   if (span.items !== undefined) {
     const items = span.items.map((item) => explainPart(item, text, start));
     explained.items = items;
@@ -318,9 +287,13 @@ function explainTool(tool: ToolSchema): ToolExplanation {
     parametersChars: json.length,
     tokens: estimateTokens(named + described + json),
   };
-  const owner = toolOwner(tool);
-  const layer = toolLayer(tool);
+  const [owner, layer] = [toolOwner(tool), toolLayer(tool)];
   if (owner !== undefined) explained.owner = owner;
   if (layer !== undefined) explained.layer = layer;
   return explained;
+}
+
+/** The names `text` references, once each, in first-use order. */
+function referencedNames(text: string): string[] {
+  return [...new Set(templateOf(text).parts.filter((_, k) => k % 2 === 1))];
 }

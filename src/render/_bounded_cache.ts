@@ -108,13 +108,20 @@ export class BoundedCache<V> {
     this.#youngChars += chars;
   }
 
-  /** Rotates (or grows) when `chars` more would not fit the young generation. */
+  /**
+   * Rotates when `chars` more would not fit the young generation, or grows
+   * instead when entries read again filled 3/4 of it: see the class.
+   */
   #make(chars: number): void {
     if (
       this.#young.size < this.#maxEntries &&
       this.#youngChars + chars <= this.#maxChars
     ) return;
-    if (this.#outgrown()) {
+    if (
+      this.#doublingsLeft > 0 &&
+      (4 * this.#promoted >= 3 * this.#maxEntries ||
+        4 * this.#promotedChars >= 3 * this.#maxChars)
+    ) {
       this.#doublingsLeft--;
       this.#maxEntries *= 2;
       this.#maxChars *= 2;
@@ -124,21 +131,6 @@ export class BoundedCache<V> {
       this.#young = new Map();
       this.#youngChars = 0;
     }
-    this.#promoted = 0;
-    this.#promotedChars = 0;
-  }
-
-  /** Whether entries read again filled 3/4 of a generation: see the class. */
-  #outgrown(): boolean {
-    return this.#doublingsLeft > 0 &&
-      (4 * this.#promoted >= 3 * this.#maxEntries ||
-        4 * this.#promotedChars >= 3 * this.#maxChars);
-  }
-
-  clear(): void {
-    this.#young.clear();
-    this.#old.clear();
-    this.#youngChars = this.#oldChars = 0;
     this.#promoted = this.#promotedChars = 0;
   }
 }

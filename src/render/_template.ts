@@ -76,14 +76,6 @@ export function templateOf(
   return template;
 }
 
-/** The names `text` references, once each, in first-use order. */
-export function referencedNames(text: string): string[] {
-  const { parts } = templateOf(text);
-  const names = new Set<string>();
-  for (let k = 1; k < parts.length; k += 2) names.add(parts[k]!);
-  return [...names];
-}
-
 /**
  * Splits `text` at its complete `{{…}}` groups in one left-to-right pass.
  * A group whose content is a name is a reference; `{{\}}` is one

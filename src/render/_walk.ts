@@ -30,14 +30,10 @@ import {
   whereOf,
 } from "./_problems.ts";
 
-/** Where a sequence is rendered, and what it may read. */
-export interface RenderPlace {
-  /** What the parts of the sequence are. */
+/** What to render of an assembly, and what to record. */
+export interface RenderHow {
+  /** The sections (`"section"`) or the runtime context (`"context"`). */
   readonly kind: "section" | "context";
-  /** The assembly's variables. */
-  readonly variables: object;
-  /** Placed between two rendered parts that set no separator. */
-  readonly separator: string;
   /**
    * The caller built `variables` as an ordinary null-prototype object (no
    * proxy, no prototype): a string read from it is an own property.
@@ -49,6 +45,14 @@ export interface RenderPlace {
   readonly spans?: PartSpan[];
   /** Collects the names of the top-level parts that rendered empty. */
   readonly dropped?: string[];
+}
+
+/** Where a sequence of parts is rendered. */
+export interface RenderPlace extends RenderHow {
+  /** The assembly's variables. */
+  readonly variables: object;
+  /** Placed between two rendered parts that set no separator. */
+  readonly separator: string;
 }
 
 /**
@@ -72,13 +76,14 @@ export interface PartSpan {
 const NONE: readonly unknown[] = [];
 
 /**
- * An assembly's sections (or contexts) and the place to render them, the
- * assembly's fields checked: `contexts` may be absent, the rest may not.
+ * Renders an assembly's sections (or contexts), its fields checked:
+ * `contexts` may be absent, the rest may not.
  */
-export function sequenceOf(
+export function renderAssembly(
   assembly: PromptAssembly,
-  kind: "section" | "context",
-): { parts: readonly unknown[]; place: RenderPlace } {
+  how: RenderHow,
+): string {
+  const { kind } = how;
   const wrong = (field: string, value: unknown, expected: string) =>
     failure(
       "invalid-value",
@@ -98,15 +103,15 @@ export function sequenceOf(
   }
   if (!Array.isArray(parts)) throw wrong(`its ${kind}s`, parts, "an array");
   if (kind === "context") {
-    return { parts, place: { kind, variables, separator: "\n\n" } };
+    return renderParts(parts, { ...how, variables, separator: "\n\n" });
   }
   if (typeof separator !== "string") {
     throw wrong("its separator", separator, "a string");
   }
-  return { parts, place: { kind, variables, separator } };
+  return renderParts(parts, { ...how, variables, separator });
 }
 
-/** Renders `parts` (an assembly's sections or contexts) into one text. */
+/** Renders `parts` (sections, or context entries) into one text. */
 export function renderParts(
   parts: readonly unknown[],
   place: RenderPlace,
@@ -181,20 +186,14 @@ class Walk implements Reader {
 
   /** One part's text: interpolated unless literal, trimmed unless not; or its list. */
   part(part: AssembledItem, index: number): string {
-    const top = this.path.length === 0;
-    if (isBadPart(part, top && this.place.kind === "section")) {
+    if (isBadPart(part, this.path.length === 0 && this.kind === "section")) {
       throw this.invalid(part, index);
     }
-    const { text, trim, literal } = part;
     if (this.place.spans !== undefined) {
       this.span = { part, separatorStart: 0, start: 0, end: 0 };
     }
     if (part.list !== undefined) return this.list(part, index);
-    if (literal === true) return trim === false ? text : text.trim();
-    // Fast path: the default layout.
-    this.at = part;
-    this.footer = false;
-    return this.text(text, trim !== false);
+    return this.flagged(part, part.text, false);
   }
 
   /** A list: its heading, the items that remain and its footer, or its `empty` text. */
@@ -246,7 +245,7 @@ class Walk implements Reader {
     return out + footer;
   }
 
-  /** A list's heading or footer, rendered as the part's flags say. */
+  /** A part's text, or a list's heading or footer, rendered as the part's flags say. */
   flagged(part: AssembledItem, text: string, footer: boolean): string {
     const trims = part.trim !== false;
     if (part.literal === true) return trims ? text.trim() : text;
@@ -290,6 +289,6 @@ class Walk implements Reader {
 
   /** The field table's error for `part`, index `index` of its sequence. */
   invalid(part: unknown, index: number): Error {
-    return invalidPart(part, { kind: this.place.kind, path: this.path, index });
+    return invalidPart(part, { kind: this.kind, path: this.path, index });
   }
 }

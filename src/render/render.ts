@@ -6,7 +6,10 @@
  */
 
 import type { PromptAssembly } from "../core/types.ts";
-import { renderParts, sequenceOf } from "./_walk.ts";
+import { renderAssembly } from "./_walk.ts";
+
+const SECTIONS = { kind: "section" } as const;
+const CONTEXTS = { kind: "context" } as const;
 
 /**
  * Renders an assembly into the system prompt. Each section, in the order
@@ -56,8 +59,7 @@ import { renderParts, sequenceOf } from "./_walk.ts";
  * ```
  */
 export function renderPrompt(assembly: PromptAssembly): string {
-  const { parts, place } = sequenceOf(assembly, "section");
-  return renderParts(parts, place);
+  return renderAssembly(assembly, SECTIONS);
 }
 
 /**
@@ -90,6 +92,5 @@ export function renderPrompt(assembly: PromptAssembly): string {
  * ```
  */
 export function renderContext(assembly: PromptAssembly): string {
-  const { parts, place } = sequenceOf(assembly, "context");
-  return renderParts(parts, place);
+  return renderAssembly(assembly, CONTEXTS);
 }

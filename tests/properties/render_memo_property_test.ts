@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { PromptError } from "../../src/core/errors.ts";
 import type { PromptAssembly } from "../../src/core/types.ts";
 import { templateCache } from "../../src/render/_template.ts";
-import { renderParts, sequenceOf } from "../../src/render/_walk.ts";
+import { renderAssembly } from "../../src/render/_walk.ts";
 import { renderContext, renderPrompt } from "../../src/render/render.ts";
 import { assembly, validAssembly } from "../support/layout_arbitrary.ts";
 
@@ -32,8 +32,7 @@ function both(a: PromptAssembly, scratch = false): string {
       outcome(() => renderContext(a));
   }
   const render = (kind: "section" | "context") => {
-    const { parts, place } = sequenceOf(a, kind);
-    return renderParts(parts, { ...place, cache: templateCache() });
+    return renderAssembly(a, { kind, cache: templateCache() });
   };
   return outcome(() => render("section")) + " / " +
     outcome(() => render("context"));
