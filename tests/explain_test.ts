@@ -9,7 +9,7 @@ import type {
   ToolSchema,
 } from "../src/core/types.ts";
 import { explainPrompt } from "../src/inspect/explain.ts";
-import { setToolOwner } from "../src/registry/tool_owner.ts";
+import { setToolOwner } from "../src/core/tools.ts";
 import { TEMPLATES } from "../src/render/_template.ts";
 import { renderContext, renderPrompt } from "../src/render/render.ts";
 

@@ -11,7 +11,7 @@ import type {
   Stability,
   ToolSchema,
 } from "../core/types.ts";
-import { toolLayer, toolOwner } from "../registry/tool_owner.ts";
+import { toolLayer, toolOwner } from "../core/tools.ts";
 import { templateOf } from "../render/_template.ts";
 import { type PartSpan, renderAssembly } from "../render/_walk.ts";
 import { estimateTokens } from "./estimate_tokens.ts";

@@ -1,11 +1,30 @@
 /**
- * Who provided each tool of an assembly: kept beside the registry's own
- * tool copies, never on them, so a copy equals the tool it was made from.
+ * Tools: who provided each tool of an assembly (kept beside the registry's
+ * own copies, never on them, so a copy equals the tool it was made from),
+ * and the `toolOrder` entry for the tools an order does not list.
  *
  * @module
  */
 
-import type { ToolSchema } from "../core/types.ts";
+import type { ToolSchema } from "./types.ts";
+
+/**
+ * The `toolOrder` entry where the tools it does not list go, by name; the
+ * value the upstream harness's configuration uses.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SystemPrompt, TOOL_ORDER_REST } from "@dsh/system-prompt";
+ *
+ * const prompt = new SystemPrompt({ toolOrder: ["read", TOOL_ORDER_REST] });
+ * const tool = (name: string) => ({ name, description: name, parameters: {} });
+ * prompt.tools(() => [tool("bash"), tool("grep"), tool("read")]);
+ * const { tools } = await prompt.assemble();
+ * assert.deepEqual(tools.map((t) => t.name), ["read", "bash", "grep"]);
+ * ```
+ */
+export const TOOL_ORDER_REST = "<unlisted-tools>";
 
 interface Provenance {
   readonly owner: string | undefined;
