@@ -33,7 +33,7 @@ describe("BoundedCache", () => {
   it("rotates when the key characters reach their bound", () => {
     const cache = new BoundedCache<number>({
       maxEntries: 100,
-      maxKeyChars: 10,
+      maxChars: 10,
     });
     cache.set("aaaaaaaa", 1);
     cache.set("bbbbbbbb", 2);
@@ -42,11 +42,33 @@ describe("BoundedCache", () => {
     assert.equal(cache.get("cccccccc"), 3);
   });
 
-  it("clears", () => {
-    const cache = new BoundedCache<number>();
-    cache.set("a", 1);
-    cache.clear();
-    assert.equal(cache.size, 0);
+  it("counts a value's weight with its key, and what it is charged after", () => {
+    const cache = new BoundedCache<string>(
+      { maxEntries: 100, maxChars: 20 },
+      (value) => value.length,
+    );
+    cache.set("a", "12345678"); // 9 characters
+    assert.equal(cache.chars, 9);
+    cache.charge(10); // the value grew
+    assert.equal(cache.chars, 19);
+    cache.set("b", "1"); // 2 more would pass 20: the young generation rotates
+    assert.equal(cache.get("a"), "12345678");
+    cache.set("c", "x".repeat(30));
+    cache.set("d", "");
+    assert.equal(cache.get("b"), undefined);
+    assert.ok(cache.chars <= 2 * 20 + 31);
+  });
+
+  it("keeps the characters it accounts for bounded when values keep growing", () => {
+    const cache = new BoundedCache<number>({
+      maxEntries: 1000,
+      maxChars: 1000,
+    });
+    for (let i = 0; i < 10_000; i++) {
+      cache.set(`k${i % 7}`, i);
+      cache.charge(50);
+      assert.ok(cache.chars <= cache.maxChars + 1000, String(cache.chars));
+    }
   });
 });
 
@@ -94,10 +116,16 @@ describe("BoundedCache growth", () => {
     assert.ok(cache.size <= 80);
   });
 
+  it("starts at 2,048 entries a generation and may grow to 8 times that", () => {
+    const cache = new BoundedCache<number>();
+    assert.equal(cache.maxSize, 4096);
+    assert.equal(cache.maxChars, 2 * 4_194_304);
+  });
+
   it("grows on key characters as on entries", () => {
     const cache = new BoundedCache<number>({
       maxEntries: 1000,
-      maxKeyChars: 1000,
+      maxChars: 1000,
     });
     const key = (i: number) => `${i}`.padEnd(100, "x");
     for (let round = 0; round < 4; round++) {

@@ -1,7 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { escapeTemplate, renderPrompt } from "../mod.ts";
+import { renderPrompt } from "../src/render/render.ts";
+import { escapeTemplate } from "../src/render/escape_template.ts";
 
 const RUNS = { numRuns: 10_000, seed: 20261201 };
 
@@ -61,12 +62,81 @@ describe("escapeTemplate()", () => {
     );
   });
 
-  it("escapes each {{, scanning left to right, and nothing else", () => {
+  it("escapes each {{, scanning left to right, and nothing else but a final backslash", () => {
     assert.equal(escapeTemplate("plain } { \\ text"), "plain } { \\ text");
     assert.equal(escapeTemplate("{{x}}"), "\\{{x}}");
     assert.equal(escapeTemplate("{{{"), "\\{{{");
     assert.equal(escapeTemplate("{{{{"), "\\{{\\{{");
     assert.equal(escapeTemplate("\\{{"), "\\\\{{");
+    assert.equal(escapeTemplate("C:\\"), "C:{{\\}}");
+    assert.equal(escapeTemplate("a\\\\"), "a{{\\}}{{\\}}");
+    assert.equal(escapeTemplate("\\"), "{{\\}}");
+    // A `\{` before the final backslash would pair with the group's brace.
+    assert.equal(escapeTemplate("\\{\\"), "{{\\}}{{{\\}}");
+    assert.equal(rendered(escapeTemplate("\\{\\{\\")), "\\{\\{\\");
+  });
+
+  it("keeps a final backslash before a reference that follows (bug 18.10)", () => {
+    assert.equal(
+      rendered(escapeTemplate("C:\\") + "{{v}}", { v: "file.txt" }),
+      "C:\\file.txt",
+    );
+    assert.equal(
+      rendered(
+        escapeTemplate("C:\\Users\\") + "{{v}}\\" + escapeTemplate("x\\"),
+        {
+          v: "me",
+        },
+      ),
+      "C:\\Users\\me\\x\\",
+    );
+    assert.equal(rendered(escapeTemplate("a\\") + "\\{{v}}"), "a\\{{v}}");
+  });
+
+  it("keeps escaped text verbatim between any template texts that do not open a group at the join (property)", () => {
+    // Template text: words, references, escapes, braces and backslashes.
+    const piece = fc.constantFrom(
+      "a",
+      " ",
+      "\n",
+      "\\",
+      "{",
+      "}",
+      "}}",
+      "\\{{",
+      "{{\\}}",
+      "{{cwd}}",
+      "{{ cwd }}",
+      "😀",
+    );
+    const template = fc.array(piece, { maxLength: 6 }).map((p) => p.join(""));
+    const variables = { cwd: "/r" };
+    const renders = (text: string) => {
+      try {
+        return rendered(text, variables);
+      } catch {
+        return undefined;
+      }
+    };
+    // What the join rule asks of the template text around escaped text:
+    // before it, no final `{` or `\` and no `{{` left open; after it, no
+    // single `{` first.
+    const before = template.filter((t) =>
+      !t.endsWith("{") && !t.endsWith("\\") && renders(t) !== undefined &&
+      renders(t + "}}") === renders(t)! + "}}"
+    );
+    const after = template.filter((t) =>
+      !(t.startsWith("{") && !t.startsWith("{{")) && renders(t) !== undefined
+    );
+    fc.assert(
+      fc.property(before, untrusted, after, (l, x, r) => {
+        assert.equal(
+          rendered(l + escapeTemplate(x) + r, variables),
+          renders(l)! + x + renders(r)!,
+        );
+      }),
+      RUNS,
+    );
   });
 
   it("makes ${{ secrets.X }} and {{cwd}} render as written instead of throwing or substituting", () => {

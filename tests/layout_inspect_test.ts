@@ -1,5 +1,6 @@
-// SPEC §7.4: introspection sees the layout (comparePrompts, cacheBlocks and
-// checkPrompt with a layout: in compare_test.ts, cache_blocks_test.ts, check_test.ts).
+// SPEC §7.4: introspection sees the layout. explainPrompt's part is in
+// explain_test.ts; comparePrompts, cacheBlocks and checkPrompt with a layout
+// in compare_test.ts, cache_blocks_test.ts and check_test.ts; the audit here.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {
@@ -8,7 +9,6 @@ import {
   type PromptAssembly,
   SystemPrompt,
 } from "../mod.ts";
-import { explainPrompt } from "../inspect.ts";
 
 const item = (
   name: string,
@@ -37,71 +37,6 @@ const tools = (names: string[], extra: Partial<AssembledSection> = {}) => ({
   list: { empty: "Tools: (none)" },
   items: names.map((n) => item(n, `- ${n}`, { owner: n })),
   ...extra,
-});
-
-describe("explainPrompt() with a layout", () => {
-  it("gives each item of a list its owner and span, inside its section's span", () => {
-    const explained = explainPrompt(
-      assembly(
-        [{ name: "persona", text: "Hi." }, tools(["bash", "read"])],
-        "\n",
-      ),
-    );
-    assert.equal(explained.text, "Hi.\nTools:\n- bash\n- read");
-    const list = explained.sections[1]!;
-    assert.deepEqual(
-      [list.separatorStart, list.start, list.end],
-      [3, 4, explained.text.length],
-    );
-    assert.deepEqual(
-      list.items!.map((
-        i,
-      ) => [i.name, i.owner, i.separatorStart, i.start, i.end]),
-      [["bash", "bash", 10, 11, 17], ["read", "read", 17, 18, 24]],
-    );
-    assert.equal(explained.text.slice(11, 17), "- bash");
-  });
-
-  it("reports an empty list's items as [] and its span as the empty text", () => {
-    const explained = explainPrompt(assembly([tools([])]));
-    assert.equal(explained.text, "Tools: (none)");
-    assert.deepEqual(explained.sections[0]!.items, []);
-  });
-
-  it("gives no items field to a section that is not a list", () => {
-    const explained = explainPrompt(assembly([{ name: "a", text: "A" }]));
-    assert.equal("items" in explained.sections[0]!, false);
-  });
-
-  it("makes a list as volatile as its most volatile rendered item", () => {
-    const clock = item("date", "date", { stability: "step" });
-    const explained = explainPrompt(
-      assembly([{ ...tools(["bash"]), items: [item("a", "a"), clock] }]),
-    );
-    assert.equal(explained.sections[0]!.stability, "step");
-    assert.deepEqual(explained.sections[0]!.items!.map((i) => i.stability), [
-      "static",
-      "step",
-    ]);
-  });
-
-  it("reports the variables of each item, and none for a literal one", () => {
-    const explained = explainPrompt(assembly(
-      [{
-        ...tools([]),
-        items: [
-          item("a", "{{x}}"),
-          item("b", "{{y}}", { literal: true }),
-        ],
-      }],
-      undefined,
-      { x: "1" },
-    ));
-    assert.deepEqual(explained.sections[0]!.items!.map((i) => i.variables), [
-      ["x"],
-      [],
-    ]);
-  });
 });
 
 describe("the audit with a layout", () => {

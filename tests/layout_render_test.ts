@@ -1,14 +1,14 @@
-// SPEC §7.1–7.3 as renderPrompt sees them: one test per rule, each on an
-// assembly built by hand so that the renderer alone is under test.
+// SPEC §7–§8 as renderPrompt and renderContext see them: one test per rule,
+// each on an assembly built by hand so that the renderer alone is under test.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import {
-  type AssembledItem,
-  type AssembledSection,
-  type PromptAssembly,
-  PromptError,
-  renderPrompt,
-} from "../mod.ts";
+import { PromptError } from "../src/core/errors.ts";
+import type {
+  AssembledItem,
+  AssembledSection,
+  PromptAssembly,
+} from "../src/core/types.ts";
+import { renderContext, renderPrompt } from "../src/render/render.ts";
 
 function assembly(
   sections: Partial<AssembledSection>[],
@@ -343,7 +343,7 @@ describe("renderPrompt() item errors (§7.4)", () => {
         );
         assert.equal(
           error.message,
-          'Cannot render item "bash" of list "s0": {{modle}} at 2:7 names variable "modle", which is not registered; did you mean "model"?',
+          'Cannot render item "bash" of list "s0" of "bash": {{modle}} at 2:7 names variable "modle", which is not registered; did you mean "model"?',
         );
         return true;
       },
@@ -371,7 +371,7 @@ describe("renderPrompt() item errors (§7.4)", () => {
         );
         assert.match(
           error.message,
-          /^Cannot render item "x" of list "s0": "\{\{ a b \}\}" at 2:1 is not/,
+          /^Cannot render item "x" of list "s0" of "p": "\{\{ a b \}\}" at 2:1 is not/,
         );
         return true;
       },
@@ -429,7 +429,6 @@ describe("renderPrompt() item errors (§7.4)", () => {
         { list: { separator: 1 as never } },
         { list: { empty: null as never } },
         { list: { dedupe: "y" as never } },
-        { list: {}, items: [null as never] },
       ]
     ) {
       assert.throws(() => renderPrompt(assembly([{ text: "h", ...bad }])), {
@@ -437,6 +436,14 @@ describe("renderPrompt() item errors (§7.4)", () => {
         code: "invalid-section",
       });
     }
+    // An entry of items that is no object is an item at fault (the field table's code).
+    assert.throws(
+      () =>
+        renderPrompt(
+          assembly([{ text: "h", list: {}, items: [null as never] }]),
+        ),
+      { name: "PromptError", code: "invalid-item", section: "s0", item: "#0" },
+    );
   });
   it("throws invalid-item naming the item for an item flag of the wrong type", () => {
     const bad = item("x", "x", { literal: 1 as never, owner: "p" });
@@ -449,7 +456,383 @@ describe("renderPrompt() item errors (§7.4)", () => {
         section: "s0",
         owner: "p",
         message:
-          'Cannot render item "x" of list "s0": its literal is a number, not a boolean',
+          'Cannot render item "x" of list "s0" of "p": its literal is 1, not a boolean',
+      },
+    );
+  });
+});
+
+describe("renderPrompt() headingSeparator, item separator, footer (§8)", () => {
+  const tiers = (extra: Partial<AssembledSection> = {}) =>
+    list([item("global", "G"), item("p1", "P1"), item("p2", "P2")], {
+      text: "<INSTRUCTIONS>",
+      ...extra,
+    });
+
+  it("puts list.headingSeparator between the heading and the first item", () => {
+    const text = renderPrompt(
+      assembly([
+        tiers({ list: { headingSeparator: "\n", separator: "\n\n" } }),
+      ]),
+    );
+    assert.equal(text, "<INSTRUCTIONS>\nG\n\nP1\n\nP2");
+  });
+
+  it("defaults headingSeparator and footerSeparator to the list's separator", () => {
+    const text = renderPrompt(
+      assembly([
+        tiers({ list: { separator: " | ", footer: "</INSTRUCTIONS>" } }),
+      ]),
+    );
+    assert.equal(text, "<INSTRUCTIONS> | G | P1 | P2 | </INSTRUCTIONS>");
+  });
+
+  it("puts an item's own separator before it when an earlier item rendered", () => {
+    const items = [
+      item("global", "G"),
+      item("p1", "P1", { separator: "\n--- project-doc ---\n" }),
+      item("p2", "P2"),
+    ];
+    const layout = { headingSeparator: "\n", separator: "\n\n" };
+    const text = renderPrompt(
+      assembly([list(items, { text: "<I>", list: layout })]),
+    );
+    assert.equal(text, "<I>\nG\n--- project-doc ---\nP1\n\nP2");
+  });
+
+  it("gives the first rendered item no separator of its own: the heading is not an earlier item", () => {
+    const items = [
+      item("global", " "),
+      item("p1", "P1", { separator: "\n--- project-doc ---\n" }),
+    ];
+    const layout = { headingSeparator: "\n", separator: "\n\n" };
+    assert.equal(
+      renderPrompt(assembly([list(items, { text: "<I>", list: layout })])),
+      "<I>\nP1",
+    );
+    assert.equal(
+      renderPrompt(assembly([list(items, { text: "", list: layout })])),
+      "P1",
+    );
+  });
+
+  it("renders the footer after the last item, interpolated and trimmed like the heading", () => {
+    const text = renderPrompt(
+      assembly([
+        list([item("pdf", "- pdf")], {
+          text: "<skills>",
+          list: { footer: "  </skills of {{who}}>  " },
+        }),
+      ], { who: "me" }),
+    );
+    assert.equal(text, "<skills>\n- pdf\n</skills of me>");
+    const kept = renderPrompt(
+      assembly([
+        list([item("pdf", "- pdf")], {
+          text: "<skills>",
+          trim: false,
+          list: { footer: "\n</skills>", footerSeparator: "" },
+        }),
+      ]),
+    );
+    assert.equal(kept, "<skills>\n- pdf\n</skills>");
+    const literal = renderPrompt(
+      assembly([
+        list([item("pdf", "- pdf")], {
+          text: "{{",
+          literal: true,
+          list: { footer: "}} {{x}}" },
+        }),
+      ]),
+    );
+    assert.equal(literal, "{{\n- pdf\n}} {{x}}");
+  });
+
+  it("leaves out a footer that renders empty, with its separator", () => {
+    const text = renderPrompt(
+      assembly([list([item("a", "A")], { list: { footer: "{{e}}" } })], {
+        e: " ",
+      }),
+    );
+    assert.equal(text, "Head:\nA");
+  });
+
+  it("replaces heading, items and footer together with empty when no item remains", () => {
+    const text = renderPrompt(
+      assembly([
+        { text: "intro" },
+        list([item("a", "")], {
+          text: "<skills>",
+          list: { footer: "</skills>", empty: "(no skills)" },
+        }),
+      ]),
+    );
+    assert.equal(text, "intro\n\n(no skills)");
+    assert.equal(
+      renderPrompt(
+        assembly([list([], { list: { footer: "</skills>" } }), { text: "c" }]),
+      ),
+      "c",
+    );
+  });
+
+  it("still reports an error in the footer of a list with no item left", () => {
+    assert.throws(
+      () =>
+        renderPrompt(
+          assembly([
+            list([], { owner: "skills", list: { footer: "{{nope}}" } }),
+          ]),
+        ),
+      (error) => {
+        assert.ok(error instanceof PromptError);
+        assert.deepEqual(
+          [error.code, error.section, error.item, error.owner, error.column],
+          ["unknown-variable", "s0", undefined, "skills", 1],
+        );
+        assert.match(
+          error.message,
+          /at 1:1 of its footer names variable "nope"/,
+        );
+        return true;
+      },
+    );
+  });
+
+  it("throws invalid-section for a §8 list field of the wrong kind", () => {
+    for (
+      const bad of [
+        { headingSeparator: 1 },
+        { footer: null },
+        { footer: () => "x" },
+        { footerSeparator: false },
+        { empty: () => "x" },
+      ]
+    ) {
+      assert.throws(
+        () =>
+          renderPrompt(
+            assembly([list([item("a", "a")], { list: bad as never })]),
+          ),
+        { name: "PromptError", code: "invalid-section", section: "s0" },
+        JSON.stringify(bad),
+      );
+    }
+    assert.throws(
+      () =>
+        renderPrompt(
+          assembly([
+            list([item("a", "a", { separator: 2 as never, owner: "p" })]),
+          ]),
+        ),
+      {
+        code: "invalid-item",
+        item: "a",
+        owner: "p",
+        message:
+          'Cannot render item "a" of list "s0" of "p": its separator is 2, not a string',
+      },
+    );
+  });
+});
+
+describe("renderPrompt() nested lists (§8)", () => {
+  // Memory files in tiers, each under its own heading, inside one element.
+  const memory = (tiers: AssembledItem[]): PromptAssembly =>
+    assembly([
+      { text: "Be brief." },
+      {
+        name: "memory",
+        text: "<memory>",
+        owner: "memory",
+        list: {
+          footer: "</memory>",
+          separator: "\n\n",
+          headingSeparator: "\n",
+        },
+        items: tiers,
+      },
+    ]);
+  const tier = (name: string, files: AssembledItem[]): AssembledItem => ({
+    name,
+    order: 0,
+    text: `## ${name}`,
+    owner: "memory",
+    list: {},
+    items: files,
+  });
+
+  it("renders an item with list as its own list inside its parent", () => {
+    const text = renderPrompt(memory([
+      tier("global", [item("~/AGENTS.md", "Use tabs.", { owner: "home" })]),
+      tier("project", [
+        item("AGENTS.md", "Run tests.", { owner: "repo" }),
+        item("src/AGENTS.md", "No classes.", { owner: "repo" }),
+      ]),
+    ]));
+    assert.equal(
+      text,
+      "Be brief.\n\n<memory>\n## global\nUse tabs.\n\n## project\nRun tests.\nNo classes.\n\n</memory>",
+    );
+  });
+
+  it("drops an empty nested list, and its parent when nothing is left", () => {
+    const one = memory([
+      tier("global", []),
+      tier("project", [item("AGENTS.md", "Run tests.")]),
+    ]);
+    assert.equal(
+      renderPrompt(one),
+      "Be brief.\n\n<memory>\n## project\nRun tests.\n\n</memory>",
+    );
+    const none = memory([
+      tier("global", []),
+      tier("project", [item("x", " ")]),
+    ]);
+    assert.equal(renderPrompt(none), "Be brief.");
+    const withEmpty = memory([
+      { ...tier("global", []), list: { empty: "(no global memory)" } },
+    ]);
+    assert.equal(
+      renderPrompt(withEmpty),
+      "Be brief.\n\n<memory>\n(no global memory)\n\n</memory>",
+    );
+  });
+
+  it("dedupes nested lists by their whole rendered text", () => {
+    const a = memory([
+      tier("a", [item("f", "F")]),
+      { ...tier("b", [item("f", "F")]), text: "## a" },
+    ]);
+    a.sections[1]!.list!.dedupe = true;
+    assert.equal(
+      renderPrompt(a),
+      "Be brief.\n\n<memory>\n## a\nF\n\n</memory>",
+    );
+  });
+
+  it("names a nested item, its owner and its lists' path in errors", () => {
+    const a = memory([
+      tier("project", [item("AGENTS.md", "Run {{tool}}.", { owner: "repo" })]),
+    ]);
+    assert.throws(() => renderPrompt(a), (error) => {
+      assert.ok(error instanceof PromptError);
+      assert.deepEqual(
+        [error.code, error.section, error.item, error.owner],
+        ["unknown-variable", "memory", "AGENTS.md", "repo"],
+      );
+      assert.equal(
+        error.message,
+        'Cannot render item "AGENTS.md" of list "memory" > "project" of "repo": {{tool}} at 1:5 names variable "tool", which is not registered',
+      );
+      return true;
+    });
+    const heading = memory([{ ...tier("project", []), text: "## {{nope}}" }]);
+    assert.throws(() => renderPrompt(heading), {
+      code: "unknown-variable",
+      section: "memory",
+      item: "project",
+      owner: "memory",
+    });
+    const bad = memory([tier("project", [null as never])]);
+    assert.throws(() => renderPrompt(bad), {
+      code: "invalid-item",
+      section: "memory",
+      item: "#0",
+      message:
+        'Cannot render item "#0" of list "memory" > "project": its entry is null, not an object',
+    });
+  });
+});
+
+describe("renderContext()", () => {
+  const withContexts = (
+    contexts: Partial<AssembledSection>[] | undefined,
+    extra: Partial<PromptAssembly> = {},
+  ): PromptAssembly => {
+    const a = assembly([{ text: "System." }], { time: "9:00" });
+    if (contexts !== undefined) {
+      a.contexts = contexts.map((c, i) => ({
+        name: `c${i}`,
+        order: i,
+        text: "",
+        ...c,
+      }));
+    }
+    return { ...a, ...extra };
+  };
+
+  it("renders the context entries, never the sections, and renderPrompt never the contexts", () => {
+    const a = withContexts([{ text: "It is {{time}}." }, {
+      text: "Todo: none",
+    }]);
+    assert.equal(renderContext(a), "It is 9:00.\n\nTodo: none");
+    assert.equal(renderPrompt(a), "System.");
+  });
+
+  it('returns "" for no contexts, an empty list of them, or none that renders', () => {
+    assert.equal(renderContext(withContexts(undefined)), "");
+    assert.equal(renderContext(withContexts([])), "");
+    assert.equal(renderContext(withContexts([{ text: " " }])), "");
+  });
+
+  it("joins entries with a blank line or an entry's own separator, never the prompt's separator", () => {
+    const a = withContexts(
+      [{ text: "a" }, { text: "b" }, { text: "c", separator: "\n" }],
+      { separator: " | " },
+    );
+    assert.equal(renderContext(a), "a\n\nb\nc");
+  });
+
+  it("renders lists, literal text and trim: false as sections do", () => {
+    const a = withContexts([
+      {
+        text: "<env>",
+        list: { footer: "</env>" },
+        items: [
+          item("cwd", "cwd: /r"),
+          item("raw", "{{x}}", { literal: true }),
+        ],
+      },
+      { text: " kept ", trim: false },
+    ]);
+    assert.equal(renderContext(a), "<env>\ncwd: /r\n{{x}}\n</env>\n\n kept ");
+  });
+
+  it("names the context entry where a section's error names the section", () => {
+    const a = withContexts([{ text: "{{clock}}", owner: "clock" }]);
+    assert.throws(() => renderContext(a), (error) => {
+      assert.ok(error instanceof PromptError);
+      assert.deepEqual(
+        [error.code, error.context, error.section, error.owner],
+        ["unknown-variable", "c0", undefined, "clock"],
+      );
+      assert.match(
+        error.message,
+        /^Cannot render context entry "c0" of "clock": /,
+      );
+      return true;
+    });
+    const item = withContexts([{
+      text: "h",
+      list: {},
+      items: [{ name: "i", order: 0, text: 1 as never }],
+    }]);
+    assert.throws(() => renderContext(item), {
+      code: "invalid-item",
+      context: "c0",
+      item: "i",
+    });
+    assert.throws(() => renderContext(withContexts([{ text: 2 as never }])), {
+      code: "invalid-context",
+      context: "c0",
+    });
+    assert.throws(
+      () => renderContext({ ...withContexts([]), contexts: {} as never }),
+      {
+        code: "invalid-value",
+        message:
+          "Cannot render the context: its contexts is an object, not an array",
       },
     );
   });

@@ -1,6 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { type AssembledSection, PromptError, renderPrompt } from "../mod.ts";
+import { PromptError } from "../src/core/errors.ts";
+import type { AssembledSection, PromptAssembly } from "../src/core/types.ts";
+import { renderPrompt } from "../src/render/render.ts";
 import { assemblyOf } from "./support/assembly.ts";
 
 const assembly = assemblyOf;
@@ -120,7 +122,7 @@ describe("renderPrompt()", () => {
     });
     assert.equal(
       error.message,
-      'Cannot render section "s1": {{ modle }} at 2:11 names variable "modle", ' +
+      'Cannot render section "s1" of "agent-loop": {{ modle }} at 2:11 names variable "modle", ' +
         'which is not registered; did you mean "model"?',
     );
   });
@@ -198,5 +200,170 @@ describe("renderPrompt()", () => {
   it("renders a changed text afresh rather than from a stale cache", () => {
     assert.equal(render("{{a}}!", { a: "1" }), "1!");
     assert.equal(render("{{a}}?", { a: "2" }), "2?");
+  });
+
+  it("renders {{\\}} as a backslash, so one can stand right before a reference", () => {
+    assert.equal(render("C:{{\\}}{{v}}", { v: "x" }), "C:\\x");
+    assert.equal(render("{{\\}}{{\\}}", {}), "\\\\");
+    // Escaped, or with spaces, it is what it was: literal, or malformed.
+    assert.equal(render("\\{{\\}}"), "{{\\}}");
+    assertPromptError(() => render("{{ \\ }}"), {
+      code: "malformed-reference",
+    });
+  });
+});
+
+describe("renderPrompt() reports the first problem in the text", () => {
+  const one = (text: string, variables: Record<string, unknown> = {}) =>
+    renderPrompt({
+      sections: [{ name: "s", order: 0, text }],
+      tools: [],
+      variables: variables as Record<string, string>,
+    });
+
+  it("reports an unknown reference at 1:11 before a malformed group at 1:38", () => {
+    const text = "Hello, to {{usr}}, and please, write {{ use braces }}.";
+    assert.throws(() => one(text, { user: "Ada" }), {
+      code: "unknown-variable",
+      line: 1,
+      column: 11,
+      suggestion: "user",
+    });
+  });
+
+  it("reports a malformed group before a later unknown reference", () => {
+    assert.throws(() => one("{{ a b }} then {{usr}}"), {
+      code: "malformed-reference",
+      column: 1,
+    });
+  });
+
+  it("reports a valueless reference before a malformed group", () => {
+    assert.throws(() => one("{{x}} {{}}", { x: undefined }), {
+      code: "missing-value",
+      column: 1,
+    });
+  });
+
+  it("reports the malformed group when the references before it resolve", () => {
+    assert.throws(() => one("{{x}} {{}} {{nope}}", { x: "1" }), {
+      code: "malformed-reference",
+      column: 7,
+      section: "s",
+    });
+  });
+
+  it("names each section that shares a malformed text", () => {
+    const assembly: PromptAssembly = {
+      sections: [{ name: "first", order: 0, text: "ok" }, {
+        name: "second",
+        order: 1,
+        text: "same {{ }}",
+      }],
+      tools: [],
+      variables: {},
+    };
+    for (const name of ["second", "third"]) {
+      assembly.sections[1]!.name = name;
+      assert.throws(() => renderPrompt(assembly), { section: name });
+    }
+  });
+});
+
+describe("renderPrompt() on what a handler or a host may hand it", () => {
+  it("names the owner of a malformed reference, as of every other reference error (bug 18.4)", () => {
+    const a = assembly(["{{ use braces }}"]);
+    a.sections[0]!.owner = "persona-plugin";
+    const error = assertPromptError(() => renderPrompt(a), {
+      code: "malformed-reference",
+      section: "s0",
+      owner: "persona-plugin",
+    });
+    assert.match(
+      error.message,
+      /^Cannot render section "s0" of "persona-plugin": /,
+    );
+  });
+
+  it("throws invalid-section, not a TypeError, for a null section (bug 18.3)", () => {
+    const a = assembly(["a"]);
+    a.sections.push(null as never);
+    const error = assertPromptError(() => renderPrompt(a), {
+      code: "invalid-section",
+      section: "#1",
+    });
+    assert.equal(
+      error.message,
+      'Cannot render section "#1": its entry is null, not an object',
+    );
+  });
+
+  it("throws invalid-section for a section named 42, an empty name, a bad order or stability", () => {
+    for (
+      const [field, value] of [
+        ["name", 42],
+        ["name", ""],
+        ["order", NaN],
+        ["order", "1"],
+        ["stability", "sometimes"],
+        ["complete", "yes"],
+      ] as const
+    ) {
+      const a = assembly(["a"]);
+      (a.sections[0] as unknown as Record<string, unknown>)[field] = value;
+      const error = assertPromptError(() => renderPrompt(a), {
+        code: "invalid-section",
+      });
+      assert.match(error.message, new RegExp(`its ${field} is `), field);
+    }
+  });
+
+  it("throws invalid-value for an assembly whose sections, variables or separator are of the wrong kind", () => {
+    for (
+      const bad of [
+        { sections: null },
+        { sections: {} },
+        { variables: null },
+        { variables: "x" },
+        { separator: 1 },
+      ]
+    ) {
+      const a = { ...assembly(["a"]), ...bad } as unknown as PromptAssembly;
+      const error = assertPromptError(() => renderPrompt(a), {
+        code: "invalid-value",
+      });
+      assert.match(error.message, /^Cannot render the prompt: /);
+    }
+    assertPromptError(() => renderPrompt(null as never), {
+      code: "invalid-value",
+    });
+  });
+
+  it("reads only own properties of a Proxy that answers every name (bug 18.9)", () => {
+    const variables = new Proxy(Object.create(null), {
+      get: (_target, name) =>
+        typeof name === "string" ? `<${name}>` : undefined,
+    });
+    const a = { ...assembly(["I am {{model}}."]), variables };
+    assertPromptError(() => renderPrompt(a), {
+      code: "unknown-variable",
+      variable: "model",
+    });
+    // A Proxy whose names are its own renders them.
+    const target = Object.assign(Object.create(null), { model: "m-1" });
+    const own = new Proxy(target, {});
+    assert.equal(renderPrompt({ ...a, variables: own }), "I am m-1.");
+  });
+
+  it("lets a throwing getter's error through and renders the next assembly right", () => {
+    const a = assembly(["{{a}}"], {});
+    Object.defineProperty(a.variables, "a", {
+      enumerable: true,
+      get() {
+        throw new RangeError("not now");
+      },
+    });
+    assert.throws(() => renderPrompt(a), RangeError);
+    assert.equal(renderPrompt(assembly(["{{a}}"], { a: "1" })), "1");
   });
 });

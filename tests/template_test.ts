@@ -1,12 +1,12 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { PromptError } from "../mod.ts";
+import { PromptError } from "../src/core/errors.ts";
 import {
-  compileTemplate,
-  locate,
-  malformedReference,
   parseTemplate,
+  type Template,
+  templateOf,
 } from "../src/render/_template.ts";
+import { locate, textError } from "../src/render/_problems.ts";
 import { BoundedCache } from "../src/render/_bounded_cache.ts";
 
 const parts = (text: string) => parseTemplate(text).parts;
@@ -78,7 +78,13 @@ describe("parseTemplate()", () => {
       const text = `ok\n  ${bad}`;
       const { malformed } = parseTemplate(text);
       assert.deepEqual(malformed, [5, 5 + bad.length]);
-      const error = malformedReference(text, "persona", malformed!);
+      const error = textError({
+        text,
+        variables: {},
+        span: malformed!,
+        where: { section: "persona" },
+        footer: false,
+      });
       assert.ok(error instanceof PromptError);
       assert.equal(error.code, "malformed-reference");
       assert.equal(error.section, "persona");
@@ -98,6 +104,16 @@ describe("parseTemplate()", () => {
     assert.equal(parseTemplate("{{a}}").malformed, undefined);
   });
 
+  it("reads {{\\}} as one backslash in the static text, and nothing else as one", () => {
+    assert.deepEqual(parts("C:{{\\}}{{v}}"), ["C:\\", "v", ""]);
+    assert.deepEqual(parts("a{{\\}}b{{\\}}"), ["a\\b\\"]);
+    assert.deepEqual(parts("{{{\\}}"), ["{\\"]);
+    assert.deepEqual(parts("\\{{\\}}"), ["{{\\}}"]);
+    for (const bad of ["{{ \\}}", "{{\\\\}}", "{{\\ }}"]) {
+      assert.deepEqual(parseTemplate(bad).malformed, [0, bad.length], bad);
+    }
+  });
+
   it("completes on floods of braces (linear scan; timed in bench/)", () => {
     for (const unit of ["{", "}", "{{ x", "\\{{", "{{{"]) {
       const text = unit.repeat(200_000);
@@ -106,21 +122,18 @@ describe("parseTemplate()", () => {
   });
 });
 
-describe("compileTemplate()", () => {
+describe("templateOf()", () => {
   it("returns the cached parse for the same text", () => {
-    const cache = new BoundedCache<ReturnType<typeof parseTemplate>>();
+    const cache = new BoundedCache<Template>();
     const text = "cached {{x}}";
-    assert.equal(
-      compileTemplate(text, cache),
-      compileTemplate(text, cache),
-    );
+    assert.equal(templateOf(text, cache), templateOf(text, cache));
     assert.equal(cache.size, 1);
   });
 
-  it("caches a malformed text, whose error is built per section at render time", () => {
-    const cache = new BoundedCache<ReturnType<typeof parseTemplate>>();
+  it("caches a malformed text, whose error is built per part at render time", () => {
+    const cache = new BoundedCache<Template>();
     const text = "bad {{ }}";
-    assert.deepEqual(compileTemplate(text, cache).malformed, [4, 9]);
+    assert.deepEqual(templateOf(text, cache).malformed, [4, 9]);
     assert.equal(cache.size, 1);
   });
 });

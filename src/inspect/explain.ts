@@ -1,135 +1,151 @@
 /**
- * TEMPORARY (inspect branch only): a stand-in for `explainPrompt` with the
- * exported types the explain helper's version has, so that comparePrompts,
- * cacheBlocks and checkPrompt can be written and tested before it lands.
- * The merge takes the other helper's file; nothing here is to be kept.
+ * `explainPrompt`: the rendered prompt (and runtime context) with who owns
+ * each part of it.
  *
  * @module
  */
 
-import { failure, PromptError, type Where } from "../core/errors.ts";
-import { checkPart, type PartKind } from "../core/_fields.ts";
-import { closestName, didYouMean } from "../core/names.ts";
-import { toolLayer, toolOwner } from "../core/tools.ts";
-import { estimateTokens } from "./estimate_tokens.ts";
 import type {
   AssembledItem,
   PromptAssembly,
   Stability,
+  ToolSchema,
 } from "../core/types.ts";
+import { toolLayer, toolOwner } from "../core/tools.ts";
+import { templateOf } from "../render/_template.ts";
+import { type PartSpan, renderAssembly } from "../render/_walk.ts";
+import { estimateTokens } from "./estimate_tokens.ts";
 
 /**
- * One rendered part (an item; a section says the same and more).
+ * One rendered part of an explained prompt: an item of a list, and (as
+ * {@linkcode SectionExplanation}) a section or context entry.
+ * `[separatorStart, start)` is the separator before it and `[start, end)`
+ * its text, so the parts and separators of a sequence tile the text.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import type { ItemExplanation } from "@dsh/system-prompt/inspect";
+ * import { explainPrompt, type ItemExplanation } from "@dsh/system-prompt/inspect";
  *
- * const item: ItemExplanation = { name: "a", order: 0, stability: "static", separatorStart: 0, start: 0, end: 1, chars: 1, tokens: 1, variables: [] };
- * assert.equal(item.end, 1);
+ * const { text, sections } = explainPrompt({
+ *   sections: [{
+ *     name: "tools", order: 0, text: "Tools:", list: {},
+ *     items: [{ name: "bash", order: 0, text: "- bash", owner: "bash" }],
+ *   }],
+ *   tools: [],
+ *   variables: {},
+ * });
+ * const bash: ItemExplanation = sections[0]!.items![0]!;
+ * assert.equal(text.slice(bash.start, bash.end), "- bash");
+ * assert.equal(text.slice(bash.separatorStart, bash.start), "\n");
  * ```
  */
 export interface ItemExplanation {
   /** Its name. */
   name: string;
-  /** Its owner. */
+  /** The owner; absent for the root registry. */
   owner?: string;
-  /** Its layer. */
+  /** The layer that registered it; absent for a global part. */
   layer?: string;
-  /** The registration it shadows. */
+  /** The farther registration it shadows in its layer chain. */
   shadows?: { owner?: string; layer?: string };
   /** Its order. */
   order: number;
-  /** Its stability. */
+  /** Declared (`"static"` when not); a list's is its most volatile part's. */
   stability: Stability;
-  /** Where the separator before it starts. */
+  /** Where the separator before it starts (`start` when there is none). */
   separatorStart: number;
-  /** Where it starts. */
+  /** Where it starts in the text (UTF-16 index). */
   start: number;
-  /** Where it ends. */
+  /** Where it ends, exclusive. */
   end: number;
   /** `end - start`. */
   chars: number;
-  /** Estimated tokens. */
+  /** `estimateTokens` of the rendered text. */
   tokens: number;
-  /** Variables it references. */
+  /** What its text (a list's heading and footer) references, in first-use order. */
   variables: string[];
-  /** A nested list's rendered items. */
+  /** A nested list's rendered items: with heading and footer they tile `[start, end)`. */
   items?: ItemExplanation[];
 }
 
 /**
- * One rendered section.
+ * One rendered section (or context entry) of an explained prompt.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import type { SectionExplanation } from "@dsh/system-prompt/inspect";
+ * import { explainPrompt, type SectionExplanation } from "@dsh/system-prompt/inspect";
  *
- * const s: SectionExplanation = { name: "a", order: 0, stability: "static", separatorStart: 0, start: 0, end: 1, chars: 1, tokens: 1, variables: [] };
- * assert.equal(s.name, "a");
+ * const [persona]: SectionExplanation[] = explainPrompt({
+ *   sections: [{ name: "persona", order: 0, text: "I am {{model}}." }],
+ *   tools: [],
+ *   variables: { model: "m-1" },
+ * }).sections;
+ * assert.deepEqual([persona?.start, persona?.end, persona?.variables], [0, 9, ["model"]]);
  * ```
  */
 export interface SectionExplanation extends ItemExplanation {
-  /** A list's rendered items. */
+  /** A list's rendered items (`[]` when it renders `empty`); absent for a non-list. */
   items?: ItemExplanation[];
 }
 
 /**
- * One tool.
+ * One tool of an explained prompt.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import type { ToolExplanation } from "@dsh/system-prompt/inspect";
+ * import { explainPrompt, type ToolExplanation } from "@dsh/system-prompt/inspect";
  *
- * const t: ToolExplanation = { name: "a", descriptionChars: 0, parametersChars: 2, tokens: 1 };
- * assert.equal(t.name, "a");
+ * const tools: ToolExplanation[] = explainPrompt({
+ *   sections: [],
+ *   tools: [{ name: "todo", description: "Tracks tasks.", parameters: {} }],
+ *   variables: {},
+ * }).tools;
+ * assert.equal(tools[0]?.descriptionChars, 13);
  * ```
  */
 export interface ToolExplanation {
-  /** Its name. */
+  /** The tool's name. */
   name: string;
-  /** Its owner. */
+  /** The scope whose provider supplied it; absent for the root or a handler. */
   owner?: string;
-  /** Its layer. */
+  /** The layer whose provider supplied it; absent for a global one. */
   layer?: string;
-  /** Characters of its description. */
+  /** Characters of its description (0 when it has none). */
   descriptionChars: number;
-  /** Characters of its parameters as JSON. */
+  /** Characters of its `parameters` as JSON (0 when they cannot be written as JSON). */
   parametersChars: number;
-  /** Estimated tokens. */
+  /** `estimateTokens` of name, description and parameters JSON together. */
   tokens: number;
 }
 
 /**
- * What explainPrompt returns.
+ * What {@linkcode explainPrompt} returns.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { explainPrompt } from "@dsh/system-prompt/inspect";
+ * import { explainPrompt, type PromptExplanation } from "@dsh/system-prompt/inspect";
  *
- * assert.equal(explainPrompt({ sections: [], tools: [], variables: {} }).text, "");
+ * const explained: PromptExplanation = explainPrompt({ sections: [], tools: [], variables: {} });
+ * assert.deepEqual(explained.totals, { chars: 0, tokens: 0, sections: 0, tools: 0, toolTokens: 0 });
+ * assert.deepEqual(explained.context, { text: "", sections: [], dropped: [] });
  * ```
  */
 export interface PromptExplanation {
-  /** The prompt. */
+  /** The prompt, exactly as `renderPrompt` returns it. */
   text: string;
-  /** Rendered sections. */
+  /** The sections that rendered to something, in prompt order. */
   sections: SectionExplanation[];
-  /** Dropped sections. */
+  /** Sections that rendered empty and were dropped. */
   dropped: string[];
-  /** Tools. */
+  /** The tools, in assembly order. */
   tools: ToolExplanation[];
-  /** The runtime context. */
-  context: {
-    text: string;
-    sections: SectionExplanation[];
-    dropped: string[];
-  };
-  /** Sums. */
+  /** The runtime context, explained the same way against `renderContext`'s text. */
+  context: { text: string; sections: SectionExplanation[]; dropped: string[] };
+  /** Sums for the prompt (not the context): characters, tokens, counts, tokens of all tools. */
   totals: {
     chars: number;
     tokens: number;
@@ -139,255 +155,41 @@ export interface PromptExplanation {
   };
 }
 
-const GROUP = /\\\{\{|\{\{([^{}]*)\}\}/g;
-const NAME = /^[ \t]*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)[ \t]*$/;
-const RANK: Record<Stability, number> = { static: 0, session: 1, step: 2 };
-type Values = Record<string, unknown>;
-
-function interpolate(
-  text: string,
-  values: Values,
-  where: Where,
-  refs: string[],
-): string {
-  let out = "";
-  let last = 0;
-  for (const m of text.matchAll(GROUP)) {
-    out += text.slice(last, m.index);
-    last = m.index + m[0].length;
-    if (m[1] === undefined) {
-      out += "{{";
-      continue;
-    }
-    const name = NAME.exec(m[1])?.[1];
-    if (name === undefined) {
-      throw failure(
-        "malformed-reference",
-        "render",
-        where,
-        `${JSON.stringify(m[0])} is not a reference`,
-        { reference: m[0], offset: m.index },
-      );
-    }
-    const at = { ...where, variable: name };
-    if (!Object.hasOwn(values, name)) {
-      const suggestion = closestName(name, Object.keys(values));
-      throw failure(
-        "unknown-variable",
-        "render",
-        at,
-        `no variable "${name}" is registered${didYouMean(suggestion)}`,
-        { suggestion },
-      );
-    }
-    const value = values[name];
-    if (value === undefined) {
-      throw failure("missing-value", "render", at, "it has no value");
-    }
-    if (typeof value !== "string") {
-      throw failure("invalid-value", "render", at, "its value is no string");
-    }
-    if (!refs.includes(name)) refs.push(name);
-    out += value;
-  }
-  return out + text.slice(last);
-}
-
-interface Rendered {
-  text: string;
-  variables: string[];
-  stability: Stability;
-  items?: ItemExplanation[];
-}
-
-function shift(item: ItemExplanation, by: number): ItemExplanation {
-  return {
-    ...item,
-    separatorStart: item.separatorStart + by,
-    start: item.start + by,
-    end: item.end + by,
-    ...(item.items ? { items: item.items.map((i) => shift(i, by)) } : {}),
-  };
-}
-
-function renderPart(
-  part: AssembledItem,
-  values: Values,
-  where: Where,
-  path: string[],
-): Rendered {
-  const refs: string[] = [];
-  const own = (text: string) => {
-    const out = part.literal === true
-      ? text
-      : interpolate(text, values, where, refs);
-    return part.trim === false ? out : out.trim();
-  };
-  let text = own(part.text);
-  let stability = part.stability ?? "static";
-  if (part.list === undefined) return { text, variables: refs, stability };
-  const list = part.list;
-  const items: ItemExplanation[] = [];
-  const seen = new Set<string>();
-  const inner = [...path, part.name];
-  for (const item of part.items ?? []) {
-    const at: Where = {
-      ...(where.section !== undefined ? { section: where.section } : {}),
-      ...(where.context !== undefined ? { context: where.context } : {}),
-      item: item.name,
-      list: inner,
-      owner: item.owner,
-    };
-    const r = renderPart(item, values, at, inner);
-    if (r.text === "" || (list.dedupe === true && seen.has(r.text))) continue;
-    seen.add(r.text);
-    const separatorStart = text.length;
-    if (items.length > 0) text += item.separator ?? list.separator ?? "\n";
-    else if (text !== "") {
-      text += list.headingSeparator ?? list.separator ?? "\n";
-    }
-    const start = text.length;
-    text += r.text;
-    if (RANK[r.stability] > RANK[stability]) stability = r.stability;
-    items.push(explained(item, r, separatorStart, start, text.length));
-  }
-  if (items.length === 0) text = list.empty ?? "";
-  else if (list.footer !== undefined) {
-    const footer = own(list.footer);
-    if (footer !== "") {
-      text += (list.footerSeparator ?? list.separator ?? "\n") + footer;
-    }
-  }
-  return { text, variables: refs, stability, items };
-}
-
-function explained(
-  part: AssembledItem,
-  r: Rendered,
-  separatorStart: number,
-  start: number,
-  end: number,
-): ItemExplanation {
-  const e: ItemExplanation = {
-    name: part.name,
-    order: part.order,
-    stability: r.stability,
-    separatorStart,
-    start,
-    end,
-    chars: end - start,
-    tokens: estimateTokens(r.text),
-    variables: r.variables,
-  };
-  if (part.owner !== undefined) e.owner = part.owner;
-  if (part.layer !== undefined) e.layer = part.layer;
-  if (part.shadows !== undefined) e.shadows = part.shadows;
-  if (r.items !== undefined) e.items = r.items.map((i) => shift(i, start));
-  return e;
-}
-
-function explainSequence(
-  parts: readonly AssembledItem[],
-  kind: PartKind,
-  values: Values,
-  separator: string,
-) {
-  let text = "";
-  const sections: SectionExplanation[] = [];
-  const dropped: string[] = [];
-  for (const part of parts) {
-    const name = (part as { name?: unknown } | null)?.name;
-    const where: Where = {
-      [kind]: typeof name === "string" ? name : "?",
-      owner: (part as { owner?: string } | null)?.owner,
-    };
-    checkPart(part, { kind, mode: "assembled", action: "render", where });
-    const r = renderPart(part, values, where, []);
-    if (r.text === "") {
-      dropped.push(part.name);
-      continue;
-    }
-    const separatorStart = text.length;
-    if (text !== "") text += part.separator ?? separator;
-    const start = text.length;
-    text += r.text;
-    sections.push(explained(part, r, separatorStart, start, text.length));
-  }
-  return { text, sections, dropped };
-}
-
-function json(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? "";
-  } catch {
-    return "";
-  }
-}
-
 /**
- * TEMPORARY stand-in: renders an assembly and says who owns each part.
+ * Renders an assembly once and says who owns each part of the result: for
+ * each rendered section, item and nested item its owner, layer, order,
+ * stability, span, separator, size, tokens and variables; the runtime
+ * context (`assembly.contexts`) likewise against `renderContext`'s text;
+ * each tool's owner and sizes (0 for a missing description, or parameters
+ * JSON cannot write: a cycle, a BigInt); and totals. `text` is exactly
+ * `renderPrompt(assembly)`.
  *
- * @param assembly The assembly.
+ * @param assembly The assembly, usually from `SystemPrompt.assemble()`.
  * @returns The explanation.
- * @throws {PromptError} As `renderPrompt` does.
+ * @throws {PromptError} As `renderPrompt` and `renderContext` do.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
+ * import { renderPrompt, SystemPrompt } from "@dsh/system-prompt";
  * import { explainPrompt } from "@dsh/system-prompt/inspect";
  *
- * const e = explainPrompt({ sections: [{ name: "a", order: 0, text: "A" }], tools: [], variables: {} });
- * assert.equal(e.text, "A");
+ * const prompt = new SystemPrompt();
+ * prompt.scope("agent-loop").section({ name: "persona", order: 0, text: "I am {{model}}." });
+ * prompt.scope("agent-loop").variable("model", () => "m-1");
+ * prompt.scope("bash").section({ name: "tool:bash", order: 105, text: "Check exit codes." });
+ * const assembly = await prompt.assemble();
+ * const { text, sections } = explainPrompt(assembly);
+ * assert.equal(text, renderPrompt(assembly));
+ * assert.deepEqual([sections[1]!.owner, text.slice(sections[1]!.start)], ["bash", "Check exit codes."]);
  * ```
  */
 export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
-  const a = assembly as Partial<PromptAssembly> | null;
-  const separator = a?.separator ?? "\n\n";
-  if (
-    typeof a !== "object" || a === null || !Array.isArray(a.sections) ||
-    !Array.isArray(a.tools) || typeof a.variables !== "object" ||
-    a.variables === null ||
-    (a.contexts !== undefined && !Array.isArray(a.contexts)) ||
-    typeof separator !== "string"
-  ) {
-    throw new PromptError(
-      "invalid-value",
-      "Cannot render the prompt: not an assembly",
-    );
-  }
-  const values = a.variables as Values;
-  const prompt = explainSequence(a.sections, "section", values, separator);
-  const context = explainSequence(
-    a.contexts ?? [],
-    "context",
-    values,
-    separator,
-  );
-  const tools = a.tools.map((tool, i) => {
-    if (
-      typeof tool !== "object" || tool === null || typeof tool.name !== "string"
-    ) {
-      throw new PromptError(
-        "invalid-value",
-        `Cannot render tool #${i}: not a tool`,
-      );
-    }
-    const description = typeof tool.description === "string"
-      ? tool.description
-      : "";
-    const parameters = json(tool.parameters);
-    const t: ToolExplanation = {
-      name: tool.name,
-      descriptionChars: description.length,
-      parametersChars: parameters.length,
-      tokens: estimateTokens(tool.name + description + parameters),
-    };
-    const owner = toolOwner(tool);
-    const layer = toolLayer(tool);
-    if (owner !== undefined) t.owner = owner;
-    if (layer !== undefined) t.layer = layer;
-    return t;
-  });
+  const prompt = explainSequence(assembly, "section");
+  const context = explainSequence(assembly, "context");
+  const tools = Array.isArray(assembly.tools)
+    ? assembly.tools.map(explainTool)
+    : [];
   return {
     ...prompt,
     tools,
@@ -397,7 +199,101 @@ export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
       tokens: estimateTokens(prompt.text),
       sections: prompt.sections.length,
       tools: tools.length,
-      toolTokens: tools.reduce((sum, t) => sum + t.tokens, 0),
+      toolTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
     },
   };
+}
+
+function explainSequence(
+  assembly: PromptAssembly,
+  kind: "section" | "context",
+): PromptExplanation["context"] {
+  const spans: PartSpan[] = [];
+  const dropped: string[] = [];
+  const text = renderAssembly(assembly, { kind, spans, dropped });
+  return {
+    text,
+    sections: spans.map((span) => explainPart(span, text, 0)),
+    dropped,
+  };
+}
+
+const VOLATILITY: Readonly<Record<Stability, number>> = {
+  static: 0,
+  session: 1,
+  step: 2,
+};
+
+/** A span (relative to `offset`, its holder's start) with absolute positions. */
+function explainPart(
+  span: PartSpan,
+  text: string,
+  offset: number,
+): ItemExplanation {
+  const part: AssembledItem = span.part;
+  const start = offset + span.start;
+  const end = offset + span.end;
+  const explained: ItemExplanation = {
+    name: part.name,
+    order: part.order,
+    stability: part.stability ?? "static",
+    separatorStart: offset + span.separatorStart,
+    start,
+    end,
+    chars: end - start,
+    tokens: estimateTokens(text.slice(start, end)),
+    variables: variablesOf(part),
+  };
+  if (part.owner !== undefined) explained.owner = part.owner;
+  if (part.layer !== undefined) explained.layer = part.layer;
+  if (part.shadows !== undefined) explained.shadows = { ...part.shadows };
+  if (span.items !== undefined) {
+    const items = span.items.map((item) => explainPart(item, text, start));
+    explained.items = items;
+    for (const item of items) {
+      if (VOLATILITY[item.stability] > VOLATILITY[explained.stability]) {
+        explained.stability = item.stability;
+      }
+    }
+  }
+  return explained;
+}
+
+/** What the part's text (a list's heading and footer) references; none when literal. */
+function variablesOf(part: AssembledItem): string[] {
+  if (part.literal === true) return [];
+  const names = referencedNames(part.text);
+  const footer = part.list?.footer;
+  if (footer === undefined) return names;
+  return [...new Set([...names, ...referencedNames(footer)])];
+}
+
+/** What can be counted of a tool, whatever a handler left in it. */
+function explainTool(tool: ToolSchema): ToolExplanation {
+  const { name, description, parameters } = (tool ?? {}) as Partial<
+    Record<keyof ToolSchema, unknown>
+  >;
+  let json = "";
+  try {
+    json = JSON.stringify(parameters) ?? "";
+  } catch {
+    // A cycle or a BigInt: the parameters are not counted.
+  }
+  const named = typeof name === "string" ? name : "";
+  const described = typeof description === "string" ? description : "";
+  const explained: ToolExplanation = {
+    name: named,
+    descriptionChars: described.length,
+    parametersChars: json.length,
+    tokens: estimateTokens(named + described + json),
+  };
+  const [owner, layer] = [toolOwner(tool), toolLayer(tool)];
+  if (owner !== undefined) explained.owner = owner;
+  if (layer !== undefined) explained.layer = layer;
+  return explained;
+}
+
+/** The names `text` references, once each, in first-use order. */
+function referencedNames(text: string): string[] {
+  return [...new Set(templateOf(text).parts.filter((_, k) => k % 2 === 1))];
 }

@@ -1,56 +1,66 @@
 /**
- * A string-keyed cache with a hard bound and no per-hit bookkeeping.
+ * A string-keyed cache bounded by entries and by characters, with no
+ * per-hit bookkeeping.
  *
  * @module
  */
 
 /** Bounds for a {@linkcode BoundedCache}. */
 export interface BoundedCacheOptions {
-  /** Entries one generation may hold at first. @default {8192} */
+  /** Entries one generation may hold at first. @default {2048} */
   maxEntries?: number;
-  /** Key characters (UTF-16 code units) one generation may hold at first. @default {4_194_304} */
-  maxKeyChars?: number;
+  /**
+   * Characters (UTF-16 code units) one generation may hold at first: each
+   * key's, plus what {@linkcode BoundedCache.charge} adds for its value.
+   * @default {4_194_304}
+   */
+  maxChars?: number;
   /**
    * How many times both bounds may double, when the texts in use outgrow a
-   * generation. @default {3} (8× the first bounds: 65,536 texts)
+   * generation. @default {3} (8× the first bounds: 32,768 texts)
    */
   maxDoublings?: number;
 }
 
 /**
- * Two generations: hits in the old one are promoted to the young one, and
- * when the young one fills up it becomes the old one and the old one is
- * dropped. That approximates LRU with O(1) work per call (a true LRU would
- * delete and re-insert on every hit) and never holds more than two
- * generations' worth, so texts that change every step cannot grow memory.
+ * Two generations: a hit in the old one moves the entry to the young one,
+ * and when the young one is full it becomes the old one and the old one is
+ * dropped. That approximates LRU with O(1) work per call and never holds
+ * more than two generations, so keys that change every step cannot grow
+ * memory, nor can values that grow after they were stored: their growth is
+ * charged to the young generation, where every entry in use sits.
  *
- * The bounds grow to fit the working set, never past `maxDoublings`: when
- * the young generation fills up and three quarters of what filled it were
- * promoted from the old one (texts read again, as a registry's sections are
- * on every render), the texts in use do not fit a generation, and rotating
- * would drop texts that the next render needs (with 2,048 texts a
- * generation, a registry of 5,000 sections parsed every section on every
- * render). So both bounds double instead. Texts that change every step are
- * never promoted: they rotate through at the first bounds. A registry that
- * reads W texts per render keeps them all when W ≤ 1.25 × the current bound
- * (10,240 texts at first); past that, the promotions that would trigger
- * growth do not happen and renders parse again: a bound on memory wins.
+ * The bounds double (at most `maxDoublings` times) instead of rotating when
+ * three quarters of what filled the young generation was moved up from the
+ * old one: the keys in use do not fit a generation, and rotating would drop
+ * keys the next call needs. Keys that change every step are never moved up,
+ * so they rotate through at the first bounds.
  */
 export class BoundedCache<V> {
   #young = new Map<string, V>();
   #old = new Map<string, V>();
   #youngChars = 0;
-  /** Entries and key characters promoted into the young generation. */
+  #oldChars = 0;
   #promoted = 0;
   #promotedChars = 0;
   #maxEntries: number;
-  #maxKeyChars: number;
+  #maxChars: number;
   #doublingsLeft: number;
+  readonly #weigh: (value: V) => number;
 
-  constructor(options: BoundedCacheOptions = {}) {
-    this.#maxEntries = options.maxEntries ?? 8192;
-    this.#maxKeyChars = options.maxKeyChars ?? 4_194_304;
+  /**
+   * @param options The bounds.
+   * @param weigh The characters a value holds besides its key when it is
+   *   stored or moved up (a template's remembered render).
+   */
+  constructor(
+    options: BoundedCacheOptions = {},
+    weigh: (value: V) => number = () => 0,
+  ) {
+    this.#maxEntries = options.maxEntries ?? 2048;
+    this.#maxChars = options.maxChars ?? 4_194_304;
     this.#doublingsLeft = options.maxDoublings ?? 3;
+    this.#weigh = weigh;
   }
 
   /** The most entries the cache can hold at its current bounds. */
@@ -58,9 +68,19 @@ export class BoundedCache<V> {
     return 2 * this.#maxEntries;
   }
 
+  /** The most characters the cache can account for at its current bounds. */
+  get maxChars(): number {
+    return 2 * this.#maxChars;
+  }
+
   /** How many entries it holds now. */
   get size(): number {
     return this.#young.size + this.#old.size;
+  }
+
+  /** The characters it accounts for now (keys and charged values; at least what it holds). */
+  get chars(): number {
+    return this.#youngChars + this.#oldChars;
   }
 
   get(key: string): V | undefined {
@@ -68,46 +88,49 @@ export class BoundedCache<V> {
     if (hit !== undefined) return hit;
     const old = this.#old.get(key);
     if (old !== undefined) {
-      this.set(key, old);
+      // Left in the old generation too (and counted twice) until it goes.
       this.#promoted++;
-      this.#promotedChars += key.length;
+      this.#promotedChars += key.length + this.#weigh(old);
+      this.set(key, old);
     }
     return old;
   }
 
   set(key: string, value: V): void {
-    if (
-      this.#young.size >= this.#maxEntries ||
-      this.#youngChars + key.length > this.#maxKeyChars
-    ) {
-      if (this.#outgrown()) {
-        this.#doublingsLeft--;
-        this.#maxEntries *= 2;
-        this.#maxKeyChars *= 2;
-      } else {
-        this.#old = this.#young;
-        this.#young = new Map();
-        this.#youngChars = 0;
-      }
-      this.#promoted = 0;
-      this.#promotedChars = 0;
-    }
+    this.#make(key.length + this.#weigh(value));
     this.#young.set(key, value);
-    this.#youngChars += key.length;
+    this.#youngChars += key.length + this.#weigh(value);
   }
 
-  /** Whether texts read again filled 3/4 of a generation: see the class. */
-  #outgrown(): boolean {
-    return this.#doublingsLeft > 0 &&
+  /** Accounts `chars` more to an entry that was just read (a value that grew). */
+  charge(chars: number): void {
+    this.#make(chars);
+    this.#youngChars += chars;
+  }
+
+  /**
+   * Rotates when `chars` more would not fit the young generation, or grows
+   * instead when entries read again filled 3/4 of it: see the class.
+   */
+  #make(chars: number): void {
+    if (
+      this.#young.size < this.#maxEntries &&
+      this.#youngChars + chars <= this.#maxChars
+    ) return;
+    if (
+      this.#doublingsLeft > 0 &&
       (4 * this.#promoted >= 3 * this.#maxEntries ||
-        4 * this.#promotedChars >= 3 * this.#maxKeyChars);
-  }
-
-  clear(): void {
-    this.#young.clear();
-    this.#old.clear();
-    this.#youngChars = 0;
-    this.#promoted = 0;
-    this.#promotedChars = 0;
+        4 * this.#promotedChars >= 3 * this.#maxChars)
+    ) {
+      this.#doublingsLeft--;
+      this.#maxEntries *= 2;
+      this.#maxChars *= 2;
+    } else {
+      this.#old = this.#young;
+      this.#oldChars = this.#youngChars;
+      this.#young = new Map();
+      this.#youngChars = 0;
+    }
+    this.#promoted = this.#promotedChars = 0;
   }
 }

@@ -1,14 +1,14 @@
 /**
- * Parses a section text once into static parts and reference names.
+ * A text parsed once into static parts and reference names, kept in a
+ * cache keyed by the text, with the last render it produced.
  *
  * @module
  */
 
-import { PromptError } from "../core/errors.ts";
 import { isReferenceName } from "../core/names.ts";
-import { BoundedCache } from "./_bounded_cache.ts";
+import { BoundedCache, type BoundedCacheOptions } from "./_bounded_cache.ts";
 
-/** A section text split at its references. */
+/** A text split at its references. */
 export interface Template {
   /**
    * Static text and reference names, alternating and starting and ending
@@ -16,42 +16,35 @@ export interface Template {
    * already applied to the static parts.
    */
   readonly parts: readonly string[];
-  /** Index of each reference's `{{` in the source text. */
+  /** Index of each reference's `{{` in the text. */
   readonly offsets: readonly number[];
   /**
-   * The first complete group that is not a reference, `[start, end)` in the
-   * source text, or `undefined`. Recorded rather than thrown, so that a
-   * renderer reports whichever problem comes first in the text; the group
-   * itself is left in the static text around it.
+   * The first complete group that is not a reference, `[start, end)`, or
+   * `undefined`. Recorded, not thrown: the renderer reports whichever
+   * problem comes first in the text, with the name of the part.
    */
-  readonly malformed?: readonly [start: number, end: number] | undefined;
+  readonly malformed: readonly [start: number, end: number] | undefined;
   /**
    * `parts` as a trimmed render uses them: the first part without its
-   * leading whitespace, the last without its trailing whitespace (one part:
-   * trimmed at both ends). Done once here, so that a render trims at run
-   * time only where a reference sits at an edge.
+   * leading whitespace, the last without its trailing whitespace, so that
+   * a render trims at run time only where a reference sits at an edge.
    */
   readonly trimmed: readonly string[];
   /** A reference sits at the start: a trimmed render trims its start. */
   readonly trimStart: boolean;
   /** A reference sits at the end: a trimmed render trims its end. */
   readonly trimEnd: boolean;
-  /**
-   * The values of the last render and what it produced, so that a render
-   * with the same values returns the same string without building it.
-   * Written by the renderer; one slot, so it is bounded by the cache.
-   */
-  memo: RenderMemo | undefined;
+  /** The last render worth remembering; replaced whole, never edited. */
+  memo: Memo | undefined;
+  /** Renders in a row that the memo did not answer: see `renderTemplate`. */
+  misses: number;
 }
 
-/** The last render of a template: its values, and its results by trimming. */
-export interface RenderMemo {
-  /** The value of each reference, in order. */
-  readonly values: string[];
-  /** The trimmed result for `values`, if one was rendered. */
-  trimmed: string | undefined;
-  /** The untrimmed result for `values`, if one was rendered. */
-  raw: string | undefined;
+/** A render of a template: the values it read and what it produced. */
+export interface Memo {
+  readonly values: readonly string[];
+  readonly trim: boolean;
+  readonly result: string;
 }
 
 const OPEN_BRACE = 0x7b; // {
@@ -59,36 +52,21 @@ const CLOSE_BRACE = 0x7d; // }
 const BACKSLASH = 0x5c; // \
 /** `\{{`, global: V8 rewrites many matches faster with a regex than replaceAll. */
 const ESCAPED_BRACES = /\\\{\{/g;
-const SPACE = 0x20;
-const TAB = 0x09;
 
-/** Parsed texts, keyed by the text itself, shared by every render. */
-let templateCache: BoundedCache<Template> = new BoundedCache();
-
-/**
- * Replaces the shared parse cache and returns the previous one: the seam
- * through which tests and benches observe or reset it.
- */
-export function useTemplateCache(
-  cache: BoundedCache<Template>,
+/** A cache of parsed texts, keyed by the text; a memo counts by its result. */
+export function templateCache(
+  options?: BoundedCacheOptions,
 ): BoundedCache<Template> {
-  const previous = templateCache;
-  templateCache = cache;
-  return previous;
+  return new BoundedCache(options, (t) => t.memo?.result.length ?? 0);
 }
 
-/**
- * The parsed form of `text`, from the cache when it was parsed before.
- *
- * Never throws: a malformed group is recorded in `malformed`, and the
- * renderer builds its error (`malformedReference`) with the section's name,
- * which the cache, keyed by text alone, cannot know.
- *
- * @param cache Where parsed texts are kept; tests pass their own.
- */
-export function compileTemplate(
+/** The parsed texts of every render. */
+export const TEMPLATES: BoundedCache<Template> = templateCache();
+
+/** The parsed form of `text`, from `cache` when it was parsed before. */
+export function templateOf(
   text: string,
-  cache: BoundedCache<Template> = templateCache,
+  cache: BoundedCache<Template> = TEMPLATES,
 ): Template {
   let template = cache.get(text);
   if (template === undefined) {
@@ -100,6 +78,9 @@ export function compileTemplate(
 
 /**
  * Splits `text` at its complete `{{…}}` groups in one left-to-right pass.
+ * A group whose content is a name is a reference; `{{\}}` is one
+ * backslash (so that a backslash can stand right before a reference);
+ * any other group is malformed.
  *
  * Linear in the text for every input: each search starts where the last one
  * stopped or further on. A group's content holds no brace, so a failed
@@ -111,6 +92,7 @@ export function parseTemplate(text: string): Template {
   const parts: string[] = [];
   const offsets: number[] = [];
   const length = text.length;
+  let pending = ""; // static text gathered before `start`
   let start = 0; // first character of the static text being gathered
   let from = 0; // where to look for the next `{{`
   let nextOpen = -1; // the next `{` at or after some candidate's content
@@ -144,8 +126,12 @@ export function parseTemplate(text: string): Template {
     } else if (text.charCodeAt(nextClose + 1) === CLOSE_BRACE) {
       const name = trimSpacesAndTabs(text, content, nextClose);
       if (isReferenceName(name)) {
-        parts.push(staticText(text, start, open), name);
+        parts.push(pending + staticText(text, start, open), name);
         offsets.push(open);
+        pending = "";
+        start = nextClose + 2;
+      } else if (nextClose === content + 1 && name === "\\") {
+        pending += staticText(text, start, open) + "\\";
         start = nextClose + 2;
       } else {
         malformed ??= [open, nextClose + 2];
@@ -155,11 +141,17 @@ export function parseTemplate(text: string): Template {
       from = nextClose + 1; // a lone `}`
     }
   }
-  parts.push(staticText(text, start, length));
-  return { parts, offsets, malformed, memo: undefined, ...trimmedParts(parts) };
+  parts.push(pending + staticText(text, start, length));
+  return {
+    parts,
+    offsets,
+    malformed,
+    memo: undefined,
+    misses: 0,
+    ...trimmedParts(parts),
+  };
 }
 
-/** The trimmed form of `parts`: see {@linkcode Template.trimmed}. */
 function trimmedParts(
   parts: readonly string[],
 ): Pick<Template, "trimmed" | "trimStart" | "trimEnd"> {
@@ -177,8 +169,7 @@ function trimmedParts(
 /**
  * `text[start..end)` with each `\{{` turned into `{{`. Every `\{{` in
  * static text is an escape: static text holds no complete group, and a `\{{`
- * cannot overlap another. Parsing runs once per distinct text, so the extra
- * native scan costs nothing per step.
+ * cannot overlap another.
  */
 function staticText(text: string, start: number, end: number): string {
   const slice = text.slice(start, end);
@@ -194,44 +185,78 @@ function trimSpacesAndTabs(text: string, start: number, end: number): string {
 }
 
 function isBlank(code: number): boolean {
-  return code === SPACE || code === TAB;
+  return code === 0x20 || code === 0x09;
+}
+
+/** What a render reads values through: the renderer's walk. */
+export interface Reader {
+  readonly variables: Record<string, unknown>;
+  /** `variables` is an ordinary null-prototype object: what it holds is its own. */
+  readonly own: boolean;
+  /** Where the template is kept, charged for what its memo holds. */
+  readonly cache: BoundedCache<Template>;
+  /** Whether the render is trimmed. */
+  readonly trims: boolean;
+  /** The error for reference `k`, whose value was read as `value`. */
+  badReference(k: number, value: unknown): Error;
 }
 
 /**
- * The error for `template`'s malformed group (see
- * {@linkcode Template.malformed}) in `text`, a text of section `section`.
+ * Reads each value once and checks it. While the values equal the memo's
+ * (a snapshot: a getter that renders again may replace it meanwhile) they
+ * are only compared, and if all do, the memo's result is returned. A
+ * render is remembered only once every value was read, so a throw leaves
+ * the memo as it was. A text's first render is not remembered, and in a
+ * run of misses ever fewer renders compare and remember (a remembered
+ * render outlives young objects, which costs more than building it), so
+ * a text rendered once, or whose values change at every render, costs
+ * what a render without memo costs.
  */
-export function malformedReference(
-  text: string,
-  section: string,
-  [open, end]: readonly [number, number],
-): PromptError {
-  const reference = text.slice(open, end);
-  const { line, column } = locate(text, open);
-  return new PromptError(
-    "malformed-reference",
-    `Cannot render section "${section}": ${JSON.stringify(reference)} at ` +
-      `${line}:${column} is not a variable reference; write \`\\{{\` for a literal \`{{\``,
-    { section, reference, line, column, offset: open },
-  );
-}
-
-/**
- * The 1-based line and column (in UTF-16 code units) of `offset` in `text`.
- */
-export function locate(
-  text: string,
-  offset: number,
-): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (
-    let i = text.indexOf("\n");
-    i !== -1 && i < offset;
-    i = text.indexOf("\n", i + 1)
-  ) {
-    line++;
-    lineStart = i + 1;
+export function renderTemplate(template: Template, reader: Reader): string {
+  const { trims, variables, own } = reader;
+  const parts = trims ? template.trimmed : template.parts;
+  const n = (parts.length - 1) >> 1;
+  const m = template.misses;
+  // Compare (and remember) at misses 0–3, then around each power of two
+  // up to 1,024, then twice in every 1,024.
+  const probe = m < 4 || (m & (m - 1)) === 0 ||
+    ((m - 1) & (m - 2)) === 0 || (m & 1023) < 2;
+  const memo = probe && template.memo?.trim === trims
+    ? template.memo
+    : undefined;
+  const last = memo?.values;
+  const record = probe && m > 0;
+  let same = last !== undefined;
+  let values = record && !same ? new Array<string>(n) : undefined;
+  let out = parts[0]!;
+  for (let k = 0; k < n; k++) {
+    const name = parts[2 * k + 1]!;
+    const value = variables[name];
+    if (
+      typeof value !== "string" || (!own && !Object.hasOwn(variables, name))
+    ) throw reader.badReference(k, value);
+    if (same) {
+      if (value === last![k]) continue;
+      // The first value that differs: what came before it is the memo's.
+      same = false;
+      if (record) values = last!.slice(0, n);
+      for (let j = 0; j < k; j++) out += last![j] + parts[2 * j + 2]!;
+    }
+    if (values !== undefined) values[k] = value;
+    out += value + parts[2 * k + 2]!;
   }
-  return { line, column: offset - lineStart + 1 };
+  if (same) {
+    if (m !== 1) template.misses = 1;
+    return memo!.result;
+  }
+  template.misses = m + 1;
+  if (trims) {
+    if (template.trimStart) out = out.trimStart();
+    if (template.trimEnd) out = out.trimEnd();
+  }
+  if (values !== undefined) {
+    template.memo = { values, trim: trims, result: out };
+    reader.cache.charge(out.length);
+  }
+  return out;
 }

@@ -1,6 +1,5 @@
 /**
- * What to send of the runtime context, step by step: the rendered text
- * when it changed since the last text sent, nothing otherwise.
+ * `ContextChannel`: when to send the runtime context again.
  *
  * @module
  */
@@ -9,47 +8,55 @@ import type { PromptAssembly } from "../core/types.ts";
 import { renderContext } from "./render.ts";
 
 /**
- * Decides, for one agent, when the runtime context goes into the
- * conversation: `next()` returns the rendered context when it differs from
- * the last text it returned (the first non-empty text included), and
- * `undefined` otherwise. Call `reset()` when the history lost the last
- * message (after compaction): the next call returns the text again. A
- * context that renders `""` is never sent.
+ * Decides, step by step, whether an agent's runtime context must be sent:
+ * `next(assembly)` renders it (as `renderContext` does; `next(step.context)`
+ * takes what `render()` gave) and returns the
+ * text when it differs from the last text it returned, `undefined`
+ * otherwise. Before anything was sent (and after `reset()`), a context that
+ * renders `""` is not sent either: there is nothing to tell. Once something
+ * was sent, a change to `""` is returned as `""`, so that the host can say
+ * that the facts it sent no longer hold (or send nothing). One channel per
+ * agent; a render that throws changes nothing.
  *
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { ContextChannel, SystemPrompt } from "@dsh/system-prompt";
+ * import { ContextChannel, type PromptAssembly } from "@dsh/system-prompt";
  *
- * const prompt = new SystemPrompt<{ branch: string }>();
- * prompt.context({ name: "git", order: 0, text: (context) => `Branch: ${context.branch}` });
+ * const at = (time: string): PromptAssembly => ({
+ *   sections: [],
+ *   contexts: [{ name: "clock", order: 0, text: "It is {{time}}." }],
+ *   tools: [],
+ *   variables: { time },
+ * });
  * const channel = new ContextChannel();
- * assert.equal(channel.next(await prompt.assemble({ branch: "main" })), "Branch: main");
- * assert.equal(channel.next(await prompt.assemble({ branch: "main" })), undefined);
- * assert.equal(channel.next(await prompt.assemble({ branch: "dev" })), "Branch: dev");
- * channel.reset();
- * assert.equal(channel.next(await prompt.assemble({ branch: "dev" })), "Branch: dev");
+ * assert.equal(channel.next(at("9:00")), "It is 9:00.");
+ * assert.equal(channel.next(at("9:00")), undefined);
+ * assert.equal(channel.next(at("9:05")), "It is 9:05.");
+ * channel.reset(); // the history lost it (compaction)
+ * assert.equal(channel.next(at("9:05")), "It is 9:05.");
  * ```
  */
 export class ContextChannel {
-  #last: string | undefined;
+  #sent: string | undefined;
 
   /**
-   * The context text to send with this step, or `undefined` for none.
+   * The context text to send for this step, or `undefined` when the model
+   * already has it.
    *
-   * @param step An assembly, or the `context` string of a rendered step.
-   * @returns The text when it changed, else `undefined`.
-   * @throws {PromptError} As `renderContext()` does.
+   * @param step The step's assembly, or the `context` text `render()` gave.
+   * @returns The text when it changed since the last one returned.
+   * @throws {PromptError} As `renderContext` does.
    */
   next(step: PromptAssembly | string): string | undefined {
     const text = typeof step === "string" ? step : renderContext(step);
-    if (text === this.#last) return undefined;
-    this.#last = text;
-    return text === "" ? undefined : text;
+    if (text === (this.#sent ?? "")) return undefined;
+    this.#sent = text;
+    return text;
   }
 
-  /** Forgets the last text sent: the next `next()` returns it again. */
+  /** Forgets what was sent: the next context that renders is sent again. */
   reset(): void {
-    this.#last = undefined;
+    this.#sent = undefined;
   }
 }

@@ -1,24 +1,30 @@
 /**
  * `escapeTemplate`: text that nobody on the team wrote, made safe to embed
- * in a template section.
+ * in a template.
  *
  * @module
  */
 
 import { describeValue } from "../core/errors.ts";
 
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+
 /**
- * Escapes `text` so that a section renders it exactly: for every string
- * `x`, a section with `trim: false` whose text is `escapeTemplate(x)`
- * renders `x`. Each `{{`, scanning left to right, becomes `\{{`, the one
- * escape of the grammar; nothing else changes, so braces, backslashes and
- * `}}` elsewhere are kept as they are.
+ * Escapes `text` so that a template renders it exactly. Each `{{`, scanning
+ * left to right, becomes `\{{`; each backslash at the very end (or before
+ * a final `{`) becomes `{{\}}` (a backslash), so that a reference right
+ * after it still opens:
+ * `escapeTemplate("C:\\") + "{{file}}"` renders `C:\` and the value.
+ * Nothing else changes.
  *
- * Use it to put untrusted text (an `AGENTS.md`, a skill description) inside
- * a template that also has references. Text that needs no reference around
- * it is simpler as a `literal` section or item. Join the escaped text to
- * template text at a boundary that is not a `{`: a `{` written just before
- * it could pair with a `{` it starts with.
+ * For every string `x`, a section with `trim: false` whose text is
+ * `escapeTemplate(x)` renders `x`; and `before + escapeTemplate(x) + after`
+ * renders as `before`, then `x`, then `after` render, for template texts
+ * `before` and `after` that do not reach across the joins: `before` must
+ * not end with `{` or `\` nor leave a `{{` open, and `after` must not start
+ * with a single `{`. Text that needs no reference around it is simpler as a
+ * `literal` section or item.
  *
  * @param text Any string.
  * @returns The template text that renders as `text`.
@@ -30,12 +36,10 @@ import { describeValue } from "../core/errors.ts";
  * import { escapeTemplate, renderPrompt } from "@dsh/system-prompt";
  *
  * const file = "Deploy with ${{ secrets.DEPLOY_TOKEN }} from {{cwd}}.";
- * const text = renderPrompt({
- *   sections: [{ name: "agents-md", order: 0, text: "From {{cwd}}/AGENTS.md:\n" + escapeTemplate(file) }],
- *   tools: [],
- *   variables: { cwd: "/repo" },
- * });
- * assert.equal(text, "From /repo/AGENTS.md:\n" + file);
+ * const render = (text: string) =>
+ *   renderPrompt({ sections: [{ name: "s", order: 0, text }], tools: [], variables: { cwd: "/repo", v: "x" } });
+ * assert.equal(render("From {{cwd}}/AGENTS.md:\n" + escapeTemplate(file)), "From /repo/AGENTS.md:\n" + file);
+ * assert.equal(render(escapeTemplate("C:\\") + "{{v}}"), "C:\\x");
  * ```
  */
 export function escapeTemplate(text: string): string {
@@ -46,6 +50,24 @@ export function escapeTemplate(text: string): string {
       }`,
     );
   }
-  // Fast path: without `{{` nothing can open a group or an escape.
-  return text.indexOf("{{") === -1 ? text : text.replaceAll("{{", "\\{{");
+  const escaped = text.indexOf("{{") === -1
+    ? text
+    : text.replaceAll("{{", "\\{{");
+  // A backslash at the end would pair with a `{{` after it, and so would
+  // one before a final `{` (with that brace): each becomes `{{\}}`.
+  let end = escaped.length;
+  let tail = "";
+  for (;;) {
+    let run = end;
+    while (run > 0 && escaped.charCodeAt(run - 1) === BACKSLASH) run--;
+    tail = "{{\\}}".repeat(end - run) + tail;
+    end = run;
+    if (
+      end < 2 || escaped.charCodeAt(end - 1) !== OPEN_BRACE ||
+      escaped.charCodeAt(end - 2) !== BACKSLASH
+    ) break;
+    tail = "{" + tail;
+    end--;
+  }
+  return tail === "" ? escaped : escaped.slice(0, end) + tail;
 }

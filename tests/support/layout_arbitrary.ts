@@ -1,15 +1,15 @@
-// Random layouts for fast-check: sections with every SPEC §7 option, items,
-// separators, and texts built from pieces that hit every rule of the
-// reference grammar. Shared by the layout and incremental-render properties.
+// Random layouts for fast-check: sections and context entries with every
+// SPEC §7–§8 option, items (nested lists two deep), separators, and texts
+// built from pieces that hit every rule of the reference grammar. Shared by
+// the layout and memo properties.
 import fc from "fast-check";
 import type {
   AssembledItem,
   AssembledList,
   AssembledSection,
-  ListLayout,
   PromptAssembly,
   Stability,
-} from "../../mod.ts";
+} from "../../src/core/types.ts";
 
 const PIECES = [
   " ",
@@ -21,15 +21,24 @@ const PIECES = [
   "{",
   "}}",
   "\\{{",
+  "{{\\}}",
   "{{x}}",
   "{{ y }}",
   "{{missing}}",
   "{{ a b }}",
   "text ",
 ];
-const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 6 })
-  .map((parts) => parts.join(""));
-export const separator = fc.constantFrom(
+/** Pieces that make a render throw. */
+const FAILING = new Set(["{{missing}}", "{{ a b }}"]);
+const textOf = (pieces: string[]): fc.Arbitrary<string> =>
+  fc.array(fc.constantFrom(...pieces), { maxLength: 6 })
+    .map((parts) => parts.join(""));
+export const text: fc.Arbitrary<string> = textOf(PIECES);
+/** Texts that render (with the arbitrary's variables). */
+export const validText: fc.Arbitrary<string> = textOf(
+  PIECES.filter((p) => !FAILING.has(p)),
+);
+export const separator: fc.Arbitrary<string> = fc.constantFrom(
   "\n\n",
   "\n",
   "",
@@ -37,46 +46,28 @@ export const separator = fc.constantFrom(
   "\n\n\n",
   "  ",
 );
-export const stability = fc.constantFrom<Stability | undefined>(
-  undefined,
-  "static",
-  "session",
-  "step",
-);
+export const stability: fc.Arbitrary<Stability | undefined> = fc.constantFrom<
+  Stability | undefined
+>(undefined, "static", "session", "step");
 const flags = {
   literal: fc.option(fc.boolean(), { nil: undefined }),
   trim: fc.option(fc.boolean(), { nil: undefined }),
   stability,
-};
-
-const items = fc.uniqueArray(
-  fc.record({
-    name: fc.constantFrom("i1", "i2", "i3", "i4", "i5"),
-    order: fc.integer({ min: 0, max: 3 }),
-    text,
-    owner: fc.option(fc.constantFrom("p", "q"), { nil: undefined }),
-    ...flags,
-  }, { requiredKeys: ["name", "order", "text"] }),
-  { selector: (item) => item.name, maxLength: 5 },
-);
-
-const section = fc.record({
-  text,
   separator: fc.option(separator, { nil: undefined }),
   owner: fc.option(fc.constantFrom("p", "q"), { nil: undefined }),
-  ...flags,
-  list: fc.option(
-    fc.record({
-      separator: fc.option(separator, { nil: undefined }),
-      empty: fc.option(fc.constantFrom("", "none", " {{x}} "), {
-        nil: undefined,
-      }),
-      dedupe: fc.option(fc.boolean(), { nil: undefined }),
-    }, { requiredKeys: [] }),
-    { nil: undefined },
-  ),
-  items,
-}, { requiredKeys: ["text", "items"] });
+};
+const optional = <T>(arbitrary: fc.Arbitrary<T>) =>
+  fc.option(arbitrary, { nil: undefined });
+
+const listOf = (text: fc.Arbitrary<string>): fc.Arbitrary<AssembledList> =>
+  fc.record({
+    separator: optional(separator),
+    headingSeparator: optional(separator),
+    footer: optional(fc.oneof(text, fc.constantFrom("</list>", " {{x}} "))),
+    footerSeparator: optional(separator),
+    empty: optional(fc.constantFrom("", "none", " {{x}} ")),
+    dedupe: optional(fc.boolean()),
+  }, { requiredKeys: [] }).map((l) => defined<AssembledList>(l));
 
 /** Drops `undefined` fields, as the registry would leave them out. */
 function defined<T>(value: object): T {
@@ -85,23 +76,76 @@ function defined<T>(value: object): T {
   ) as T;
 }
 
-export const assembly: fc.Arbitrary<PromptAssembly> = fc.record({
-  sections: fc.array(section, { maxLength: 5 }),
-  separator: fc.option(separator, { nil: undefined }),
-  x: fc.option(fc.constantFrom("X", " {{y}} ", ""), { nil: undefined }),
-}).map(({ sections, separator, x }): PromptAssembly => {
-  const result: PromptAssembly = {
-    sections: sections.map(({ items, list, ...rest }, i) => {
-      const s = defined<AssembledSection>({ name: `s${i}`, order: i, ...rest });
+/** Items of a list `depth` levels from the top; an item may be a list itself. */
+function items(
+  text: fc.Arbitrary<string>,
+  depth: number,
+): fc.Arbitrary<AssembledItem[]> {
+  const plain = fc.record({
+    name: fc.constantFrom("i1", "i2", "i3", "i4", "i5"),
+    order: fc.integer({ min: 0, max: 3 }),
+    text,
+    ...flags,
+  }, { requiredKeys: ["name", "order", "text"] });
+  // One item in four is a nested list (only one level down from the top).
+  const item = depth >= 2 ? plain.map((i) => defined<AssembledItem>(i)) : fc
+    .tuple(plain, fc.nat(3), listOf(text))
+    .chain(([base, roll, nested]) =>
+      roll !== 0
+        ? fc.constant(defined<AssembledItem>(base))
+        : items(text, depth + 1).map((children) =>
+          defined<AssembledItem>({ ...base, list: nested, items: children })
+        )
+    );
+  return fc.uniqueArray(item, { selector: (i) => i.name, maxLength: 4 });
+}
+
+function parts(text: fc.Arbitrary<string>, prefix: string) {
+  const part = fc.record({
+    text,
+    ...flags,
+    list: fc.option(listOf(text), { nil: undefined }),
+    items: items(text, 1),
+  }, { requiredKeys: ["text", "items"] });
+  return fc.array(part, { maxLength: 4 }).map((all) =>
+    all.map(({ items, list, ...rest }, i) => {
+      const s = defined<AssembledSection>({
+        name: `${prefix}${i}`,
+        order: i,
+        ...rest,
+      });
       if (list !== undefined) {
-        s.list = defined<AssembledList>(list);
-        s.items = items.map((item) => defined<AssembledItem>(item));
+        s.list = list;
+        s.items = items;
       }
       return s;
+    })
+  );
+}
+
+function assemblyOf(text: fc.Arbitrary<string>): fc.Arbitrary<PromptAssembly> {
+  return fc.record({
+    sections: parts(text, "s"),
+    contexts: fc.option(parts(text, "c"), { nil: undefined }),
+    separator: fc.option(separator, { nil: undefined }),
+    x: fc.option(fc.constantFrom("X", " {{y}} ", "", "a\\"), {
+      nil: undefined,
     }),
-    tools: [],
-    variables: Object.assign(Object.create(null), { x, y: "Y" }),
-  };
-  if (separator !== undefined) result.separator = separator;
-  return result;
-});
+  }).map(({ sections, contexts, separator, x }): PromptAssembly => {
+    const result: PromptAssembly = {
+      sections,
+      tools: [],
+      variables: Object.assign(Object.create(null), { x, y: "Y" }),
+    };
+    if (contexts !== undefined) result.contexts = contexts;
+    if (separator !== undefined) result.separator = separator;
+    return result;
+  });
+}
+
+/** An assembly with sections and contexts of every layout; `x` may be valueless. */
+export const assembly: fc.Arbitrary<PromptAssembly> = assemblyOf(text);
+/** The same without the pieces that make a render throw (but `x` may still be valueless). */
+export const validAssembly: fc.Arbitrary<PromptAssembly> = assemblyOf(
+  validText,
+);

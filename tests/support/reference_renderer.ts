@@ -27,6 +27,11 @@ export function tokenize(text: string): (Token | { malformedAt: number })[] {
     if (text.startsWith("{{", i)) {
       let j = i + 2;
       while (j < text.length && text[j] !== "{" && text[j] !== "}") j++;
+      if (text.startsWith("}}", j) && text.slice(i + 2, j) === "\\") {
+        literal += "\\"; // `{{\}}` is one backslash
+        i = j + 2;
+        continue;
+      }
       if (text.startsWith("}}", j)) {
         const name = text.slice(i + 2, j).replace(/^[ \t]+/, "").replace(
           /[ \t]+$/,

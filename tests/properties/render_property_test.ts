@@ -1,9 +1,10 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { PromptError, type PromptErrorCode, renderPrompt } from "../mod.ts";
-import { assemblyOf } from "./support/assembly.ts";
-import { referenceRender } from "./support/reference_renderer.ts";
+import { PromptError, type PromptErrorCode } from "../../src/core/errors.ts";
+import { renderPrompt } from "../../src/render/render.ts";
+import { assemblyOf } from "../support/assembly.ts";
+import { referenceRender } from "../support/reference_renderer.ts";
 
 const RUNS = { numRuns: 10_000, seed: 20261130 };
 
@@ -26,6 +27,7 @@ const PIECES = [
   "{{{",
   "\\",
   "\\{{",
+  "{{\\}}",
   " ",
   "\t",
   "\n",

@@ -1,0 +1,63 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import type { PromptAssembly } from "../src/core/types.ts";
+import { ContextChannel } from "../src/render/context_channel.ts";
+
+const at = (time: string | undefined, extra = ""): PromptAssembly => ({
+  sections: [{ name: "persona", order: 0, text: "Be brief." }],
+  contexts: [
+    { name: "clock", order: 0, text: "{{time}}" },
+    { name: "extra", order: 1, text: extra },
+  ],
+  tools: [],
+  variables: { time },
+});
+
+describe("ContextChannel", () => {
+  it("returns the context text when it changed since the last one it returned, undefined otherwise", () => {
+    const channel = new ContextChannel();
+    assert.equal(channel.next(at("9:00")), "9:00");
+    assert.equal(channel.next(at("9:00")), undefined);
+    assert.equal(channel.next(at("9:00", "todo")), "9:00\n\ntodo");
+    assert.equal(channel.next(at("9:05", "todo")), "9:05\n\ntodo");
+    assert.equal(channel.next(at("9:05", "todo")), undefined);
+  });
+
+  it("sends again after reset()", () => {
+    const channel = new ContextChannel();
+    assert.equal(channel.next(at("9:00")), "9:00");
+    channel.reset();
+    assert.equal(channel.next(at("9:00")), "9:00");
+    assert.equal(channel.next(at("9:00")), undefined);
+  });
+
+  it('sends nothing for a context that renders "" before anything was sent, and "" once something was', () => {
+    const channel = new ContextChannel();
+    const none: PromptAssembly = { sections: [], tools: [], variables: {} };
+    assert.equal(channel.next(none), undefined);
+    assert.equal(channel.next(at("")), undefined);
+    assert.equal(channel.next(at("9:00")), "9:00");
+    assert.equal(channel.next(none), "");
+    assert.equal(channel.next(none), undefined);
+    channel.reset();
+    assert.equal(channel.next(none), undefined);
+  });
+
+  it("changes nothing when the render throws", () => {
+    const channel = new ContextChannel();
+    assert.equal(channel.next(at("9:00")), "9:00");
+    assert.throws(() => channel.next(at(undefined)), {
+      code: "missing-value",
+      context: "clock",
+    });
+    assert.equal(channel.next(at("9:00")), undefined);
+  });
+
+  it("keeps one memory per channel", () => {
+    const main = new ContextChannel();
+    const sub = new ContextChannel();
+    assert.equal(main.next(at("9:00")), "9:00");
+    assert.equal(sub.next(at("9:00")), "9:00");
+    assert.equal(main.next(at("9:00")), undefined);
+  });
+});

@@ -1,0 +1,231 @@
+// renderPrompt remembers a text's last render (the memo on its parsed
+// template) and returns it when the values are the same. It must never
+// leave a wrong result behind: not when a getter or a proxy throws
+// partway, not when a getter renders again, not when the values changed.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { PromptError } from "../src/core/errors.ts";
+import type { PromptAssembly } from "../src/core/types.ts";
+import { templateCache, templateOf } from "../src/render/_template.ts";
+import { renderAssembly } from "../src/render/_walk.ts";
+import { renderPrompt } from "../src/render/render.ts";
+
+/** The text, or the error's code, section and item. */
+export function outcome(render: () => string): string {
+  try {
+    return `ok ${JSON.stringify(render())}`;
+  } catch (error) {
+    if (!(error instanceof PromptError)) return `threw ${String(error)}`;
+    return `${error.code} ${error.section} ${error.item}`;
+  }
+}
+
+/** `assembly` rendered from scratch: a fresh parse cache, so no memo. */
+export function fromScratch(assembly: PromptAssembly): string {
+  return outcome(() => {
+    return renderAssembly(assembly, {
+      kind: "section",
+      cache: templateCache(),
+    });
+  });
+}
+
+const one = (text: string, variables: object): PromptAssembly => ({
+  sections: [{ name: "s", order: 0, text }],
+  tools: [],
+  variables: variables as Record<string, string>,
+});
+
+describe("renderPrompt() memo", () => {
+  it("leaves no trace of a render whose getter threw partway (bug 18.1)", () => {
+    const r = (v: object) => renderPrompt(one("A={{a}} B={{b}}", v));
+    assert.equal(r({ a: "1", b: "2" }), "A=1 B=2");
+    assert.equal(r({ a: "1", b: "2" }), "A=1 B=2");
+    assert.throws(() =>
+      r({
+        a: "X",
+        get b(): string {
+          throw new Error("no b");
+        },
+      }), /no b/);
+    assert.equal(r({ a: "X", b: "2" }), "A=X B=2");
+    assert.equal(r({ a: "1", b: "2" }), "A=1 B=2");
+  });
+
+  it("leaves no trace of a render whose proxy trap threw partway", () => {
+    const r = (v: object) => renderPrompt(one("{{a}}/{{b}}/{{c}}", v));
+    for (let i = 0; i < 3; i++) {
+      assert.equal(r({ a: "1", b: "2", c: "3" }), "1/2/3");
+    }
+    const trap = new Proxy({ a: "X", b: "2", c: "3" }, {
+      getOwnPropertyDescriptor(target, name) {
+        if (name === "c") throw new Error("trap");
+        return Reflect.getOwnPropertyDescriptor(target, name);
+      },
+    });
+    assert.throws(() => r(trap), /trap/);
+    assert.equal(r({ a: "X", b: "2", c: "3" }), "X/2/3");
+  });
+
+  it("returns the same text when nothing changed, and renders a changed value", () => {
+    const a: PromptAssembly = {
+      sections: [
+        { name: "a", order: 0, text: "  I am {{model}}.  " },
+        { name: "b", order: 1, text: "Check exit codes." },
+      ],
+      tools: [],
+      variables: Object.assign(Object.create(null), { model: "m-1" }),
+    };
+    const first = renderPrompt(a);
+    const again = renderPrompt({
+      ...a,
+      sections: a.sections.map((s) => ({ ...s })),
+    });
+    assert.equal(again, "I am m-1.\n\nCheck exit codes.");
+    assert.equal(again, first);
+    a.variables.model = "m-2";
+    assert.equal(renderPrompt(a), "I am m-2.\n\nCheck exit codes.");
+  });
+
+  it("checks every value again when it reuses a render", () => {
+    const a: PromptAssembly = {
+      sections: [{ name: "a", order: 0, text: "I am {{model}}." }],
+      tools: [],
+      variables: Object.assign(Object.create(null), { model: "m-1" }),
+    };
+    for (let i = 0; i < 3; i++) renderPrompt(a);
+    a.variables.model = undefined;
+    assert.throws(() => renderPrompt(a), { code: "missing-value" });
+    delete a.variables.model;
+    assert.throws(() => renderPrompt(a), { code: "unknown-variable" });
+    // A prototype's value is not an own value, remembered or not.
+    const inherited = { ...a, variables: Object.create({ model: "m-1" }) };
+    assert.throws(() => renderPrompt(inherited), { code: "unknown-variable" });
+    // Nor is a proxy's answer for a name it does not own (bug 18.9).
+    const liar = new Proxy(Object.create(null), { get: () => "m-1" });
+    assert.throws(() => renderPrompt({ ...a, variables: liar }), {
+      code: "unknown-variable",
+    });
+  });
+
+  it("renders a getter's second answer checked, never unchecked", () => {
+    let reads = 0;
+    const variables = Object.create(null);
+    Object.defineProperty(variables, "v", {
+      enumerable: true,
+      get: () => (++reads === 2 ? 42 : `v${reads}`),
+    });
+    const outcomes = [1, 2, 3].map(() =>
+      outcome(() => renderPrompt(one("{{v}}", variables)))
+    );
+    assert.deepEqual(outcomes, [
+      'ok "v1"',
+      "invalid-value s undefined",
+      'ok "v3"',
+    ]);
+  });
+
+  it("remembers a text's render only once it was rendered twice, so a text seen once keeps no result", () => {
+    const cache = templateCache();
+    const render = (text: string, x: string) => {
+      return renderAssembly(one(text, { x }), { kind: "section", cache });
+    };
+    render("once {{x}}", "1");
+    assert.equal(templateOf("once {{x}}", cache).memo, undefined);
+    render("twice {{x}}", "1");
+    render("twice {{x}}", "1");
+    assert.equal(templateOf("twice {{x}}", cache).memo?.result, "twice 1");
+  });
+
+  it("steps aside for a text whose values change at every render (issue 23, point 4)", () => {
+    // Remembering costs an array and a record that outlive young objects;
+    // a memo that never answers is written ever more rarely.
+    const cache = templateCache();
+    const text = "{{a}} {{b}} {{c}}";
+    const render = (a: string, b: string) => {
+      return renderAssembly(one(text, { a, b, c: "c" }), {
+        kind: "section",
+        cache,
+      });
+    };
+    const memos = new Set<unknown>();
+    for (let i = 0; i < 800; i++) {
+      assert.equal(render(`a${i}`, `b${i}`), `a${i} b${i} c`);
+      memos.add(templateOf(text, cache).memo);
+    }
+    // None at first; misses 1–3, then around each power of two.
+    assert.equal(memos.size, 1 + 3 + 2 * 8); // 4, 5, 8, 9, …, 512, 513
+    // Values that settle are answered from the memo again (by the 1,024th miss).
+    let renders = 0;
+    let memo = templateOf(text, cache).memo;
+    for (; renders < 1_024; renders++) {
+      render("a", "b");
+      const now = templateOf(text, cache).memo;
+      if (now === memo && now?.result === "a b c") break;
+      memo = now;
+    }
+    assert.equal(renders, 1_024 - 800 + 1);
+    // A change after hits costs one render: the next one is answered again.
+    render("A", "b");
+    const changed = templateOf(text, cache).memo;
+    assert.equal(changed?.result, "A b c");
+    render("A", "b");
+    assert.equal(templateOf(text, cache).memo, changed);
+  });
+});
+
+describe("renderPrompt() re-entered from a value's getter", () => {
+  const TEXT = "{{a}} and {{b}}";
+
+  function reentrant(answer: string): {
+    outer: PromptAssembly;
+    reenter: () => void;
+  } {
+    const inner: PromptAssembly = one(
+      TEXT,
+      Object.assign(Object.create(null), { a: "P", b: "Q" }),
+    );
+    let armed = false;
+    const variables = Object.create(null);
+    variables.a = "A1";
+    Object.defineProperty(variables, "b", {
+      enumerable: true,
+      get() {
+        if (armed) {
+          armed = false;
+          assert.equal(renderPrompt(inner), "P and Q");
+        }
+        return answer;
+      },
+    });
+    return { outer: one(TEXT, variables), reenter: () => armed = true };
+  }
+
+  it("keeps the values read before the nested render", () => {
+    const { outer, reenter } = reentrant("B1");
+    assert.equal(renderPrompt(outer), "A1 and B1");
+    assert.equal(renderPrompt(outer), "A1 and B1");
+    reenter();
+    assert.equal(renderPrompt(outer), "A1 and B1");
+    assert.equal(renderPrompt(outer), "A1 and B1");
+    assert.equal(renderPrompt(outer), "A1 and B1");
+  });
+
+  it("never returns the nested render's result", () => {
+    const { outer, reenter } = reentrant("Q");
+    for (let i = 0; i < 3; i++) assert.equal(renderPrompt(outer), "A1 and Q");
+    reenter();
+    assert.equal(renderPrompt(outer), "A1 and Q");
+    assert.equal(renderPrompt(outer), "A1 and Q");
+  });
+
+  it("renders the inner assembly right after it was rendered from inside the outer one", () => {
+    const { outer, reenter } = reentrant("B1");
+    for (let i = 0; i < 3; i++) renderPrompt(outer);
+    reenter();
+    renderPrompt(outer);
+    const inner = one(TEXT, { a: "P", b: "Q" });
+    assert.equal(renderPrompt(inner), "P and Q");
+    assert.equal(fromScratch(inner), 'ok "P and Q"');
+  });
+});
