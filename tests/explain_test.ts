@@ -184,7 +184,7 @@ describe("explainPrompt()", () => {
       explained.tools.map((
         t,
       ) => [t.name, t.descriptionChars, t.parametersChars, t.tokens]),
-      [["mcp", 0, 2, 2], ["loop", 6, 0, 3], ["big", 4, 0, 2]],
+      [["mcp", 0, 2, 2], ["loop", 6, 0, 3], ["big", 4, 0, 3]],
     );
   });
 

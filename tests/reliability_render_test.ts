@@ -26,7 +26,7 @@ describe("checkPrompt() diagnoses, never rejects", () => {
     assert.deepEqual(codes, ["malformed-reference"]);
   });
 
-  it("reports a non-string variable value a handler left as invalid-value", async () => {
+  it("reports a non-string variable value a handler left: the assembly fails with invalid-value", async () => {
     const prompt = new SystemPrompt();
     prompt.variable("n", () => "1");
     prompt.section({ name: "p", order: 0, text: "n is {{n}}" });
@@ -34,23 +34,22 @@ describe("checkPrompt() diagnoses, never rejects", () => {
       (assembly.variables as Record<string, unknown>).n = 42;
     });
     const diagnostics = await checkPrompt(prompt);
-    assert.deepEqual(diagnostics.map((d) => [d.code, d.variable]), [[
-      "invalid-value",
-      "n",
-    ]]);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.errorCode, d.variable]),
+      [["assemble-failed", "invalid-value", "n"]],
+    );
   });
 
-  it("reports a non-string section text a handler left as invalid-section", async () => {
+  it("reports a non-string section text a handler left: the assembly fails with invalid-section, naming the handler", async () => {
     const prompt = new SystemPrompt();
     prompt.scope("p").section({ name: "p", order: 0, text: "hello" });
     prompt.on("system-prompt/assemble", (assembly) => {
       (assembly.sections[0] as { text: unknown }).text = 42;
     });
     const diagnostics = await checkPrompt(prompt);
-    assert.deepEqual(diagnostics.map((d) => [d.code, d.section, d.owner]), [[
-      "invalid-section",
-      "p",
-      "p",
-    ]]);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.errorCode, d.section, d.handler]),
+      [["assemble-failed", "invalid-section", "p", "#0"]],
+    );
   });
 });

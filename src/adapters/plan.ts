@@ -429,7 +429,9 @@ function systemBlocks(
   assembly: PromptAssembly,
   count: (text: string) => number,
 ): SystemBlock[] {
-  const { text, sections } = explainPrompt(assembly);
+  // The runtime context is its own channel: a broken one does not block this.
+  const { contexts: _contexts, ...prompt } = assembly;
+  const { text, sections } = explainPrompt(prompt);
   const declared = new Map(
     assembly.sections.map((s) => [s.name, s.stability ?? "static"]),
   );

@@ -7,7 +7,7 @@
  */
 
 import { describeValue, failure } from "../core/errors.ts";
-import { explainPrompt, type ItemExplanation } from "./explain.ts";
+import { explainSequence, type ItemExplanation } from "./explain.ts";
 import type { PromptAssembly, Stability } from "../core/types.ts";
 
 /**
@@ -122,7 +122,8 @@ export function cacheBlocks(
   options: CacheBlocksOptions = {},
 ): CacheBlock[] {
   const maxBreakpoints = checkedMaxBreakpoints(options);
-  const { text, sections } = explainPrompt(assembly);
+  // The runtime context is its own channel: a broken one does not block this.
+  const { text, sections } = explainSequence(assembly, "section");
   const blocks: CacheBlock[] = [];
   let end = 0;
   for (const section of sections) {

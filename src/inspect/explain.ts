@@ -204,7 +204,8 @@ export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
   };
 }
 
-function explainSequence(
+/** One channel explained: the system prompt (`"section"`) or the runtime context. */
+export function explainSequence(
   assembly: PromptAssembly,
   kind: "section" | "context",
 ): PromptExplanation["context"] {

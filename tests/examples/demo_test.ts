@@ -51,7 +51,7 @@ describe("runDemo()", () => {
     );
     assert.deepEqual(io.stdout, []);
     assert.deepEqual(io.stderr, [
-      'Cannot render section "agent:persona": {{modle}} at 1:29 names variable "modle", ' +
+      'Cannot render section "agent:persona" of "agent-loop": {{modle}} at 1:29 names variable "modle", ' +
       'which is not registered; did you mean "model"?',
     ]);
   });
