@@ -26,20 +26,8 @@ import { inspectorPage } from "@dsh/system-prompt/page";
 import { parseConfig } from "../examples/config.ts";
 import { DATED_CONFIG, runDemo, TWO_STEP_TIMES } from "../examples/demo_cli.ts";
 import { startAgent } from "../examples/start_agent.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM } from "./chromium.ts";
 
-/** Where Debian's `chromium` package puts the browser. */
-export const CHROMIUM = "/usr/bin/chromium";
-/** Headless, and quiet: no sandbox (root in CI), no network of its own. */
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const ROOT = new URL("..", import.meta.url);
 
 /** The two steps `deno task demo --two-step` shows, built the same way. */
@@ -115,7 +103,10 @@ describe("the inspector page in headless Chromium", {
       `no Chromium at ${CHROMIUM}: CI requires the browser test (.ci/run installs it with apt-get install -y chromium)`,
     );
     dir = await mkdtemp(join(tmpdir(), "inspector-page-"));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [...CHROMIUM_ARGS],
+    });
   });
 
   after(async () => {
