@@ -155,7 +155,8 @@ async function runStage(stage: Stage): Promise<Counts & { line: string }> {
   if (!output.success && counts.failed === 0) counts.failed = 1;
   const numbers = counted === undefined
     ? ""
-    : `: ${counts.passed} passed, ${counts.failed} failed`;
+    : `: ${counts.passed} passed, ${counts.failed} failed` +
+      (counts.skipped === undefined ? "" : `, ${counts.skipped} skipped`);
   if (output.success && counts.failed === 0) {
     return { ...counts, line: `ok    ${stage.title}${numbers} (${took})` };
   }

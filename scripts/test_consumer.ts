@@ -23,7 +23,7 @@ import { NODE_ENGINES } from "./npm_manifest.ts";
 import { docBlock, docBlocks } from "./doc_blocks.ts";
 import { specifier } from "./entry_points.ts";
 import {
-  CommandError,
+  type CommandError,
   denoManifest,
   removeScratch,
   ROOT,

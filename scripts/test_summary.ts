@@ -6,19 +6,21 @@
  * @module
  */
 
-/** Tests passed and failed in one stage. */
+/** Tests passed, failed and skipped in one stage. */
 export interface Counts {
   passed: number;
   failed: number;
+  /** Tests the stage skipped (`deno test`'s "ignored"). */
+  skipped?: number;
 }
 
 const DENO_SUMMARY =
-  /^(?:ok|FAILED) \| (\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed(?: \((\d+) steps?\))?/gm;
+  /^(?:ok|FAILED) \| (\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed(?: \((\d+) steps?\))?(?: \| (\d+) ignored(?: \((\d+) steps?\))?)?/gm;
 
 /**
  * The counts of `deno test` output, summed over its summary lines; tests
- * and their steps both count (a `describe` is a test, each `it` a step).
- * `undefined` when it printed no summary.
+ * and their steps both count (a `describe` is a test, each `it` a step),
+ * and so do ignored ones. `undefined` when it printed no summary.
  *
  * @example
  * ```ts
@@ -33,17 +35,24 @@ const DENO_SUMMARY =
  *   denoTestCounts("FAILED | 0 passed (12 steps) | 1 failed (2 steps) (43ms)\n"),
  *   { passed: 12, failed: 3 },
  * );
+ * assert.deepEqual(
+ *   denoTestCounts("ok | 1 passed (30 steps) | 0 failed | 0 ignored (9 steps) (29s)\n"),
+ *   { passed: 31, failed: 0, skipped: 9 },
+ * );
  * assert.equal(denoTestCounts("error: Type checking failed."), undefined);
  * ```
  */
 export function denoTestCounts(output: string): Counts | undefined {
   let found: Counts | undefined;
   for (
-    const [, tests, steps, failed, failedSteps] of output.matchAll(DENO_SUMMARY)
+    const [, tests, steps, failed, failedSteps, ignored, ignoredSteps] of output
+      .matchAll(DENO_SUMMARY)
   ) {
     found ??= { passed: 0, failed: 0 };
     found.passed += Number(tests) + Number(steps ?? 0);
     found.failed += Number(failed) + Number(failedSteps ?? 0);
+    const skipped = Number(ignored ?? 0) + Number(ignoredSteps ?? 0);
+    if (skipped > 0) found.skipped = (found.skipped ?? 0) + skipped;
   }
   return found;
 }
