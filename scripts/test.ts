@@ -81,10 +81,16 @@ const STAGES: Stage[] = [
     counts: denoTestCounts,
   },
   {
-    id: "demo",
-    title: "the demo on a fresh machine",
-    args: ["test", ...RUN, "scripts/demo_cache_test.ts"],
-    counts: denoTestCounts,
+    id: "node",
+    title: "the suite compiled, on Node.js",
+    args: ["run", ...RUN, "scripts/test_node.ts"],
+    counts: nodeTestCounts,
+  },
+  {
+    id: "consumer",
+    title: "npm consumer (docs/install.md)",
+    args: ["run", ...RUN, "scripts/test_consumer.ts"],
+    counts: consumerCounts,
   },
   {
     id: "docs",
@@ -95,6 +101,12 @@ const STAGES: Stage[] = [
       "--allow-all",
       "scripts/docs_commands_test.ts",
     ],
+    counts: denoTestCounts,
+  },
+  {
+    id: "demo",
+    title: "the demo on a fresh machine",
+    args: ["test", ...RUN, "scripts/demo_cache_test.ts"],
     counts: denoTestCounts,
   },
   {
@@ -113,23 +125,41 @@ const STAGES: Stage[] = [
         : `no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium); required in CI`,
   },
   {
-    id: "node",
-    title: "the suite compiled, on Node.js",
-    args: ["run", ...RUN, "scripts/test_node.ts"],
-    counts: nodeTestCounts,
-  },
-  {
-    id: "consumer",
-    title: "npm consumer (docs/install.md)",
-    args: ["run", ...RUN, "scripts/test_consumer.ts"],
-    counts: consumerCounts,
-  },
-  {
     id: "publish",
     title: "deno publish --dry-run",
     args: ["publish", "--dry-run", "--allow-dirty"],
   },
 ];
+
+/**
+ * How many stages run at once by default (`TEST_JOBS` overrides): the
+ * stages wait mostly on separate processes (tsc, npm, Chromium), so two
+ * overlap well even on two cores.
+ */
+const JOBS = Math.min(3, navigator.hardwareConcurrency);
+
+/** At most `size` tasks at once, started in the order they were given. */
+class Slots {
+  #free: number;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.#free = size;
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.#free === 0) {
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    } else this.#free--;
+    try {
+      return await task();
+    } finally {
+      const next = this.#waiting.shift();
+      if (next === undefined) this.#free++;
+      else next();
+    }
+  }
+}
 
 /** `12.3 s`, or `850 ms`. */
 function duration(ms: number): string {
@@ -195,14 +225,22 @@ if (import.meta.main) {
   const started = performance.now();
   const total: Counts = { passed: 0, failed: 0 };
   let ok = 0, skipped = 0, failed = 0;
-  for (const stage of stages) {
+  // Up to `jobs` stages run at once, started in order; lines print in order.
+  const jobs = Math.max(1, Number(Deno.env.get("TEST_JOBS") ?? JOBS));
+  const slots = new Slots(jobs);
+  const results = stages.map((stage) => {
     const reason = stage.skip?.();
-    if (reason !== undefined) {
-      console.log(`skip  ${stage.title}: ${reason}`);
+    return reason === undefined
+      ? slots.run(() => runStage(stage))
+      : Promise.resolve({ reason, stage });
+  });
+  for (const pending of results) {
+    const result = await pending;
+    if ("reason" in result) {
+      console.log(`skip  ${result.stage.title}: ${result.reason}`);
       skipped++;
       continue;
     }
-    const result = await runStage(stage);
     console.log(result.line);
     total.passed += result.passed;
     total.failed += result.failed;
@@ -210,8 +248,8 @@ if (import.meta.main) {
     else failed++;
   }
   console.log(
-    `${stages.length} stages in ${duration(performance.now() - started)}: ` +
-      `${ok} ok, ${failed} failed, ${skipped} skipped`,
+    `${stages.length} stages in ${duration(performance.now() - started)} ` +
+      `(${jobs} at a time): ${ok} ok, ${failed} failed, ${skipped} skipped`,
   );
   console.log(`${total.passed} passed, ${total.failed} failed`);
   if (failed > 0 || total.failed > 0) Deno.exit(1);
