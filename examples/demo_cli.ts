@@ -111,16 +111,12 @@ export async function runDemo(
     } else if (arg === "--config" || arg.startsWith("--config=")) {
       if (configPath !== undefined) return usage("--config is given twice");
       const value = arg === "--config" ? args[++i] : arg.slice(9);
-      if (value === undefined || value === "") {
-        return usage("--config needs a file: --config FILE");
-      }
+      if (!value) return usage("--config needs a file: --config FILE");
       configPath = value;
     } else if (arg === "--html" || arg.startsWith("--html=")) {
       if (htmlPath !== undefined) return usage("--html is given twice");
       const value = arg === "--html" ? args[++i] : arg.slice(7);
-      if (value === undefined || value === "") {
-        return usage("--html needs a file: --html FILE");
-      }
+      if (!value) return usage("--html needs a file: --html FILE");
       htmlPath = value;
     } else if (arg === "--help" || arg === "-h") {
       io.out(USAGE);

@@ -119,21 +119,21 @@ function partKey(span: { section: string; item?: string }): string {
 }
 
 /**
- * Each part's text by its key and its occurrence: a list's heading is its
- * section's piece 0, the separator before its second item piece 1, and so
- * on; an item has one piece.
+ * Each part with its key and occurrence: a list's heading is its section's
+ * piece 0, the separator before its second item piece 1, and so on; an
+ * item has one piece.
  */
-function partTexts(spans: readonly PageSpan[]): Map<string, string> {
-  const texts = new Map<string, string>();
+function keyedParts(spans: readonly PageSpan[]): [string, PageSpan][] {
   const counts = new Map<string, number>();
+  const keyed: [string, PageSpan][] = [];
   for (const span of spans) {
     if (span.kind !== "part") continue;
     const key = partKey(span);
     const n = counts.get(key) ?? 0;
     counts.set(key, n + 1);
-    texts.set(`${key}#${n}`, span.text);
+    keyed.push([`${key}#${n}`, span]);
   }
-  return texts;
+  return keyed;
 }
 
 /**
@@ -144,22 +144,20 @@ export function markChanges(
   spans: PageSpan[],
   previous: readonly PageSpan[],
 ): RemovedPart[] {
-  const before = partTexts(previous);
-  const counts = new Map<string, number>();
-  for (const span of spans) {
-    if (span.kind !== "part") continue;
-    const key = partKey(span);
-    const n = counts.get(key) ?? 0;
-    counts.set(key, n + 1);
-    const was = before.get(`${key}#${n}`);
+  const before = new Map(
+    keyedParts(previous).map(([key, span]) => [key, span.text]),
+  );
+  for (const [key, span] of keyedParts(spans)) {
+    const was = before.get(key);
     if (was === undefined) span.change = "added";
     else if (was !== span.text) span.change = "changed";
   }
+  const current = new Set(spans.map(partKey));
   const removed: RemovedPart[] = [];
   const seen = new Set<string>();
   for (const span of previous) {
     const key = partKey(span);
-    if (span.kind !== "part" || counts.has(key) || seen.has(key)) continue;
+    if (span.kind !== "part" || current.has(key) || seen.has(key)) continue;
     seen.add(key);
     const part: RemovedPart = { section: span.section };
     if (span.item !== undefined) part.item = span.item;
