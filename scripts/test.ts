@@ -175,8 +175,9 @@ async function runStage(stage: Stage): Promise<Counts & { line: string }> {
     stdout: "piped",
     stderr: "piped",
   }).output();
-  const text = new TextDecoder().decode(output.stdout) +
-    new TextDecoder().decode(output.stderr);
+  const stdout = new TextDecoder().decode(output.stdout);
+  const stderr = new TextDecoder().decode(output.stderr);
+  const text = stdout + stderr;
   const took = duration(performance.now() - started);
   const counted = stage.counts?.(text);
   const counts: Counts = counted ??
@@ -194,10 +195,10 @@ async function runStage(stage: Stage): Promise<Counts & { line: string }> {
   await mkdir(logs, { recursive: true });
   const log = join(logs, `${stage.id}.log`);
   await writeFile(log, text);
-  const excerpt = failureExcerpt(text).split("\n").map((line) =>
-    `      ${line}`
-  )
-    .join("\n");
+  // Deno's progress lines on stderr say nothing about the failure.
+  const excerpt = failureExcerpt(
+    stdout + stderr.replace(/^(Check|Download|Task) .*\n/gm, ""),
+  ).split("\n").map((line) => `      ${line}`).join("\n");
   return {
     ...counts,
     line:
