@@ -2,12 +2,13 @@
  * The demo as a function of its arguments and I/O, so tests can run it in
  * any runtime: load a config, start its plugins, run an agent-loop step and
  * print the system prompt with a table of its sections and the tool names;
- * or explain it, check it, or compare two steps.
+ * or explain it, check it, or compare two steps; and write the inspector
+ * page of the step (or of the two steps).
  *
  * @module
  */
 
-import { PromptError } from "@dsh/system-prompt";
+import { type PromptAssembly, PromptError } from "@dsh/system-prompt";
 import {
   checkPrompt,
   comparePrompts,
@@ -21,6 +22,7 @@ import {
   formatExplanation,
   formatSections,
 } from "./demo_report.ts";
+import { inspectorPage } from "@dsh/system-prompt/page";
 import { HostError } from "./host_error.ts";
 import { startAgent } from "./start_agent.ts";
 
@@ -29,6 +31,8 @@ export interface DemoIo {
   readTextFile(path: string | URL): Promise<string>;
   out(text: string): void;
   err(text: string): void;
+  /** Writes a file; `--html` needs it. */
+  writeTextFile?(path: string, text: string): Promise<void>;
   /** The current time, ISO 8601. */
   now(): string;
 }
@@ -50,13 +54,15 @@ export const TWO_STEP_TIMES = [
 ] as const;
 
 const USAGE =
-  `Usage: deno task demo [--config FILE] [--json | --explain | --check | --two-step]
+  `Usage: deno task demo [--config FILE] [--json | --explain | --check | --two-step] [--html FILE]
 
   --config FILE  the agent config (default: examples/personas/default.json)
   --json         print the assembly as JSON
   --explain      who owns which span of the prompt, sizes, estimated tokens
   --check        the prompt's diagnostics
   --two-step     two steps five minutes apart and what changed between them
+  --html FILE    also write the inspector page of the step (with --two-step:
+                 of step 2, marked against step 1) to FILE
 
 Exit codes: 0 success; 1 a prompt, config or plugin error, or an error that
 --check found; 2 bad arguments.`;
@@ -67,7 +73,7 @@ const MODES: Record<string, Mode> = {
   "--check": "check",
   "--two-step": "two-step",
 };
-const FLAGS = [...Object.keys(MODES), "--config", "--help"];
+const FLAGS = [...Object.keys(MODES), "--config", "--html", "--help"];
 
 /** Exit codes of {@linkcode runDemo}. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -82,6 +88,7 @@ export async function runDemo(
   io: DemoIo,
 ): Promise<number> {
   let configPath: string | URL | undefined;
+  let htmlPath: string | undefined;
   let mode: Mode = "prompt";
   let modeFlag: string | undefined;
   const usage = (problem: string) => {
@@ -104,10 +111,13 @@ export async function runDemo(
     } else if (arg === "--config" || arg.startsWith("--config=")) {
       if (configPath !== undefined) return usage("--config is given twice");
       const value = arg === "--config" ? args[++i] : arg.slice(9);
-      if (value === undefined || value === "") {
-        return usage("--config needs a file: --config FILE");
-      }
+      if (!value) return usage("--config needs a file: --config FILE");
       configPath = value;
+    } else if (arg === "--html" || arg.startsWith("--html=")) {
+      if (htmlPath !== undefined) return usage("--html is given twice");
+      const value = arg === "--html" ? args[++i] : arg.slice(7);
+      if (!value) return usage("--html needs a file: --html FILE");
+      htmlPath = value;
     } else if (arg === "--help" || arg === "-h") {
       io.out(USAGE);
       return EXIT.ok;
@@ -119,9 +129,14 @@ export async function runDemo(
       );
     }
   }
+  if (htmlPath !== undefined && mode !== "prompt" && mode !== "two-step") {
+    return usage(
+      `--html goes with a step or --two-step, not with ${modeFlag}`,
+    );
+  }
   configPath ??= mode === "two-step" ? DATED_CONFIG : DEFAULT_CONFIG;
   try {
-    return await run(mode, configPath, io);
+    return await run(mode, configPath, io, htmlPath);
   } catch (error) {
     if (error instanceof PromptError || error instanceof HostError) {
       io.err(error.message);
@@ -135,6 +150,7 @@ async function run(
   mode: Mode,
   configPath: string | URL,
   io: DemoIo,
+  htmlPath: string | undefined,
 ): Promise<number> {
   const source = String(configPath);
   let text: string;
@@ -170,6 +186,12 @@ async function run(
     const step2 = await loop.step(config.agent, second);
     io.out(`step 1 (${first}):\n\n${step1.system}\n`);
     io.out(formatComparison(comparePrompts(step1.assembly, step2.assembly)));
+    if (htmlPath !== undefined) {
+      await writePage(io, htmlPath, "Two steps of the demo agent: step 2", {
+        assembly: step2.assembly,
+        previous: step1.assembly,
+      });
+    }
     return 0;
   }
   const { system, tools, assembly } = await loop.step(config.agent, io.now());
@@ -186,5 +208,35 @@ async function run(
   io.out(formatSections(explainPrompt(assembly)));
   io.out("");
   io.out(`tools: ${tools.map((tool) => tool.name).join(", ")}`);
+  if (htmlPath !== undefined) {
+    await writePage(io, htmlPath, "One step of the demo agent", { assembly });
+  }
   return 0;
+}
+
+/** Writes the inspector page of a step (marked against the previous one). */
+async function writePage(
+  io: DemoIo,
+  path: string,
+  title: string,
+  steps: { assembly: PromptAssembly; previous?: PromptAssembly },
+): Promise<void> {
+  const html = inspectorPage(
+    steps.assembly,
+    steps.previous === undefined
+      ? { title }
+      : { title, previous: steps.previous },
+  );
+  if (io.writeTextFile === undefined) {
+    throw new HostError(`Cannot write ${path}: this demo has no file output`);
+  }
+  try {
+    await io.writeTextFile(path, html);
+  } catch (cause) {
+    throw new HostError(
+      `Cannot write ${path}: ${(cause as Error).message}`,
+      { cause },
+    );
+  }
+  io.out(`inspector page: ${path} (open it in a browser)`);
 }

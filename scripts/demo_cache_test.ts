@@ -6,14 +6,11 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cp, mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-
-const ROOT = new URL("..", import.meta.url).pathname;
-// Local artefacts a fresh clone does not have.
-const SKIP = new Set([".git", "node_modules", "npm", ".tmp"]);
+import { cleanCopy } from "./clean_copy.ts";
 
 async function size(path: string): Promise<number> {
   const info = await stat(path);
@@ -31,11 +28,7 @@ describe("deno task demo on a fresh machine", () => {
     try {
       const repo = join(scratch, "repo");
       const denoDir = join(scratch, "deno-dir");
-      for (const entry of await readdir(ROOT)) {
-        if (!SKIP.has(entry)) {
-          await cp(join(ROOT, entry), join(repo, entry), { recursive: true });
-        }
-      }
+      await cleanCopy(repo);
       const result = spawnSync(process.execPath, ["task", "demo"], {
         cwd: repo,
         env: { ...process.env, DENO_DIR: denoDir, NO_COLOR: "1" },

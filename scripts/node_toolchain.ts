@@ -21,6 +21,7 @@ export const VERSIONS = {
   bun: "1.4.5",
   typesNode: "20.19.43",
   ai: "6.0.325",
+  typesJsonSchema: "7.0.15",
   fastCheck: "4.11.0",
   mcpSdk: "1.32.2",
   zod: "4.6.7",
@@ -29,11 +30,29 @@ export const VERSIONS = {
 /** The repository root. */
 export const ROOT: string = join(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** Runs a command; prints its output only when it fails (or always, with `echo`). */
+/** A command that exited with a non-zero code, with what it printed. */
+export class CommandError extends Error {
+  /** Its stdout and stderr, in that order. */
+  readonly output: string;
+
+  /** An error for `command` and its output. */
+  constructor(message: string, output: string) {
+    super(message);
+    this.name = "CommandError";
+    this.output = output;
+  }
+}
+
+/**
+ * Runs a command; prints its output only when it fails (never, with
+ * `quiet`: a failure the caller expects; always, with `echo`).
+ *
+ * @throws {CommandError} If it exits with a non-zero code.
+ */
 export async function run(
   command: string,
   args: string[],
-  options: { cwd: string; echo?: boolean },
+  options: { cwd: string; echo?: boolean; quiet?: boolean },
 ): Promise<string> {
   const output = await new Deno.Command(command, {
     args,
@@ -43,13 +62,14 @@ export async function run(
   }).output();
   const stdout = new TextDecoder().decode(output.stdout);
   const stderr = new TextDecoder().decode(output.stderr);
-  if (options.echo || !output.success) {
+  if (options.echo || (!output.success && !options.quiet)) {
     await Deno.stdout.write(new TextEncoder().encode(stdout));
     await Deno.stderr.write(new TextEncoder().encode(stderr));
   }
   if (!output.success) {
-    throw new Error(
+    throw new CommandError(
       `${command} ${args.join(" ")} failed with exit code ${output.code}`,
+      stdout + stderr,
     );
   }
   return stdout;

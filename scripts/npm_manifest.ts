@@ -8,8 +8,11 @@
 
 import type { DenoManifest, EntryPoint } from "./entry_points.ts";
 
-/** The oldest Node.js the package supports: `require(esm)` is unflagged. */
-export const NODE_ENGINES = ">=20.19";
+/**
+ * The oldest Node.js the package supports, as docs/install.md says: ESM
+ * from 20 (`require(esm)` without a flag from 20.19, which the docs say too).
+ */
+export const NODE_ENGINES = ">=20";
 
 /** The package.json of the npm build. */
 export function npmManifest(

@@ -7,7 +7,8 @@
 
 /**
  * `text` with every relative Markdown link target (not `#anchor`, not a
- * URL) prefixed with `base`, e.g. `…/blob/v0.1.0/`.
+ * URL) prefixed with `base`, e.g. `…/blob/v0.1.0/`; an image's target also
+ * gets `?raw=true`, so that a GitHub blob URL serves the image itself.
  *
  * @example
  * ```ts
@@ -18,11 +19,18 @@
  *   absoluteLinks("[d](docs/design.md) [a](#faq) [u](https://x.dev)", "https://g/b/"),
  *   "[d](https://g/b/docs/design.md) [a](#faq) [u](https://x.dev)",
  * );
+ * assert.equal(
+ *   absoluteLinks("![a page](docs/page.png)", "https://g/b/"),
+ *   "![a page](https://g/b/docs/page.png?raw=true)",
+ * );
  * ```
  */
 export function absoluteLinks(text: string, base: string): string {
   return text.replace(
-    /\]\((?![a-z][a-z0-9+.-]*:|#|\/)([^)\s]+)\)/gi,
-    (_, target: string) => `](${base}${target.replace(/^\.\//, "")})`,
+    /(!?)(\[[^\]]*)\]\((?![a-z][a-z0-9+.-]*:|#|\/)([^)\s]+)\)/gi,
+    (_, image: string, label: string, target: string) =>
+      `${image}${label}](${base}${target.replace(/^\.\//, "")}${
+        image === "" ? "" : "?raw=true"
+      })`,
   );
 }

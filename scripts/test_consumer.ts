@@ -4,8 +4,13 @@
  * into a fresh project and follows docs/install.md there: its code blocks,
  * written out as files, are type-checked with the oldest supported and the
  * newest TypeScript under its Node.js and browser `tsconfig.json`s, and run
- * on Node.js (ESM and CommonJS), on Bun and as an esbuild browser bundle.
- * Every entry point of deno.json `exports` is imported and required by name.
+ * on Node.js (ESM and CommonJS), on Bun and as an esbuild browser bundle;
+ * its AI SDK example is type-checked with `ai` 6 installed (under its
+ * tsconfig, and with `exactOptionalPropertyTypes` and `skipLibCheck`) and
+ * run with the SDK's mock model; its `declare module` examples (the context,
+ * host fields on tools) are type-checked and run. Every entry point of
+ * deno.json `exports` is imported and required by name, and package.json
+ * `engines` says the Node.js version the docs say.
  * Prints "consumer: N passed, M failed" and leaves nothing behind on success.
  *
  * @module
@@ -14,9 +19,11 @@
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildNpm } from "./build_npm.ts";
+import { NODE_ENGINES } from "./npm_manifest.ts";
 import { docBlock, docBlocks } from "./doc_blocks.ts";
 import { specifier } from "./entry_points.ts";
 import {
+  type CommandError,
   denoManifest,
   removeScratch,
   ROOT,
@@ -27,18 +34,21 @@ import {
 
 const EXPECTED = "You are m-1.";
 const { name, version } = await denoManifest();
-const blocks = docBlocks(await readFile(join(ROOT, "docs/install.md"), "utf8"));
+const installMd = await readFile(join(ROOT, "docs/install.md"), "utf8");
+const blocks = docBlocks(installMd);
 const results: { name: string; error?: unknown }[] = [];
 
 /** Runs one check, records it, and goes on to the next either way. */
 async function check(title: string, body: () => Promise<void>) {
+  const started = performance.now();
+  const took = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
   try {
     await body();
     results.push({ name: title });
-    console.log(`ok   ${title}`);
+    console.log(`ok   ${title} (${took()})`);
   } catch (error) {
     results.push({ name: title, error });
-    console.log(`FAIL ${title}\n     ${(error as Error).message}`);
+    console.log(`FAIL ${title} (${took()})\n     ${(error as Error).message}`);
   }
 }
 
@@ -75,6 +85,28 @@ await check("the .d.ts files use .js specifiers only", async () => {
   }
 });
 
+await check(
+  "package.json engines say the Node.js docs/install.md says",
+  async () => {
+    const { engines } = JSON.parse(
+      await readFile(join(packageDir, "package.json"), "utf8"),
+    );
+    const row = /^\| Node\.js, ESM +\| (\d+) +\|/m.exec(installMd);
+    if (row === null) {
+      throw new Error(
+        "docs/install.md has no Node.js, ESM row",
+      );
+    }
+    if (engines.node !== NODE_ENGINES || NODE_ENGINES !== `>=${row[1]}`) {
+      throw new Error(
+        `engines.node is ${engines.node}; docs/install.md says Node.js ${
+          row[1]
+        }`,
+      );
+    }
+  },
+);
+
 await check("each .js and .d.ts has its map", async () => {
   const files = await readdir(packageDir, { recursive: true });
   const emitted = files.filter((f) =>
@@ -103,6 +135,8 @@ const dir = await scratchProject(
     `@types/node@${VERSIONS.typesNode}`,
     `esbuild@${VERSIONS.esbuild}`,
     `bun@${VERSIONS.bun}`,
+    `ai@${VERSIONS.ai}`,
+    `@types/json-schema@${VERSIONS.typesJsonSchema}`,
   ],
 );
 const file = (path: string, text: string) => writeFile(join(dir, path), text);
@@ -129,6 +163,34 @@ await file(
   "tsconfig.browser.json",
   docBlock(blocks, "// tsconfig.json for a browser app"),
 );
+await file(
+  "tsconfig.ai.json",
+  docBlock(blocks, "// tsconfig.json for Node.js with the AI SDK"),
+);
+await file(
+  "tsconfig.ai-exact.json",
+  JSON.stringify({
+    extends: "./tsconfig.ai.json",
+    compilerOptions: { exactOptionalPropertyTypes: true, skipLibCheck: true },
+  }),
+);
+await file(
+  "tsconfig.ai-exact-checked.json",
+  JSON.stringify({
+    extends: "./tsconfig.ai.json",
+    compilerOptions: { exactOptionalPropertyTypes: true },
+  }),
+);
+await file("ai_sdk.ts", docBlock(blocks, "// ai_sdk.ts for Node.js"));
+await file("context.d.ts", docBlock(blocks, "// context.d.ts"));
+await file(
+  "uses_context.ts",
+  'import { SystemPrompt } from "@dsh/system-prompt";\n' +
+    "const prompt = new SystemPrompt();\n" +
+    'prompt.variable("model", (context) => context.agent?.model);\n' +
+    "export { prompt };\n",
+);
+await file("tool_fields.ts", docBlock(blocks, "// tool_fields.ts"));
 // Every entry point by name, typed and untyped.
 const specifiers = entries.map((entry) => specifier(name, entry));
 await file(
@@ -155,12 +217,17 @@ async function project(base: string, files: string[], emit: boolean) {
 
 for (const ts of [VERSIONS.typescriptOldest, VERSIONS.typescript]) {
   await check(
-    `TypeScript ${ts}, Node.js tsconfig: main.ts and every entry point type-check`,
+    `TypeScript ${ts}, Node.js tsconfig: main.ts, context.d.ts and every entry point type-check`,
     async () => {
       await run("node", [
         TSC[ts]!,
         "-p",
-        await project("node", ["main.ts", "entries.ts"], false),
+        await project("node", [
+          "main.ts",
+          "entries.ts",
+          "context.d.ts",
+          "uses_context.ts",
+        ], false),
       ], { cwd: dir });
     },
   );
@@ -181,27 +248,57 @@ for (const ts of [VERSIONS.typescriptOldest, VERSIONS.typescript]) {
         "typo.ts",
         nodeMain.replace("context.agent?.model", "context.agent?.modle"),
       );
-      const failed = await run("node", [
+      // An expected failure: tsc's output is checked, not printed.
+      const output = await run("node", [
         TSC[ts]!,
         "-p",
         await project("node", ["typo.ts"], false),
-      ], { cwd: dir })
-        .then(() => false, () => true);
-      if (!failed) throw new Error("a consumer with a type error compiled");
+      ], { cwd: dir, quiet: true })
+        .then(() => undefined, (error) => (error as CommandError).output);
+      if (output === undefined) {
+        throw new Error("a consumer with a type error compiled");
+      }
+      if (!/error TS2551: Property 'modle' does not exist/.test(output)) {
+        throw new Error(`tsc rejected typo.ts for another reason:\n${output}`);
+      }
     },
   );
 }
 
-const nodeVersion = (await run("node", ["--version"], { cwd: dir })).trim();
 await check(
-  `Node.js ${nodeVersion}: main.ts compiled by TypeScript ${VERSIONS.typescript} runs`,
+  `TypeScript ${VERSIONS.typescript}, ai ${VERSIONS.ai}: with exactOptionalPropertyTypes, ai's declarations fail unless skipLibCheck`,
   async () => {
     await run("node", [
       TSC[VERSIONS.typescript]!,
       "-p",
-      await project("node", ["main.ts"], true),
+      await project("ai-exact", ["ai_sdk.ts"], false),
+    ], { cwd: dir });
+    const output = await run("node", [
+      TSC[VERSIONS.typescript]!,
+      "-p",
+      await project("ai-exact-checked", ["ai_sdk.ts"], false),
+    ], { cwd: dir, quiet: true })
+      .then(() => "", (error) => (error as CommandError).output);
+    const errors = output.split("\n").filter((line) => /error TS/.test(line));
+    if (
+      errors.length === 0 ||
+      errors.some((line) => !line.startsWith("node_modules/ai/dist/index.d.ts"))
+    ) {
+      throw new Error(`expected errors in ai's declarations only:\n${output}`);
+    }
+  },
+);
+const nodeVersion = (await run("node", ["--version"], { cwd: dir })).trim();
+await check(
+  `Node.js ${nodeVersion}: main.ts and tool_fields.ts (host fields on tools) compiled by TypeScript ${VERSIONS.typescript} run`,
+  async () => {
+    await run("node", [
+      TSC[VERSIONS.typescript]!,
+      "-p",
+      await project("node", ["main.ts", "tool_fields.ts"], true),
     ], { cwd: dir });
     await expectPrompt("node", ["out/main.js"], dir);
+    await run("node", ["out/tool_fields.js"], { cwd: dir });
   },
 );
 await check(`Node.js ${nodeVersion}: main.mjs (ESM) runs`, async () => {
@@ -225,6 +322,35 @@ await check(
       if (Object.keys(imported).length === 0 || imported.SystemPrompt !== undefined && required.SystemPrompt !== imported.SystemPrompt) {
         throw new Error(s + " exports nothing or two copies");
       }
+    }`;
+    await run("node", ["--input-type=module", "-e", script], { cwd: dir });
+  },
+);
+await check(
+  `TypeScript ${VERSIONS.typescript}, ai ${VERSIONS.ai}: ai_sdk.ts type-checks under the AI SDK tsconfig, and its step() runs on Node.js ${nodeVersion} with the SDK's mock model`,
+  async () => {
+    await run("node", [
+      TSC[VERSIONS.typescript]!,
+      "-p",
+      await project("ai", ["ai_sdk.ts"], true),
+    ], { cwd: dir });
+    const script = `
+    import { MockLanguageModelV3 } from "ai/test";
+    import { SystemPrompt } from "@dsh/system-prompt";
+    import { step } from "./out/ai_sdk.js";
+    const prompt = new SystemPrompt();
+    prompt.section({ name: "persona", order: 0, text: "You are m-1." });
+    prompt.tools(() => [{ name: "bash", description: "Runs a command.", parameters: { type: "object" } }]);
+    const model = new MockLanguageModelV3({ doGenerate: {
+      content: [{ type: "text", text: "On it." }],
+      finishReason: { unified: "stop", raw: undefined },
+      usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: 1, text: 1, reasoning: undefined } },
+      warnings: [] } });
+    const text = await step(model, await prompt.assemble(), "List the files.");
+    const [call] = model.doGenerateCalls;
+    if (text !== "On it." || call.prompt[0].content !== "You are m-1." || call.tools[0].name !== "bash") {
+      throw new Error("the model got " + JSON.stringify(call.prompt[0]) + " and " + JSON.stringify(call.tools));
     }`;
     await run("node", ["--input-type=module", "-e", script], { cwd: dir });
   },

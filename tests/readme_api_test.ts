@@ -1,5 +1,6 @@
-// The README's API tables name every export of mod.ts, inspect.ts and
-// adapters.ts, and nothing else, so they cannot drift from the code.
+// The README's API tables name every export of mod.ts, inspect.ts,
+// adapters.ts and page.ts, and nothing else, so they cannot drift from the
+// code; each heading links to its entry point's source.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -7,6 +8,7 @@ import { join } from "node:path";
 import * as core from "../mod.ts";
 import * as inspect from "../inspect.ts";
 import * as adapters from "../adapters.ts";
+import * as page from "../page.ts";
 import { repoRoot } from "./support/repo_root.ts";
 import { sourceExports } from "./support/source_exports.ts";
 
@@ -18,19 +20,25 @@ const ENTRY_POINTS = [
     specifier: "@dsh/system-prompt",
     file: "mod.ts",
     runtime: core,
-    docs: "https://jsr.io/@dsh/system-prompt/doc",
+    docs: "mod.ts",
   },
   {
     specifier: "@dsh/system-prompt/inspect",
     file: "inspect.ts",
     runtime: inspect,
-    docs: "https://jsr.io/@dsh/system-prompt/doc/inspect",
+    docs: "inspect.ts",
+  },
+  {
+    specifier: "@dsh/system-prompt/page",
+    file: "page.ts",
+    runtime: page,
+    docs: "page.ts",
   },
   {
     specifier: "@dsh/system-prompt/adapters",
     file: "adapters.ts",
     runtime: adapters,
-    docs: "https://jsr.io/@dsh/system-prompt/doc/adapters",
+    docs: "adapters.ts",
   },
 ];
 

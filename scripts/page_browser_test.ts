@@ -1,0 +1,276 @@
+// The inspector page in a real browser: Debian's Chromium, headless, driven
+// by playwright-core. It loads without console errors or requests, each
+// owner's spans hold exactly that owner's text, and hovering a span shows
+// its owner. A Deno-only test (it starts a browser), kept out of tests/ so
+// the suite there keeps its narrow permissions and runs on Node.js too.
+//
+// Without /usr/bin/chromium the test task skips this stage with a reason,
+// except under CI=1 (set by .ci/run), where the stage is required.
+// UPDATE_SCREENSHOT=1 also writes the screenshot to docs/inspector.png.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { pathToFileURL } from "node:url";
+import { type Browser, chromium, type Page } from "playwright-core";
+import {
+  type AssembledSection,
+  type PromptAssembly,
+  renderPrompt,
+} from "@dsh/system-prompt";
+import { explainPrompt } from "@dsh/system-prompt/inspect";
+import { inspectorPage } from "@dsh/system-prompt/page";
+import { parseConfig } from "../examples/config.ts";
+import { DATED_CONFIG, runDemo, TWO_STEP_TIMES } from "../examples/demo_cli.ts";
+import { startAgent } from "../examples/start_agent.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM } from "./chromium.ts";
+
+const ROOT = new URL("..", import.meta.url);
+
+/** The two steps `deno task demo --two-step` shows, built the same way. */
+async function demoSteps(): Promise<[PromptAssembly, PromptAssembly]> {
+  const config = parseConfig(
+    await readFile(DATED_CONFIG, "utf8"),
+    String(DATED_CONFIG),
+  );
+  const loop = startAgent(config).service("agent-loop")!;
+  const [first, second] = TWO_STEP_TIMES;
+  return [
+    (await loop.step(config.agent, first)).assembly,
+    (await loop.step(config.agent, second)).assembly,
+  ];
+}
+
+/** Each owner's text, in prompt order: sections minus their items, items. */
+function ownerTexts(assembly: PromptAssembly): Map<string, string> {
+  const { text, sections } = explainPrompt(assembly);
+  const texts = new Map<string, string>();
+  const add = (owner: string | undefined, from: number, to: number) => {
+    const key = owner ?? "";
+    texts.set(key, (texts.get(key) ?? "") + text.slice(from, to));
+  };
+  for (const section of sections) {
+    let cursor = section.start;
+    for (const item of section.items ?? []) {
+      add(section.owner, cursor, item.start);
+      add(item.owner, item.start, item.end);
+      cursor = item.end;
+    }
+    add(section.owner, cursor, section.end);
+  }
+  return texts;
+}
+
+/** What the page shows: each part span's owner and text, in order. */
+function spansOf(page: Page, container: string) {
+  return page.$$eval(
+    `${container} .p`,
+    (spans) =>
+      spans.map((span) => ({
+        owner: span.getAttribute("data-owner") ?? "",
+        section: span.getAttribute("data-section"),
+        text: span.textContent ?? "",
+      })),
+  );
+}
+
+interface Loaded {
+  page: Page;
+  problems: string[];
+  requests: string[];
+  dialogs: string[];
+}
+
+const missing = !existsSync(CHROMIUM);
+if (missing && !process.env.CI) {
+  console.log(
+    `skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium); CI requires this test`,
+  );
+}
+
+describe("the inspector page in headless Chromium", {
+  skip: missing && !process.env.CI,
+}, () => {
+  let browser: Browser;
+  let dir: string;
+
+  before(async () => {
+    assert.ok(
+      !missing,
+      `no Chromium at ${CHROMIUM}: CI requires the browser test (.ci/run installs it with apt-get install -y chromium)`,
+    );
+    dir = await mkdtemp(join(tmpdir(), "inspector-page-"));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [...CHROMIUM_ARGS],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  });
+
+  /** Opens a page file, recording console errors, requests and dialogs. */
+  async function open(file: string): Promise<Loaded> {
+    const page = await browser.newPage({
+      viewport: { width: 1280, height: 800 },
+    });
+    const loaded: Loaded = { page, problems: [], requests: [], dialogs: [] };
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") {
+        loaded.problems.push(`${message.type()}: ${message.text()}`);
+      }
+    });
+    page.on("pageerror", (error) => loaded.problems.push(error.message));
+    page.on("request", (request) => loaded.requests.push(request.url()));
+    page.on("dialog", async (dialog) => {
+      loaded.dialogs.push(dialog.message());
+      await dialog.dismiss();
+    });
+    await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
+    return loaded;
+  }
+
+  it("shows the page `deno task demo --two-step --html` writes: no console error, no request, each owner's text, the owner on hover", async () => {
+    const file = join(dir, "two-step.html");
+    const written: string[] = [];
+    const code = await runDemo(["--two-step", "--html", file], {
+      readTextFile: (path) => readFile(path, "utf8"),
+      writeTextFile: (path, text) => writeFile(path, text),
+      out: (text) => void written.push(text),
+      err: (text) => assert.fail(text),
+      now: () => "2026-11-30T12:00:00Z",
+    });
+    assert.equal(code, 0);
+    assert.equal(
+      written.at(-1),
+      `inspector page: ${file} (open it in a browser)`,
+    );
+    const [, step2] = await demoSteps();
+    const { page, problems, requests } = await open(file);
+
+    assert.deepEqual(problems, []);
+    assert.deepEqual(requests, [pathToFileURL(file).href]);
+    assert.equal(await page.textContent("#prompt"), renderPrompt(step2));
+
+    const spans = await spansOf(page, "#prompt");
+    const expected = ownerTexts(step2);
+    assert.deepEqual(
+      [...new Set(spans.map((span) => span.owner))].sort(),
+      [...expected.keys()].sort(),
+    );
+    for (const [owner, text] of expected) {
+      assert.equal(
+        spans.filter((span) => span.owner === owner).map((span) => span.text)
+          .join(""),
+        text,
+        `the spans of "${owner}"`,
+      );
+    }
+
+    for (const owner of expected.keys()) {
+      const span = page.locator(`#prompt .p[data-owner="${owner}"]`).first();
+      await span.hover();
+      const details = await page.locator("#details dd").allTextContents();
+      assert.ok(details.includes(owner), `hover shows ${owner}: ${details}`);
+      assert.match(
+        await span.getAttribute("title") ?? "",
+        new RegExp(`owner ${owner} ·`),
+      );
+      const index = await span.getAttribute("data-owner-index");
+      assert.equal(
+        await page.locator(`#owners li.hl`).getAttribute("data-owner-index"),
+        index,
+      );
+    }
+
+    // Step 2 of the dated persona: the persona changed, nothing else did.
+    const changed = await page.$$eval(
+      "#prompt .p[data-change]",
+      (
+        spans,
+      ) => [
+        ...new Set(spans.map((span) => span.getAttribute("data-section"))),
+      ],
+    );
+    assert.deepEqual(changed, ["agent:persona"]);
+    assert.match(
+      await page.textContent("#changes") ?? "",
+      /Prefix break: Section "agent:persona" of "agent-loop" changed while the 2 sections after it did not/,
+    );
+    assert.equal(await page.locator(".mk.diff").count(), 1);
+    assert.ok((await page.locator(".mk.bp").count()) >= 1);
+
+    // The README's screenshot: hovering the bash guidance.
+    await page.locator('#prompt .p[data-owner="bash"]').first().hover();
+    const png = await page.screenshot({ fullPage: true });
+    assert.deepEqual([...png.subarray(1, 4)], [0x50, 0x4e, 0x47]); // "PNG"
+    if (process.env.UPDATE_SCREENSHOT === "1") {
+      await writeFile(new URL("docs/inspector.png", ROOT), png);
+      console.log(`wrote docs/inspector.png (${png.length} bytes)`);
+    }
+    await page.close();
+  });
+
+  it("shows hostile text as text and the runtime context apart, with its owners", async () => {
+    const hostile =
+      `</script><script>alert(1)</script><!-- "x" 'y' & <b>bold</b>`;
+    const contexts: AssembledSection[] = [
+      { name: "now", order: 0, text: "It is {{time}}.", owner: "clock" },
+      { name: hostile, order: 1, text: hostile, owner: hostile, literal: true },
+    ];
+    const assembly = {
+      sections: [
+        {
+          name: "persona",
+          order: 0,
+          text: hostile,
+          owner: "agent-loop",
+          literal: true,
+        },
+        {
+          name: "tool:bash",
+          order: 105,
+          text: "Check exit codes.",
+          owner: `"><img src=x onerror=alert(2)>`,
+        },
+      ],
+      tools: [],
+      variables: { time: "09:00" },
+      contexts,
+    } as PromptAssembly;
+    const file = join(dir, "hostile.html");
+    await writeFile(file, inspectorPage(assembly, { title: hostile }));
+    const { page, problems, requests, dialogs } = await open(file);
+
+    assert.deepEqual(problems, []);
+    assert.deepEqual(dialogs, []);
+    assert.deepEqual(requests, [pathToFileURL(file).href]);
+    assert.equal(await page.title(), hostile);
+    assert.equal(await page.textContent("#prompt"), renderPrompt(assembly));
+    assert.equal(await page.locator("#prompt b, img").count(), 0);
+    assert.equal(await page.locator("script").count(), 1);
+    assert.equal(
+      await page.textContent("#context-text"),
+      `It is 09:00.\n\n${hostile}`,
+    );
+    assert.deepEqual(
+      (await spansOf(page, "#context-text")).map((
+        span,
+      ) => [span.owner, span.text]),
+      [["clock", "It is 09:00."], [hostile, hostile]],
+    );
+    const evil = page.locator(`#prompt .p[data-section="tool:bash"]`);
+    await evil.hover();
+    assert.ok(
+      (await page.locator("#details dd").allTextContents()).includes(
+        `"><img src=x onerror=alert(2)>`,
+      ),
+    );
+    await page.close();
+  });
+});
