@@ -2,7 +2,7 @@
 // provider returns is user data that can throw when it is read, and an item
 // function or item provider that returns a promise must not leave its
 // rejection unhandled (issue #11, "Async providers").
-import { describe, it, mock } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {
   type ItemInput,

@@ -17,7 +17,6 @@ import { setToolOwner } from "../core/tools.ts";
 import {
   abandon,
   aborted,
-  ignoreRejection,
   isPromptError,
   isThenable,
   raceAbort,

@@ -1,43 +1,8 @@
-// SPEC §7.4: introspection sees the layout. explainPrompt's part is in
-// explain_test.ts; comparePrompts, cacheBlocks and checkPrompt with a layout
-// in compare_test.ts, cache_blocks_test.ts and check_test.ts; the audit here.
+// The audit sees the layout: item, separator and flag changes (explain,
+// compare, cache blocks and check with a layout have their own test files).
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import {
-  type AssembledItem,
-  type AssembledSection,
-  type PromptAssembly,
-  SystemPrompt,
-} from "../mod.ts";
-
-const item = (
-  name: string,
-  text: string,
-  extra: Partial<AssembledItem> = {},
-): AssembledItem => ({ name, order: 0, text, ...extra });
-
-function assembly(
-  sections: (Partial<AssembledSection> & { name: string })[],
-  separator?: string,
-  variables: Record<string, string> = {},
-): PromptAssembly {
-  const result: PromptAssembly = {
-    sections: sections.map((s, i) => ({ order: i, text: "", ...s })),
-    tools: [],
-    variables,
-  };
-  if (separator !== undefined) result.separator = separator;
-  return result;
-}
-
-const tools = (names: string[], extra: Partial<AssembledSection> = {}) => ({
-  name: "tools",
-  text: "Tools:",
-  owner: "loop",
-  list: { empty: "Tools: (none)" },
-  items: names.map((n) => item(n, `- ${n}`, { owner: n })),
-  ...extra,
-});
+import { SystemPrompt } from "../mod.ts";
 
 describe("the audit with a layout", () => {
   it("records item, separator and flag changes", async () => {
