@@ -304,6 +304,8 @@ export function describeWhere(where: Where): string {
   if (where.item !== undefined) {
     const path = where.list ?? [where.section ?? where.context ?? ""];
     what = `item ${quote(where.item)} of list ${path.map(quote).join(" > ")}`;
+  } else if (where.list !== undefined) {
+    what = `list ${where.list.map(quote).join(" > ")}`;
   } else if (where.section !== undefined) {
     what = `section ${quote(where.section)}`;
   } else if (where.context !== undefined) {

@@ -78,7 +78,10 @@ function finish<C>(
     if (log !== undefined) result.audit = log;
     return result;
   };
-  const result = waterfall(handlers, assembly, context, log);
+  const result = waterfall(handlers, assembly, context, {
+    log,
+    signal: state.signal,
+  });
   return isThenable(result) ? result.then(done) : done(result);
 }
 

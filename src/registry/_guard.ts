@@ -150,7 +150,16 @@ export class ChangeEvents {
         let index = 0;
         for (const { listener, owner } of [...this.#listeners]) {
           try {
-            listener(current);
+            const result: unknown = listener(current);
+            // An async listener's rejection is a listener failure too.
+            if (isThenable(result)) {
+              const label = handlerName(listener, index);
+              Promise.resolve(result).then(
+                undefined,
+                (cause) =>
+                  this.#report(listenerFailed(current, label, owner, cause)),
+              );
+            }
           } catch (cause) {
             this.#report(
               listenerFailed(

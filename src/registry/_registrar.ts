@@ -22,7 +22,7 @@ import type {
   VariableProvider,
 } from "../core/types.ts";
 import { disposer, type Place, type Registry } from "./_registry.ts";
-import { listPath } from "./_store.ts";
+import { listPath, type Table } from "./_store.ts";
 
 /**
  * The registration methods, bound to a place. A scope or layer tracks what
@@ -158,7 +158,12 @@ function disposeAll(disposers: readonly Disposer[], from: number): void {
 export class Scope<C> extends Registrar<C> implements PromptScope<C> {
   readonly owner: string;
   readonly layer: string | undefined;
-  constructor(registry: Registry, owner: string, layer: string | undefined) {
+  readonly #onDispose: ((scope: Scope<C>) => void) | undefined;
+  constructor(
+    registry: Registry,
+    owner: string,
+    place: { layer: string | undefined; onDispose?: (scope: Scope<C>) => void },
+  ) {
     if (typeof owner !== "string" || owner === "") {
       throw new TypeError(
         `Cannot open scope: owner must be a non-empty string, got ${
@@ -166,9 +171,18 @@ export class Scope<C> extends Registrar<C> implements PromptScope<C> {
         }`,
       );
     }
-    super(registry, { owner, layer }, true);
+    super(registry, { owner, layer: place.layer }, true);
     this.owner = owner;
-    this.layer = layer;
+    this.layer = place.layer;
+    this.#onDispose = place.onDispose;
+  }
+  override dispose(): void {
+    if (this.disposed) return;
+    try {
+      super.dispose();
+    } finally {
+      this.#onDispose?.(this);
+    }
   }
   [Symbol.dispose](): void {
     this.dispose();
@@ -180,13 +194,22 @@ export class Layer<C> extends Registrar<C> implements PromptLayer<C> {
   readonly key: string;
   readonly parent: string | undefined;
   readonly #registry: Registry;
+  readonly #table: Table;
+  readonly #onDispose: () => void;
+  // Live scopes only: a disposed scope leaves the set.
   readonly #scopes = new Set<Scope<C>>();
 
-  constructor(registry: Registry, key: string, parent: string | undefined) {
-    super(registry, { owner: undefined, layer: key }, true);
+  constructor(
+    registry: Registry,
+    table: Table,
+    onDispose: () => void,
+  ) {
+    super(registry, { owner: undefined, layer: table.key }, true);
     this.#registry = registry;
-    this.key = key;
-    this.parent = parent;
+    this.#table = table;
+    this.#onDispose = onDispose;
+    this.key = table.key!;
+    this.parent = table.parent;
   }
 
   scope(owner: string): PromptScope<C> {
@@ -199,16 +222,25 @@ export class Layer<C> extends Registrar<C> implements PromptLayer<C> {
         { layer: this.key },
       );
     }
-    const scope = new Scope<C>(this.#registry, owner, this.key);
+    const scope = new Scope<C>(this.#registry, owner, {
+      layer: this.key,
+      onDispose: (done) => void this.#scopes.delete(done),
+    });
     this.#scopes.add(scope);
     return scope;
   }
 
   override dispose(): void {
     if (this.disposed) return;
-    for (const scope of this.#scopes) scope.dispose();
-    super.dispose();
-    this.#registry.removeLayer(this.key);
+    // Disposed first: a listener told of what goes next sees a dead layer,
+    // and a layer it opens under this key is a new one, left alone.
+    try {
+      super.dispose();
+      for (const scope of [...this.#scopes]) scope.dispose();
+    } finally {
+      this.#registry.removeLayer(this.#table);
+      this.#onDispose();
+    }
   }
 
   [Symbol.dispose](): void {

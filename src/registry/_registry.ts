@@ -17,6 +17,7 @@ import {
   type FunctionEntry,
   layerChain,
   partEntry,
+  partKey,
   requireFunction,
   Table,
   type UserFunction,
@@ -100,8 +101,18 @@ export class Registry {
     return table;
   }
 
-  removeLayer(key: string): void {
-    this.layers.delete(key);
+  #isContextList(name: string): boolean {
+    const key = partKey("context", [], name);
+    for (const table of [this.global, ...this.layers.values()]) {
+      if (table.parts.get(key)?.list !== undefined) return true;
+    }
+    return false;
+  }
+
+  removeLayer(table: Table): void {
+    // Only its own table: a listener may have opened a new layer of the key.
+    if (this.layers.get(table.key!) !== table) return;
+    this.layers.delete(table.key!);
     this.#invalidate();
   }
 
@@ -142,7 +153,10 @@ export class Registry {
     path: readonly string[] = [],
   ): Disposer {
     const table = this.table(place);
-    const entry = partEntry(kind, input, { path, ...place });
+    const top = kind === "item" && this.#isContextList(path[0]!)
+      ? "context"
+      : "section";
+    const entry = partEntry(kind, input, { path, ...place, top });
     const key = addPart(table, entry);
     const kindName = kind === "item" ? "item" : kind;
     return this.changed([kindName, "register", {
@@ -211,7 +225,7 @@ export class Registry {
     const table = this.table(place);
     const entry: FunctionEntry = {
       fn: fn as UserFunction,
-      name: handlerName(fn, table.handlers.size),
+      name: handlerName(fn, table.handlerCount++),
       path: [],
       ...place,
     };

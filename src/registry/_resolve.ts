@@ -117,11 +117,12 @@ export function resolveStep<C, T>(
     const started = start(
       snapshot,
       step.context,
-      signal === undefined ? NO_SIGNAL : { signal },
+      // Frozen: one provider cannot take the signal from the next.
+      signal === undefined ? NO_SIGNAL : Object.freeze({ signal }),
     );
-    // A provider may have aborted it.
-    if (signal?.aborted) throw aborted(signal);
     const { values, pending } = started;
+    // A provider may have aborted it.
+    if (signal?.aborted) throw abandoned(values, aborted(signal));
     const run = () => {
       try {
         return finish(values);
@@ -140,7 +141,11 @@ export function resolveStep<C, T>(
         if (failed !== undefined) throw abandoned(values, failed);
         return run();
       });
-    if (!isThenable(result)) return Promise.resolve(result);
+    if (!isThenable(result)) {
+      // A synchronous handler may have aborted it.
+      if (signal?.aborted) throw aborted(signal);
+      return Promise.resolve(result);
+    }
     return signal === undefined
       ? result as Promise<T>
       : raceAbort(result as Promise<T>, signal);

@@ -106,7 +106,7 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     if (entry.kind === "section") sections.push(entry);
     else if (entry.kind === "context") contexts.push(entry);
     else {
-      const key = entry.path.join("\0");
+      const key = JSON.stringify(entry.path);
       const list = members.get(key);
       if (list === undefined) members.set(key, [entry]);
       else list.push(entry);
@@ -114,12 +114,13 @@ export function snapshot(chain: readonly Table[]): Snapshot {
   }
   const providersOf = new Map<string, FunctionEntry[]>();
   for (const entry of itemProviders) {
-    const key = entry.path.join("\0");
+    const key = JSON.stringify(entry.path);
     const list = providersOf.get(key);
     if (list === undefined) providersOf.set(key, [entry]);
     else list.push(entry);
   }
   const reached = new Set<string>();
+  let clash: PartEntry | undefined;
   const node = (entry: PartEntry, top: "section" | "context"): Node => {
     const where = partWhere(entry, top);
     const farther = shadowed.get(entry);
@@ -134,13 +135,17 @@ export function snapshot(chain: readonly Table[]): Snapshot {
       const path = entry.kind === "item"
         ? [...entry.path, entry.name]
         : [entry.name];
-      const key = path.join("\0");
+      const key = JSON.stringify(path);
+      // A section list and a context list of one name (from two layers):
+      // `item(name)` would be ambiguous.
+      if (reached.has(key) && clash === undefined) clash = entry;
       reached.add(key);
       const own = (members.get(key) ?? []).sort(byNumericOrder);
       children = own.map((child) => node(child, top));
       providers = (providersOf.get(key) ?? []).map((provider) => {
         const at: Where = {
           [top]: path[0],
+          ...(path.length > 1 ? { list: path } : {}),
           owner: provider.owner,
           ...(provider.layer ? { layer: provider.layer } : {}),
         } as Where;
@@ -199,7 +204,12 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     handlers,
     calls,
     complete: completes[0],
-    problem: orphan(members, providersOf, reached) ??
+    problem: (clash === undefined ? undefined : failure(
+      "duplicate-context",
+      "assemble",
+      partWhere(clash),
+      "a section list and a context list of this name meet in this layer chain",
+    )) ?? orphan(members, providersOf, reached) ??
       multipleComplete(completes),
   };
 }
@@ -227,7 +237,9 @@ function orphan(
   providers: ReadonlyMap<string, FunctionEntry[]>,
   reached: ReadonlySet<string>,
 ): PromptError | undefined {
-  const lists = [...reached].map((key) => key.split("\0").join("/"));
+  const lists = [...reached].map((key) =>
+    (JSON.parse(key) as string[]).join("/")
+  );
   const fail = (
     entry: { path: readonly string[] },
     where: Where,
@@ -250,7 +262,7 @@ function orphan(
     const item = entries[0]!;
     return fail(
       item,
-      partWhere(item),
+      partWhere(item, item.top),
       " (a section, context entry or item declaring `list`)",
     );
   }

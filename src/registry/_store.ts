@@ -36,6 +36,8 @@ export interface PartEntry {
   readonly list: ListLayout<never> | undefined;
   readonly owner: string | undefined;
   readonly layer: string | undefined;
+  /** For an item, whether its top-level list is a section or a context entry. */
+  readonly top: "section" | "context";
 }
 
 /** A variable, tool provider, item provider or handler as registered. */
@@ -57,6 +59,8 @@ export class Table {
   readonly tools = new Set<FunctionEntry>();
   readonly itemProviders = new Set<FunctionEntry>();
   readonly handlers = new Set<FunctionEntry>();
+  /** Names anonymous handlers `#n`, never twice in one table. */
+  handlerCount = 0;
   constructor(
     readonly key: string | undefined,
     readonly parent: string | undefined,
@@ -70,30 +74,44 @@ export function partKey(
   name: string,
 ): string {
   return kind === "item"
-    ? `i\0${path.join("\0")}\0\0${name}`
-    : `${kind[0]}\0${name}`;
+    ? JSON.stringify(["i", path, name])
+    : JSON.stringify([kind[0], name]);
 }
 
 /** Checks a list address: a name, or a non-empty path of names. */
 export function listPath(list: unknown, what: string): readonly string[] {
-  const path = typeof list === "string" ? [list] : list;
-  if (
-    !Array.isArray(path) || path.length === 0 ||
-    !path.every((n) => typeof n === "string")
-  ) {
+  // Each element read once, into the registry's own array.
+  const path: unknown[] = [];
+  if (typeof list === "string") path.push(list);
+  else if (Array.isArray(list)) {
+    for (let i = 0; i < list.length; i++) path.push(list[i]);
+  }
+  if (path.length === 0 || !path.every((n) => typeof n === "string")) {
     throw new TypeError(
       `Cannot add ${what}: list must be a list name or a path of names`,
     );
   }
-  if (path.some((name) => name === "")) {
+  const names = path as string[];
+  if (names.some((name) => name === "")) {
     throw failure("invalid-item", "add", {
       item: "",
-      list: path,
-      section: path[0],
+      list: names,
+      section: names[0],
     }, "a list name must not be empty");
   }
-  return Object.freeze([...path]);
+  if (names.length > MAX_DEPTH) {
+    throw failure(
+      "invalid-item",
+      "add",
+      { item: "", list: names.slice(0, 3), section: names[0] },
+      `lists nest at most ${MAX_DEPTH} deep; this path has ${names.length} names`,
+    );
+  }
+  return Object.freeze(names);
 }
+
+/** How deep lists nest: every walk of a part stays far from the stack's end. */
+export const MAX_DEPTH = 1000;
 
 const INVALID_DUPLICATE: Record<
   PartKind,
@@ -128,6 +146,7 @@ export function partEntry(
     path: readonly string[];
     owner: string | undefined;
     layer: string | undefined;
+    top: "section" | "context";
   },
 ): PartEntry {
   if (typeof input !== "object" || input === null) {
@@ -147,7 +166,7 @@ export function partEntry(
     separator: raw.separator,
     trim: raw.trim,
     literal: raw.literal,
-    list: raw.list,
+    list: readList(raw.list),
   };
   if (kind === "section") part.complete = raw.complete;
   const name = part.name;
@@ -155,7 +174,7 @@ export function partEntry(
     kind,
     name: typeof name === "string" ? name : "",
     ...place,
-  });
+  }, place.top);
   checkPart(part, { kind, mode: "add", action: "add", where });
   const list = part.list as ListLayout<never> | undefined;
   return {
@@ -173,10 +192,37 @@ export function partEntry(
       : part.literal as boolean | undefined,
     complete: part.complete === true ? true : undefined,
     // The registry's own copy: a later edit of the caller's object changes nothing.
-    list: list === undefined ? undefined : { ...list },
+    list,
     owner: place.owner,
     layer: place.layer,
+    top: place.top,
   };
+}
+
+const LIST_FIELDS = [
+  "separator",
+  "headingSeparator",
+  "footer",
+  "footerSeparator",
+  "empty",
+  "dedupe",
+] as const;
+
+/**
+ * A list layout's fields, each read once (inherited ones too) into the
+ * registry's own object; anything but a plain object is left for the
+ * field table to refuse.
+ */
+function readList(list: unknown): unknown {
+  if (typeof list !== "object" || list === null || Array.isArray(list)) {
+    return list;
+  }
+  const copy: Record<string, unknown> = {};
+  for (const key of LIST_FIELDS) {
+    const value = (list as Record<string, unknown>)[key];
+    if (value !== undefined) copy[key] = value;
+  }
+  return copy;
 }
 
 /** Adds a part to a table, or throws its kind's duplicate error naming both. */
@@ -197,7 +243,7 @@ export function addPart(table: Table, entry: PartEntry): string {
     throw failure(
       INVALID_DUPLICATE[entry.kind],
       "add",
-      partWhere(entry),
+      partWhere(entry, entry.top),
       `${describeOwner(holder.owner)} already added ${
         holder.kind === entry.kind ? "it" : `a ${what} list of that name`
       }`,

@@ -43,6 +43,7 @@ export function toolOrder(names: unknown): ToolOrder {
     );
   }
   const ranks = new Map<string, number>();
+  const read: string[] = [];
   let rest = -1;
   for (let i = 0; i < names.length; i++) {
     const name: unknown = names[i];
@@ -57,13 +58,14 @@ export function toolOrder(names: unknown): ToolOrder {
     } else if (ranks.has(name)) {
       throw bad(`lists "${name}" twice`);
     } else ranks.set(name, i);
+    read.push(name);
   }
   if (rest === -1) {
     throw bad(
       `has no "${TOOL_ORDER_REST}" entry for the tools it does not list`,
     );
   }
-  return { ranks, rest, names: [...names] as string[] };
+  return { ranks, rest, names: Object.freeze(read) };
 }
 
 /** Sorts records in place into the canonical order. */

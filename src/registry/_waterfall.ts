@@ -17,7 +17,7 @@ import type {
   AuditEntry,
   PromptAssembly,
 } from "../core/types.ts";
-import { isThenable } from "./_guard.ts";
+import { aborted, isThenable } from "./_guard.ts";
 import type { FunctionEntry } from "./_store.ts";
 
 /**
@@ -28,14 +28,17 @@ export function waterfall<C>(
   handlers: readonly FunctionEntry[],
   first: PromptAssembly,
   context: C,
-  log: AuditEntry[] | undefined,
+  run: { log: AuditEntry[] | undefined; signal: AbortSignal | undefined },
 ): PromptAssembly | Promise<PromptAssembly> {
+  const { log, signal } = run;
   const next = (
     from: number,
     current: PromptAssembly,
   ): PromptAssembly | Promise<PromptAssembly> => {
     let assembly = current;
     for (let i = from; i < handlers.length; i++) {
+      // An abandoned step runs no further handler.
+      if (signal?.aborted) throw aborted(signal);
       const entry = handlers[i]!;
       const before = log === undefined ? undefined : fingerprint(assembly);
       const settled = (result: unknown) => {

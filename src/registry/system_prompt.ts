@@ -266,7 +266,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   scope(owner: string): PromptScope<C> {
-    return new Scope<C>(this.#registry, owner, undefined);
+    return new Scope<C>(this.#registry, owner, { layer: undefined });
   }
 
   /**
@@ -304,8 +304,10 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
       }
       return live;
     }
-    this.#registry.addLayer(key, options.parent);
-    const layer = new Layer<C>(this.#registry, key, options.parent);
+    const table = this.#registry.addLayer(key, options.parent);
+    const layer: Layer<C> = new Layer<C>(this.#registry, table, () => {
+      if (this.#layers.get(key) === layer) this.#layers.delete(key);
+    });
     this.#layers.set(key, layer);
     return layer;
   }
@@ -428,7 +430,7 @@ function describeTables(
     items: [],
     itemProviders: [],
     layers: [],
-    toolOrder,
+    toolOrder: [...toolOrder],
   };
   const place = (
     entry: { owner: string | undefined; layer: string | undefined },
