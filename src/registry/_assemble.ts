@@ -20,6 +20,7 @@ import type {
   PromptAssembly,
 } from "../core/types.ts";
 import { isPromptError, isThenable } from "./_guard.ts";
+import { readProvided } from "./_parts.ts";
 import { build, resolveStep, toolRecords } from "./_resolve.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import type { FunctionEntry } from "./_store.ts";
@@ -54,6 +55,7 @@ function finish<C>(
   context: C,
   state: AssembleState,
 ): PromptAssembly | Promise<PromptAssembly> {
+  readProvided(snapshot, values);
   const records = toolRecords(snapshot, values, state.copies, state.order);
   const assembly = build(snapshot, values, {
     records,
@@ -72,16 +74,20 @@ function finish<C>(
     return assembly;
   }
   const log: AuditEntry[] | undefined = state.audit ? [] : undefined;
+  const run: Parameters<typeof waterfall>[3] = { log, signal: state.signal };
   const done = (result: PromptAssembly) => {
-    checkAssembly(result, handlers[handlers.length - 1]);
-    if (complete !== undefined) result.sections = [complete];
-    if (log !== undefined) result.audit = log;
-    return result;
+    checkAssembly(result, {
+      last: run.blame ?? handlers[handlers.length - 1],
+      copies: state.copies,
+    });
+    if (complete === undefined && log === undefined) return result;
+    // Never written into: the object a handler returned may be shared.
+    const final = { ...result };
+    if (complete !== undefined) final.sections = [complete];
+    if (log !== undefined) final.audit = log;
+    return final;
   };
-  const result = waterfall(handlers, assembly, context, {
-    log,
-    signal: state.signal,
-  });
+  const result = waterfall(handlers, assembly, context, run);
   return isThenable(result) ? result.then(done) : done(result);
 }
 
@@ -92,8 +98,9 @@ function finish<C>(
  */
 function checkAssembly(
   assembly: PromptAssembly,
-  last: FunctionEntry | undefined,
+  by: { last: FunctionEntry | undefined; copies: ToolCopies },
 ): void {
+  const { last } = by;
   const at: Where = last === undefined ? {} : handlerWhere(last);
   const action = last === undefined
     ? "accept the assembly"
@@ -137,14 +144,12 @@ function checkAssembly(
           { tool: name },
         );
       }
-      if (typeof parameters !== "object" || parameters === null) {
-        throw fail(
-          `tool "${name}" has ${
-            describeValue(parameters)
-          } as parameters, not an object`,
-          { tool: name },
-        );
-      }
+      // A schema the registry did not copy must be JSON data too.
+      by.copies.checkSchema(
+        parameters,
+        (state) =>
+          fail(`the parameters of tool "${name}" ${state}`, { tool: name }),
+      );
       if (names.has(name)) {
         throw failure(
           "duplicate-tool",

@@ -156,7 +156,7 @@ export function part(
     const names = new Map<string, string | undefined>();
     for (const item of items) names.set(item.name, item.owner);
     for (const provider of node.providers) {
-      provided(snapshot, values, provider, { node, items, names });
+      provided(values, provider, { node, items, names });
     }
   }
   if (node.sortEachStep) items.sort(byOrderThenName);
@@ -164,9 +164,82 @@ export function part(
   return assembled;
 }
 
-/** Appends one item provider's items to its list, checked. */
+/** An item provider's result, read once: each item's fields, in order. */
+export class ProvidedItems {
+  constructor(readonly items: readonly Readonly<Record<string, unknown>>[]) {}
+}
+
+const ITEM_FIELDS = [
+  "name",
+  "order",
+  "text",
+  "separator",
+  "trim",
+  "literal",
+  "stability",
+] as const;
+
+/**
+ * Reads every item provider's result once, in place: each becomes a
+ * `ProvidedItems` of plain copies that the build checks and render()
+ * compares, so no field is read twice and nothing read can change after.
+ */
+export function readProvided(snapshot: Snapshot, values: unknown[]): void {
+  for (const provider of snapshot.itemProviders) {
+    const call = snapshot.calls[provider.call]!;
+    const value = values[provider.call];
+    if (value instanceof Rejected) throw callFailed(call, value.cause, true);
+    if (!Array.isArray(value)) throw wrongValue(call, value, "an array");
+    const items: Record<string, unknown>[] = [];
+    try {
+      const length = value.length;
+      for (let i = 0; i < length; i++) {
+        const raw = value[i] as Record<string, unknown> | null;
+        if (typeof raw !== "object" || raw === null || isThenable(raw)) {
+          throw failure(
+            "invalid-value",
+            "list items of",
+            provider.where,
+            `item ${i} is ${describeValue(raw)}, not an item`,
+          );
+        }
+        if (raw.list !== undefined) {
+          throw failure(
+            "invalid-value",
+            "list items of",
+            provider.where,
+            `item ${i} declares list; only registered items can be lists`,
+          );
+        }
+        const input: Record<string, unknown> = {};
+        for (const key of ITEM_FIELDS) input[key] = raw[key];
+        items.push(input);
+      }
+    } catch (cause) {
+      ignoreRejections(value);
+      if (isPromptError(cause)) throw cause;
+      throw callFailed(call, cause, false);
+    }
+    values[provider.call] = new ProvidedItems(items);
+  }
+}
+
+/** Whether two reads of a provider's items hold the same fields. */
+export function sameItems(a: unknown, b: unknown): boolean {
+  if (!(a instanceof ProvidedItems) || !(b instanceof ProvidedItems)) {
+    return a === b;
+  }
+  if (a.items.length !== b.items.length) return false;
+  for (let i = 0; i < a.items.length; i++) {
+    const x = a.items[i]!;
+    const y = b.items[i]!;
+    for (const key of ITEM_FIELDS) if (x[key] !== y[key]) return false;
+  }
+  return true;
+}
+
+/** Appends one item provider's items (read by `readProvided`), checked. */
 function provided(
-  snapshot: Snapshot,
   values: readonly unknown[],
   provider: Node["providers"][number],
   into: {
@@ -175,56 +248,14 @@ function provided(
     names: Map<string, string | undefined>;
   },
 ): void {
-  const call = snapshot.calls[provider.call]!;
-  const value = values[provider.call];
-  if (value instanceof Rejected) throw callFailed(call, value.cause, true);
-  if (!Array.isArray(value)) throw wrongValue(call, value, "an array");
+  const { items } = values[provider.call] as ProvidedItems;
   const { owner, layer } = provider.entry;
   const path = into.node.entry.kind === "item"
     ? [...into.node.entry.path, into.node.entry.name]
     : [into.node.entry.name];
   const top = into.node.where.section !== undefined ? "section" : "context";
-  let length: number;
-  try {
-    length = value.length;
-  } catch (cause) {
-    throw callFailed(call, cause, false);
-  }
-  for (let i = 0; i < length; i++) {
-    let input: Record<string, unknown>;
-    try {
-      const raw = value[i] as Record<string, unknown> | null;
-      if (typeof raw !== "object" || raw === null || isThenable(raw)) {
-        ignoreRejections(value);
-        throw failure(
-          "invalid-value",
-          "list items of",
-          provider.where,
-          `item ${i} is ${describeValue(raw)}, not an item`,
-        );
-      }
-      // Each field read once, into the registry's own object.
-      input = {
-        name: raw.name,
-        order: raw.order,
-        text: raw.text,
-        separator: raw.separator,
-        trim: raw.trim,
-        literal: raw.literal,
-        stability: raw.stability,
-      };
-      if (raw.list !== undefined) {
-        throw failure(
-          "invalid-value",
-          "list items of",
-          provider.where,
-          `item ${i} declares list; only registered items can be lists`,
-        );
-      }
-    } catch (cause) {
-      if (isPromptError(cause)) throw cause;
-      throw callFailed(call, cause, false);
-    }
+  for (let i = 0; i < items.length; i++) {
+    const input = items[i]!;
     const name = typeof input.name === "string" ? input.name : `#${i}`;
     const where = {
       [top]: path[0],

@@ -65,6 +65,8 @@ export interface Snapshot {
   readonly contexts: readonly Node[];
   readonly variables: readonly Provider[];
   readonly tools: readonly Provider[];
+  /** Every list's item providers, in call order. */
+  readonly itemProviders: readonly Provider[];
   readonly handlers: readonly FunctionEntry[];
   readonly calls: readonly Call[];
   readonly complete: Node | undefined;
@@ -120,6 +122,7 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     else list.push(entry);
   }
   const reached = new Set<string>();
+  const listProviders: Provider[] = [];
   let clash: PartEntry | undefined;
   const node = (entry: PartEntry, top: "section" | "context"): Node => {
     const where = partWhere(entry, top);
@@ -149,11 +152,13 @@ export function snapshot(chain: readonly Table[]): Snapshot {
           owner: provider.owner,
           ...(provider.layer ? { layer: provider.layer } : {}),
         } as Where;
-        return {
+        const slot = {
           entry: provider,
           where: at,
           call: add(provider.fn, "items", at),
         };
+        listProviders.push(slot);
+        return slot;
       });
       sortEachStep = providers.length > 0 ||
         own.some((child) => typeof child.order !== "number");
@@ -201,6 +206,7 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     contexts: contextNodes,
     variables: variableProviders,
     tools: toolProviders,
+    itemProviders: listProviders,
     handlers,
     calls,
     complete: completes[0],

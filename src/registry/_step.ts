@@ -15,7 +15,9 @@ import type {
 } from "../core/types.ts";
 import { renderContext, renderPrompt } from "../render/render.ts";
 import { assemble, type AssembleState } from "./_assemble.ts";
+import { readProvided, sameItems } from "./_parts.ts";
 import { build, resolveStep, toolRecords } from "./_resolve.ts";
+import { setToolOwner, toolLayer, toolOwner } from "../core/tools.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import type { ToolRecord } from "./_tools.ts";
 
@@ -84,18 +86,19 @@ export function renderStep<C>(
 
 function finish(
   snapshot: Snapshot,
-  values: readonly unknown[],
+  values: unknown[],
   state: AssembleState & { memory: StepMemory; agent: unknown },
 ): RenderedStep {
   const agent = state.agent === undefined ? NO_AGENT : state.agent;
   const last = state.memory.get(agent);
-  // Read every tool (a lookup each when unchanged): a tool edited in place
-  // is a change, as it is for assemble().
+  readProvided(snapshot, values);
+  // Every tool is read (a lookup each when unchanged): a tool edited in
+  // place is a change, as it is for assemble().
   const records = toolRecords(snapshot, values, state.copies, state.order);
   // Fast path: every provider answered what it answered last step.
   if (
     last !== undefined && last.snapshot === snapshot &&
-    last.records === records && sameValues(last.values, values)
+    last.records === records && sameValues(snapshot, last.values, values)
   ) {
     return last.step;
   }
@@ -111,48 +114,47 @@ function finish(
   const tools = last !== undefined && last.records === records
     ? last.step.tools
     : Object.freeze(records.map((record) => record.copy));
-  const step: RenderedStep = {
+  // Frozen: an edit of one step by its caller cannot reach a later one.
+  const step: RenderedStep = Object.freeze({
     prompt: renderPrompt(assembly),
     tools,
     context: renderContext(assembly),
-  };
-  state.memory.set(agent, {
-    snapshot,
-    values: values.map(shallowCopy),
-    records,
-    step,
   });
+  state.memory.set(agent, { snapshot, values, records, step });
   return step;
 }
 
 function fromAssembly(assembly: PromptAssembly): RenderedStep {
   const tools = Object.freeze(
-    assembly.tools.map((tool) => Object.freeze({ ...tool }) as ToolSchema),
+    assembly.tools.map((tool) =>
+      setToolOwner(
+        Object.freeze({ ...tool }) as ToolSchema,
+        toolOwner(tool),
+        toolLayer(tool),
+      )
+    ),
   );
-  return {
+  return Object.freeze({
     prompt: renderPrompt(assembly),
     tools,
     context: renderContext(assembly),
-  };
+  });
 }
 
-/** Arrays are compared element by element: a provider may reuse one. */
-function shallowCopy(value: unknown): unknown {
-  return Array.isArray(value) ? value.slice() : value;
-}
-
+/**
+ * Whether this step read what the last one did: strings and numbers by
+ * value, provided items field by field; tools are compared by their
+ * records, and a call's raw result is never read again.
+ */
 function sameValues(
+  snapshot: Snapshot,
   last: readonly unknown[],
   now: readonly unknown[],
 ): boolean {
+  const calls = snapshot.calls;
   for (let i = 0; i < now.length; i++) {
-    const a = last[i];
-    const b = now[i];
-    if (a === b && !Array.isArray(b)) continue;
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) {
-      return false;
-    }
-    for (let j = 0; j < b.length; j++) if (a[j] !== b[j]) return false;
+    if (calls[i]!.kind === "tools") continue;
+    if (!sameItems(last[i], now[i])) return false;
   }
   return true;
 }

@@ -18,6 +18,9 @@ export interface ToolRecord {
   readonly name: string;
   readonly description: string;
   readonly parameters: unknown;
+  /** Host fields as read, and how many keys the object had. */
+  readonly host: readonly (readonly [string, unknown])[];
+  readonly keys: number;
   readonly copy: ToolSchema;
   readonly owner: string | undefined;
   readonly layer: string | undefined;
@@ -28,6 +31,28 @@ export interface ToolOrder {
   readonly ranks: ReadonlyMap<string, number> | undefined;
   readonly rest: number;
   readonly names: readonly string[];
+}
+
+const SCHEMA_KEYS: readonly string[] = ["name", "description", "parameters"];
+
+/** Enumerable keys, counted without allocating. */
+function countKeys(value: object): number {
+  let count = 0;
+  for (const _ in value) count++;
+  return count;
+}
+
+/** The tool answers as it did: its three fields, its host fields, its keys. */
+function unchanged(known: ToolRecord, value: object): boolean {
+  const tool = value as Record<string, unknown>;
+  if (
+    known.name !== tool.name || known.description !== tool.description ||
+    known.parameters !== tool.parameters
+  ) {
+    return false;
+  }
+  for (const [key, was] of known.host) if (tool[key] !== was) return false;
+  return known.keys === countKeys(value);
 }
 
 /** Checks a `toolOrder` option (`invalid-option` at construction). */
@@ -84,6 +109,8 @@ export function sortTools(records: ToolRecord[], order: ToolOrder): void {
 export class ToolCopies {
   readonly #records = new WeakMap<object, ToolRecord>();
   readonly #schemas = new WeakMap<object, JsonSchema>();
+  // The registry's own frozen copies, which need no check.
+  readonly #own = new WeakSet<object>();
   // Per chain snapshot: the last records as collected, and in order.
   readonly #last = new WeakMap<
     object,
@@ -131,73 +158,97 @@ export class ToolCopies {
         `its tool provider returned ${describeValue(provided)}, not an array`,
       );
     }
-    const length = provided.length;
-    for (let i = 0; i < length; i++) {
-      const value: unknown = provided[i];
-      if (typeof value !== "object" || value === null || isThenable(value)) {
-        ignoreRejections(provided);
-        throw fail(`item ${i} is ${describeValue(value)}, not a tool`);
+    try {
+      const length = provided.length;
+      for (let i = 0; i < length; i++) {
+        into.push(this.#record(provided[i], { where, index: i, fail }));
       }
-      const known = this.#records.get(value);
-      if (known !== undefined) {
-        const { name, description, parameters } = value as ToolSchema;
-        if (
-          known.name === name && known.description === description &&
-          known.parameters === parameters &&
-          known.owner === where.owner && known.layer === where.layer
-        ) {
-          into.push(known);
-          continue;
-        }
-      }
-      // Own fields (own getters too) are read once by the spread; a class's
-      // getters are read from the object only when the spread lacks them.
-      const own: Record<string, unknown> = { ...value };
-      const field = (key: string) =>
-        key in own ? own[key] : (value as Record<string, unknown>)[key];
-      const name = field("name");
-      const description = field("description");
-      const parameters = field("parameters");
-      if (typeof name !== "string" || name === "") {
-        throw fail(`item ${i} is not a tool with a non-empty name`);
-      }
-      if (name === TOOL_ORDER_REST) {
-        throw fail(
-          `tool "${name}" takes the name of the toolOrder rest entry`,
-          name,
-        );
-      }
-      if (typeof description !== "string") {
-        throw fail(
-          `tool "${name}" has ${
-            describeValue(description)
-          } as description, not a string`,
-          name,
-        );
-      }
-      const schema = this.#schema(
-        parameters,
-        (state) => fail(`the parameters of tool "${name}" ${state}`, name),
-      );
-      // Host fields (an `execute`, say) survive on the copy.
-      const copy = Object.freeze({
-        ...own,
-        name,
-        description,
-        parameters: schema,
-      }) as ToolSchema;
-      const record: ToolRecord = {
-        source: value,
-        name,
-        description,
-        parameters,
-        copy: setToolOwner(copy, where.owner, where.layer),
-        owner: where.owner,
-        layer: where.layer,
-      };
-      this.#records.set(value, record);
-      into.push(record);
+    } catch (error) {
+      // Refused: nothing else will read the promises the array holds.
+      ignoreRejections(provided);
+      throw error;
     }
+  }
+
+  #record(
+    value: unknown,
+    at: {
+      where: Where & { owner: string | undefined };
+      index: number;
+      fail: (state: string, tool?: string) => Error;
+    },
+  ): ToolRecord {
+    const { where, index, fail } = at;
+    if (typeof value !== "object" || value === null || isThenable(value)) {
+      throw fail(`item ${index} is ${describeValue(value)}, not a tool`);
+    }
+    const known = this.#records.get(value);
+    // Fast path: the same object, provider and fields as last time.
+    if (
+      known !== undefined && known.owner === where.owner &&
+      known.layer === where.layer && unchanged(known, value)
+    ) {
+      return known;
+    }
+    // Own fields (own getters too) are read once by the spread; a class's
+    // getters are read from the object only when the spread lacks them.
+    const own: Record<string, unknown> = { ...value };
+    const field = (key: string) =>
+      key in own ? own[key] : (value as Record<string, unknown>)[key];
+    const name = field("name");
+    const description = field("description");
+    const parameters = field("parameters");
+    if (typeof name !== "string" || name === "") {
+      throw fail(`item ${index} is not a tool with a non-empty name`);
+    }
+    if (name === TOOL_ORDER_REST) {
+      throw fail(
+        `tool "${name}" takes the name of the toolOrder rest entry`,
+        name,
+      );
+    }
+    if (typeof description !== "string") {
+      throw fail(
+        `tool "${name}" has ${
+          describeValue(description)
+        } as description, not a string`,
+        name,
+      );
+    }
+    const schema = this.#schema(
+      parameters,
+      (state) => fail(`the parameters of tool "${name}" ${state}`, name),
+    );
+    // Host fields (an `execute`, say) survive on the copy.
+    const copy = Object.freeze({
+      ...own,
+      name,
+      description,
+      parameters: schema,
+    });
+    const hosted = Object.keys(own).filter((key) => !SCHEMA_KEYS.includes(key));
+    const record: ToolRecord = {
+      source: value,
+      name,
+      description,
+      parameters,
+      host: hosted.map((key) => [key, own[key]] as const),
+      keys: countKeys(value),
+      copy: setToolOwner(copy as ToolSchema, where.owner, where.layer),
+      owner: where.owner,
+      layer: where.layer,
+    };
+    this.#records.set(value, record);
+    return record;
+  }
+
+  /** Refuses a schema that is not JSON data, unless it is a copy of ours. */
+  checkSchema(parameters: unknown, fail: (state: string) => Error): void {
+    if (
+      typeof parameters === "object" && parameters !== null &&
+      this.#own.has(parameters)
+    ) return;
+    this.#schema(parameters, fail);
   }
 
   #schema(parameters: unknown, fail: (state: string) => Error): JsonSchema {
@@ -216,6 +267,7 @@ export class ToolCopies {
         fail,
       ) as JsonSchema;
       this.#schemas.set(parameters, schema);
+      this.#own.add(schema);
     }
     return schema;
   }
@@ -299,7 +351,13 @@ function frozenJson(
     for (const key of Object.keys(value)) {
       const field = (value as Record<string, unknown>)[key];
       if (field !== undefined) {
-        out[key] = frozenJson(field, seen, `${path}.${key}`, fail);
+        // Defined, not assigned: a `__proto__` key stays an own property.
+        Object.defineProperty(out, key, {
+          value: frozenJson(field, seen, `${path}.${key}`, fail),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
     }
     copy = out;

@@ -28,7 +28,12 @@ export function waterfall<C>(
   handlers: readonly FunctionEntry[],
   first: PromptAssembly,
   context: C,
-  run: { log: AuditEntry[] | undefined; signal: AbortSignal | undefined },
+  run: {
+    log: AuditEntry[] | undefined;
+    signal: AbortSignal | undefined;
+    /** Set to the last handler that changed the assembly's shape. */
+    blame?: FunctionEntry;
+  },
 ): PromptAssembly | Promise<PromptAssembly> {
   const { log, signal } = run;
   const next = (
@@ -41,9 +46,11 @@ export function waterfall<C>(
       if (signal?.aborted) throw aborted(signal);
       const entry = handlers[i]!;
       const before = log === undefined ? undefined : fingerprint(assembly);
+      const was = shape(assembly);
       const settled = (result: unknown) => {
         const accepted = accept(entry, assembly, result);
         if (before !== undefined) audit(before, accepted, entry, log!);
+        if (!sameShape(was, shape(accepted))) run.blame = entry;
         return accepted;
       };
       let result: unknown;
@@ -66,6 +73,34 @@ export function waterfall<C>(
     return assembly;
   };
   return next(0, first);
+}
+
+/**
+ * What a handler can change without a deep walk: the objects, arrays and
+ * lengths at the top of the assembly. Edits inside a section go unseen,
+ * so the blame then falls on the last handler that changed the shape.
+ */
+function shape(assembly: PromptAssembly): unknown[] {
+  try {
+    const { sections, tools, variables, contexts, separator } = assembly;
+    return [
+      assembly,
+      sections,
+      sections?.length,
+      tools,
+      tools?.length,
+      variables,
+      contexts,
+      contexts?.length,
+      separator,
+    ];
+  } catch {
+    return [assembly];
+  }
+}
+
+function sameShape(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
 }
 
 /** Where a handler's errors point. */
