@@ -2,8 +2,10 @@
  * layout: what the options of SPEC §7 cost when they are used. The same
  * 100-section corpus rendered with the default layout (the baseline), with
  * a prompt-wide separator, with a separator on every section, as literal
- * sections, and as 10 lists of 10 items; and `assemble()` of 100 sections
- * against 10 lists of 10 items (half with a context-dependent order).
+ * sections, and as 10 lists of 10 items, each from a fair render pool
+ * (`_pool.ts`: fresh values every iteration, so no render is a memo hit);
+ * and `assemble()` of 100 sections against 10 lists of 10 items (half with
+ * a context-dependent order).
  *
  * @module
  */
@@ -13,12 +15,14 @@ import {
   type PromptAssembly,
   renderPrompt,
   SystemPrompt,
-} from "../mod.ts";
-import { makeCorpus, writeSections } from "./corpus.ts";
+} from "@dsh/system-prompt";
+import { makeCorpus, writeSections } from "./_corpus.ts";
+import { cycle, valuePool } from "./_pool.ts";
 
 const corpus = makeCorpus({ sections: 100, variables: 100 });
 const texts = writeSections(corpus, (name) => `{{${name}}}`);
-const variables = Object.assign(Object.create(null), corpus.values);
+const pool = valuePool(corpus.values);
+const variables = pool[0]!;
 
 const plain: AssembledSection[] = texts.map((text, i) => ({
   name: `s${i}`,
@@ -56,13 +60,16 @@ const cases: [string, PromptAssembly][] = [
   }],
   ["10 lists of 10 items", { sections: lists, tools: [], variables }],
 ];
+let sink = 0;
 for (const [name, assembly] of cases) {
-  renderPrompt(assembly); // warm-up, and a check that it renders
+  const assemblies = pool.map((variables) => ({ ...assembly, variables }));
+  for (const each of assemblies) renderPrompt(each); // a check that it renders
+  const next = cycle(assemblies);
   Deno.bench({
     group: "layout render S=100",
     name,
     baseline: name === "default layout",
-    fn: () => void renderPrompt(assembly),
+    fn: () => void (sink += renderPrompt(next()).length),
   });
 }
 
@@ -102,3 +109,7 @@ for (
     fn: async () => void await registry.assemble(context),
   });
 }
+
+globalThis.addEventListener("unload", () => {
+  if (sink === -1) console.log(sink);
+});

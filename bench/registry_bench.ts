@@ -13,8 +13,12 @@
  * @module
  */
 
-import { renderPrompt, SystemPrompt, type ToolSchema } from "../mod.ts";
-import { checkPrompt } from "../inspect.ts";
+import {
+  renderPrompt,
+  SystemPrompt,
+  type ToolSchema,
+} from "@dsh/system-prompt";
+import { checkPrompt } from "@dsh/system-prompt/inspect";
 
 function schema(i: number): Record<string, unknown> {
   const properties: Record<string, unknown> = {};

@@ -1,15 +1,22 @@
 /**
  * render: S sections × V variables of synthetic prose, then the realistic
- * small / medium / large corpora; every renderer checked byte-identical to
- * ours before it is timed. Cold parse cache excluded: each renderer renders
- * once before timing.
+ * small / medium / large corpora, from a fair render pool (`_pool.ts`):
+ * every iteration renders the next of {@linkcode FRESH_POOL} value sets,
+ * each value of other content than in every other set, and every
+ * candidate gets the same sets in the same order, so that no candidate
+ * times a memo hit. Every renderer is checked byte-identical to ours on
+ * every set before it is timed. At the realistic sizes, `ours, memo hit`
+ * renders one assembly again and again, for comparison: that is what a
+ * bench that repeats one assembly measures.
  *
  * @module
  */
 
-import { makeCorpus, writeSections } from "./corpus.ts";
-import { SCENARIOS } from "./realistic.ts";
-import { checkedRenderers } from "./renderers.ts";
+import { renderPrompt } from "@dsh/system-prompt";
+import { makeCorpus, writeSections } from "./_corpus.ts";
+import { cycle, FRESH_POOL, valuePool } from "./_pool.ts";
+import { SCENARIOS } from "./_realistic.ts";
+import { checkedRenderers } from "./_renderers.ts";
 
 const CASES: { sections: number; variables: number; nonLatin1?: boolean }[] =
   [];
@@ -21,7 +28,8 @@ CASES.push({ sections: 100, variables: 100, nonLatin1: true });
 const groups: {
   group: string;
   texts: string[];
-  values: Record<string, string | undefined>;
+  values: Record<string, string>;
+  memoHit: boolean;
 }[] = [];
 for (const options of CASES) {
   const corpus = makeCorpus(options);
@@ -31,22 +39,47 @@ for (const options of CASES) {
     }`,
     texts: writeSections(corpus, (name) => `{{${name}}}`),
     values: corpus.values,
+    memoHit: false,
   });
 }
 for (const scenario of SCENARIOS) {
   const { texts, values } = scenario.resolved();
-  groups.push({ group: `render ${scenario.name}`, texts, values });
+  groups.push({
+    group: `render ${scenario.name}`,
+    texts,
+    values,
+    memoHit: true,
+  });
 }
 
-for (const { group, texts, values: raw } of groups) {
-  const { renderers, values } = checkedRenderers(texts, raw);
+let sink = 0;
+for (const { group, texts, values, memoHit } of groups) {
+  const pool = valuePool(values, FRESH_POOL);
+  const renderers = checkedRenderers(texts, pool);
   for (const { name, render } of renderers) {
-    render(values); // warm-up, and the parse cache
+    const next = cycle(pool);
     Deno.bench({
       group,
       name,
       baseline: name === "ours",
-      fn: () => void render(values),
+      fn: () => void (sink += render(next()).length),
+    });
+  }
+  if (memoHit) {
+    const sections = texts.map((text, i) => ({
+      name: `s${i}`,
+      order: i,
+      text,
+    }));
+    const assembly = { sections, tools: [], variables: pool[0]! };
+    Deno.bench({
+      group,
+      name: "ours, memo hit",
+      fn: () => void (sink += renderPrompt(assembly).length),
     });
   }
 }
+
+globalThis.addEventListener("unload", () => {
+  if (sink === -1) console.log(sink);
+});

@@ -1,20 +1,33 @@
 /**
- * waterfall: H handlers all sync, one async at the end, or all async; ours
- * against tapable's AsyncSeriesWaterfallHook, a naive `for … await` loop,
- * and a plain loop as the floor. Every runner's result is checked first, and
- * every runner is awaited, whether it returned a promise or not.
+ * waterfall: H assemble handlers all sync, one async at the end, or all
+ * async, through the public API. Ours is `assemble()` on a registry that
+ * holds nothing but the H handlers; each other runner is `assemble()` on an
+ * empty registry followed by the same H handlers over the assembly it
+ * returned: tapable's AsyncSeriesWaterfallHook, a naive `for … await` loop,
+ * and a plain loop that awaits only what is a promise (the floor), each
+ * chained with `.then` (one promise reaction more than ours: about what an
+ * empty waterfall costs, so ours may beat the floor at H=0). Both sides pay
+ * for one empty assembly, so the difference is the waterfall.
+ * Every runner's handler calls are counted and checked first, and every
+ * runner is awaited, whether it returned a promise or not.
  *
  * @module
  */
 
 import tapable from "tapable";
-import { runWaterfall, type WaterfallHandler } from "../src/core/waterfall.ts";
+import { type PromptAssembly, SystemPrompt } from "@dsh/system-prompt";
 
-type Handler = WaterfallHandler<number, number>;
+type Handler = (
+  assembly: PromptAssembly,
+) => PromptAssembly | undefined | Promise<PromptAssembly | undefined>;
 type Shape = "all sync" | "async last" | "all async";
 
-const sync: Handler = (value, step) => value + step;
-const async: Handler = (value, step) => Promise.resolve(value + step);
+let calls = 0;
+const sync: Handler = () => void calls++;
+const async: Handler = () => {
+  calls++;
+  return Promise.resolve(undefined);
+};
 
 function handlers(count: number, shape: Shape): Handler[] {
   return Array.from(
@@ -26,58 +39,77 @@ function handlers(count: number, shape: Shape): Handler[] {
   );
 }
 
-/** Each runner returns the final value, or a promise of it. */
+const empty = new SystemPrompt();
+
+/** Each runner returns the final assembly, or a promise of it. */
 function runners(
   list: Handler[],
-): Record<string, () => number | Promise<number>> {
-  const hook = new tapable.AsyncSeriesWaterfallHook<[number]>(["value"]);
+): Record<string, () => Promise<PromptAssembly>> {
+  const ours = new SystemPrompt();
+  for (const handler of list) ours.on("system-prompt/assemble", handler);
+  const hook = new tapable.AsyncSeriesWaterfallHook<[PromptAssembly]>([
+    "assembly",
+  ]);
   for (const [i, handler] of list.entries()) {
     if (handler === async) {
-      hook.tapPromise(`h${i}`, (value) => handler(value, 1) as Promise<number>);
-    } else hook.tap(`h${i}`, (value) => handler(value, 1) as number);
+      hook.tapPromise(
+        `h${i}`,
+        (assembly) =>
+          (handler(assembly) as Promise<undefined>).then(() => assembly),
+      );
+    } else {
+      hook.tap(
+        `h${i}`,
+        (assembly) =>
+          (handler(assembly) as PromptAssembly | undefined) ?? assembly,
+      );
+    }
   }
+  const forAwait = async (start: PromptAssembly) => {
+    let assembly = start;
+    for (const handler of list) {
+      const result = await handler(assembly);
+      if (result !== undefined) assembly = result;
+    }
+    return assembly;
+  };
   return {
-    ours: () => runWaterfall(list, 0, 1),
-    "tapable promise": () => hook.promise(0),
-    "naive for-await": async () => {
-      let value = 0;
-      for (const handler of list) {
-        const result = await handler(value, 1);
-        if (result !== undefined) value = result;
-      }
-      return value;
-    },
-    floor: () => plainLoop(list, 0, 1),
+    ours: () => ours.assemble(),
+    "tapable promise": () => empty.assemble().then((a) => hook.promise(a)),
+    "naive for-await": () => empty.assemble().then(forAwait),
+    floor: () => empty.assemble().then((a) => plainLoop(list, a)),
   };
 }
 
 /**
- * The floor: a plain loop with the same signature as ours, awaiting only
- * what is a promise, with no error naming and no result checks.
+ * The floor: a plain loop, awaiting only what is a promise, with no error
+ * naming and no result checks.
  */
 function plainLoop(
   list: readonly Handler[],
-  value: number,
-  step: number,
-): number | Promise<number> {
+  assembly: PromptAssembly,
+): PromptAssembly | Promise<PromptAssembly> {
   for (let i = 0; i < list.length; i++) {
-    const result = list[i]!(value, step);
-    if (result instanceof Promise) return finishFloor(list, i, result);
-    if (result !== undefined) value = result as number;
+    const result = list[i]!(assembly);
+    if (result instanceof Promise) {
+      return finishFloor(list, i, result, assembly);
+    }
+    if (result !== undefined) assembly = result;
   }
-  return value;
+  return assembly;
 }
 
 async function finishFloor(
   list: readonly Handler[],
   index: number,
-  pending: Promise<unknown>,
-): Promise<number> {
-  let value = (await pending) as number;
+  pending: Promise<PromptAssembly | undefined>,
+  assembly: PromptAssembly,
+): Promise<PromptAssembly> {
+  assembly = (await pending) ?? assembly;
   for (let i = index + 1; i < list.length; i++) {
-    value = (await list[i]!(value, 1)) as number;
+    assembly = (await list[i]!(assembly)) ?? assembly;
   }
-  return value;
+  return assembly;
 }
 
 for (const shape of ["all sync", "async last", "all async"] as const) {
@@ -85,14 +117,13 @@ for (const shape of ["all sync", "async last", "all async"] as const) {
     if (count === 0 && shape !== "all sync") continue;
     const group = `waterfall H=${count} ${shape}`;
     for (const [name, run] of Object.entries(runners(handlers(count, shape)))) {
-      const result = await run(); // warm-up, and the check below
-      if (result !== count) {
+      calls = 0;
+      const assembly = await run(); // warm-up, and the check below
+      if (calls !== count || !Array.isArray(assembly.sections)) {
         throw new Error(
-          `${group}: ${name} returned ${result}, expected ${count}`,
+          `${group}: ${name} called ${calls} handlers, expected ${count}`,
         );
       }
-      // Awaited on every side: an agent loop awaits `assemble()`, so a
-      // synchronous result still costs the caller one await.
       Deno.bench({
         group,
         name,

@@ -6,13 +6,13 @@
  * starts. Each implementation runs in RUNS fresh processes; the median ms
  * is reported.
  *
- * Usage: deno run --allow-read --allow-run bench/cold_start.ts
+ * Usage: deno run --allow-read --allow-run bench/_tools/cold_start.ts
  * (prints JSON `{ name: ms }`)
  *
  * @module
  */
 
-import { BASE_CONTEXT, type Context, SCENARIOS } from "./realistic.ts";
+import { BASE_CONTEXT, type Context, SCENARIOS } from "../_realistic.ts";
 
 const RUNS = 7;
 const medium = SCENARIOS.find((s) => s.name === "medium")!;
@@ -20,20 +20,24 @@ const medium = SCENARIOS.find((s) => s.name === "medium")!;
 /** Import, set up and run one step; returns the prompt. */
 const IMPLEMENTATIONS: Record<string, () => Promise<string>> = {
   ours: async () => {
-    const { renderPrompt, SystemPrompt } = await import("../mod.ts");
-    const prompt = medium.register(new SystemPrompt<Context>());
-    return renderPrompt(await prompt.assemble(BASE_CONTEXT));
+    const [{ SystemPrompt }, { oursStep }] = await Promise.all([
+      import("@dsh/system-prompt"),
+      import("../_ours.ts"),
+    ]);
+    const prompt = medium.register(new SystemPrompt<Context>(), false);
+    return (await oursStep(prompt)(BASE_CONTEXT)).prompt;
   },
   floor: async () => {
-    const { floorStep } = await import("./steps.ts");
+    const { floorStep } = await import("../_steps.ts");
     return (await floorStep(medium)(BASE_CONTEXT)).prompt;
   },
   doT: async () => {
     const [{ floorStep }, { compileDot }] = await Promise.all([
-      import("./steps.ts"),
-      import("./peer_dot.ts"),
+      import("../_steps.ts"),
+      import("../_peer_dot.ts"),
     ]);
-    return (await floorStep(medium, compileDot)(BASE_CONTEXT)).prompt;
+    return (await floorStep(medium, { compile: compileDot })(BASE_CONTEXT))
+      .prompt;
   },
 };
 

@@ -1,10 +1,13 @@
 /**
  * The true floor: what a hand-written renderer that knows every text in
- * advance does. Each text is split once; static edges are trimmed then,
- * and a render trims at run time only the edge where a reference sits
- * (its value may begin or end with whitespace). Static texts that are empty
- * after trimming are dropped once. Peers get the same edge plan, so the only
- * difference between them and the floor is how they interpolate.
+ * advance does. Each text is split once; static edges are trimmed then, and
+ * a render trims at run time only the value that sits at an edge (it may
+ * begin or end with whitespace), never the section's output: trimming a
+ * concatenation flattens it. Only when an edge value is blank does the
+ * render trim its output (the next static text is then at the edge).
+ * Static texts that are empty after trimming are dropped once. The fast
+ * peers get the same edge plan in their own syntax (`_renderers.ts`), so the
+ * only difference between them and the floor is how they interpolate.
  *
  * @module
  */
@@ -29,9 +32,19 @@ export type Values = Record<string, string | undefined>;
 const REFERENCE =
   /\{\{[ \t]*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)[ \t]*\}\}/;
 
-/** Splits `text` at its references. */
+/**
+ * Splits `text` at its references. Names are interned (a hand-written
+ * renderer would spell them as identifiers), so that looking one up is a
+ * hash lookup, not a string-table search first.
+ */
 export function splitText(text: string): Parts {
-  return text.split(REFERENCE);
+  const parts = text.split(REFERENCE);
+  for (let k = 1; k < parts.length; k += 2) parts[k] = intern(parts[k]!);
+  return parts;
+}
+
+function intern(name: string): string {
+  return Object.keys({ [name]: 0 })[0]!;
 }
 
 /**
@@ -56,13 +69,22 @@ export function compilePiece(source: readonly string[]): Piece | undefined {
 /** Interpolates one piece; `""` when it renders empty. */
 export function renderPiece(piece: Piece, values: Values): string {
   const parts = piece.parts;
+  const last = parts.length - 2;
   let text = parts[0]!;
+  let blankEdge = false;
   for (let k = 1; k < parts.length; k += 2) {
-    text += values[parts[k]!]! + parts[k + 1]!;
+    let value = values[parts[k]!]!;
+    if (k === 1 && piece.trimStart) {
+      value = value.trimStart();
+      if (value === "") blankEdge = true;
+    }
+    if (k === last && piece.trimEnd) {
+      value = value.trimEnd();
+      if (value === "") blankEdge = true;
+    }
+    text += value + parts[k + 1]!;
   }
-  if (piece.trimStart) {
-    text = piece.trimEnd ? text.trim() : text.trimStart();
-  } else if (piece.trimEnd) text = text.trimEnd();
+  if (blankEdge) return text.trim();
   return text;
 }
 

@@ -1,10 +1,11 @@
 /**
  * Allocation per step at medium: bytes allocated and minor GCs (scavenges)
- * per 1,000 steps, for ours, the memoizing floor and the floor, on steps
- * where nothing, one variable or one section changes. Every implementation's
- * output is checked by `step_bench.ts`; this only counts.
+ * per 1,000 steps, for ours (`_ours.ts`, no assemble handler), the
+ * memoizing floor, the physical limit and the floor, on steps where
+ * nothing, one variable, one section or every variable changes. Every
+ * implementation's output is checked by `step_bench.ts`; this only counts.
  *
- * Usage: deno run --allow-read --allow-run bench/alloc.ts
+ * Usage: deno run --allow-read --allow-run bench/_tools/alloc.ts
  * (prints JSON; it starts itself with the V8 flags below)
  *
  * - bytes: `--expose-gc` and 64 MB semi-spaces, so no collection runs while
@@ -17,18 +18,22 @@
  * @module
  */
 
-import { oursStep } from "./ours_step.ts";
-import { BASE_CONTEXT, type Context, SCENARIOS } from "./realistic.ts";
-import { floorStep, memoFloorStep, type Step } from "./steps.ts";
+import { SystemPrompt } from "@dsh/system-prompt";
+import { oursStep } from "../_ours.ts";
+import { type Context, SCENARIOS } from "../_realistic.ts";
+import {
+  type AnyStep,
+  floorStep,
+  KINDS,
+  memoFloorStep,
+  physicalLimitStep,
+} from "../_steps.ts";
 
-const KINDS: Record<string, (n: number) => Context> = {
-  "unchanged step": () => BASE_CONTEXT,
-  "one variable changed": (n) => ({ turn: n, clock: 0 }),
-  "one section changed": (n) => ({ turn: 1, clock: n }),
-};
-const IMPLEMENTATIONS: Record<string, (scenario: typeof medium) => Step> = {
-  ours: (scenario) => oursStep(scenario),
-  "memo floor": memoFloorStep,
+const IMPLEMENTATIONS: Record<string, (scenario: typeof medium) => AnyStep> = {
+  ours: (scenario) =>
+    oursStep(scenario.register(new SystemPrompt<Context>(), false)),
+  "memo floor": (scenario) => memoFloorStep(scenario),
+  "physical limit": physicalLimitStep,
   floor: (scenario) => floorStep(scenario),
 };
 const medium = SCENARIOS.find((s) => s.name === "medium")!;
@@ -37,7 +42,7 @@ const BYTES_STEPS = 300;
 const GC_STEPS = 5000;
 
 async function run(
-  step: Step,
+  step: AnyStep,
   next: (n: number) => Context,
   from: number,
   count: number,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { random } from "./random.ts";
+import { random } from "./_random.ts";
 
 /** A section as alternating static text and variable names. */
 export interface SectionParts {

@@ -8,18 +8,28 @@
  * tools carry real-sized JSON schemas from providers of five, half of which
  * return a fresh array each step. One variable (`turn`) follows
  * `context.turn` and one section (`clock`) follows `context.clock`, so a
- * step can change nothing, one variable or one section.
+ * step can change nothing, one variable or one section; `context.fresh`
+ * (when not 0) makes every variable return a value of other content, taken
+ * from a pool of {@linkcode FRESH_POOL} variants, so that a step can also
+ * change every value.
  *
  * @module
  */
 
-import type { PromptAssembly, SystemPrompt, ToolSchema } from "../mod.ts";
-import { random } from "./random.ts";
+import type {
+  PromptAssembly,
+  SystemPrompt,
+  ToolSchema,
+} from "@dsh/system-prompt";
+import { random } from "./_random.ts";
+import { FRESH_POOL, variant } from "./_pool.ts";
 
 /** What a step passes to assemble. */
 export interface Context {
   turn: number;
   clock: number;
+  /** 0: every variable as usual; n > 0: the n-th variant of every value. */
+  fresh: number;
 }
 
 /** One section as registered: a string, or a function of the context. */
@@ -39,16 +49,20 @@ export interface Scenario {
   handler: (assembly: PromptAssembly) => void;
   /**
    * Ours: registers everything through a scope of `prompt`, as a host
-   * would. (A parameter, so that this module never loads ours: the cold
-   * start bench times that.)
+   * would, with the assemble handler unless `handler` is false. (A
+   * parameter, so that this module never loads ours: the cold start bench
+   * times that.)
    */
-  register(prompt: SystemPrompt<Context>): SystemPrompt<Context>;
+  register(
+    prompt: SystemPrompt<Context>,
+    handler?: boolean,
+  ): SystemPrompt<Context>;
   /** Section texts and values resolved for {@linkcode BASE_CONTEXT}. */
   resolved(): { texts: string[]; values: Record<string, string> };
 }
 
 /** The context of a step where nothing changed. */
-export const BASE_CONTEXT: Context = { turn: 1, clock: 0 };
+export const BASE_CONTEXT: Context = { turn: 1, clock: 0, fresh: 0 };
 
 const WORDS = (
   "the agent reads each file before it edits and checks every exit code " +
@@ -114,17 +128,32 @@ function makeScenario(
 ): Scenario {
   const next = random(sectionCount * 7919 + variableCount * 31 + toolCount);
   const variables: [string, (context: Context) => string][] = [
-    ["turn", (context) => `turn ${context.turn}`],
+    [
+      "turn",
+      (context) =>
+        context.fresh === 0
+          ? `turn ${context.turn}`
+          : `turn ${context.turn} #${context.fresh}`,
+    ],
   ];
-  const values: string[] = ["turn 1"];
   for (let v = 1; v < variableCount; v++) {
     const value = v % 4 === 0
       ? `\n${prose(next, 200 + Math.floor(next() * 300))}\n` // a file's text
       : v % 4 === 1
       ? `/home/user/project-${v}`
       : `value-${v}-${prose(next, 8)}`;
-    values.push(value);
-    variables.push([`var_${v}`, v % 3 === 0 ? fresh(value) : () => value]);
+    const usual = v % 3 === 0 ? fresh(value) : () => value;
+    const variants = Array.from(
+      { length: FRESH_POOL },
+      (_, k) => variant(value, k + 1),
+    );
+    variables.push([
+      `var_${v}`,
+      (context) =>
+        context.fresh === 0
+          ? usual()
+          : variants[(context.fresh - 1) % FRESH_POOL]!,
+    ]);
   }
   let reference = 0;
   const ref = () => `{{${variables[reference++ % variables.length]![0]}}}`;
@@ -185,12 +214,12 @@ function makeScenario(
     variables,
     toolProviders,
     handler,
-    register(prompt) {
+    register(prompt, withHandler = true) {
       const plugin = prompt.scope("bench");
       for (const section of sections) plugin.section(section);
       for (const [name, provider] of variables) plugin.variable(name, provider);
       for (const provider of toolProviders) plugin.tools(provider);
-      plugin.on("system-prompt/assemble", handler);
+      if (withHandler) plugin.on("system-prompt/assemble", handler);
       return prompt;
     },
     resolved() {

@@ -1,0 +1,69 @@
+/**
+ * Many agents on one registry: 1, 10 and 100 agents take turns (round
+ * robin), each running an unchanged medium step with a context of its own
+ * (its own `turn`, so each agent's prompt differs from the others'). Ours
+ * is one registry (no assemble handler) stepped with one agent key per
+ * agent (`_ours.ts`); the per-agent memoizing ideal is one memoizing floor
+ * per agent, the physical limit one per agent too, and the floor's full
+ * step remembers nothing. Every implementation is checked byte-identical to
+ * ours for every agent over three rounds before anything is timed.
+ *
+ * @module
+ */
+
+import { SystemPrompt } from "@dsh/system-prompt";
+import { assertSame } from "./_check.ts";
+import { oursStep } from "./_ours.ts";
+import { type Context, SCENARIOS } from "./_realistic.ts";
+import {
+  type AnyStep,
+  floorStep,
+  memoFloorStep,
+  physicalLimitStep,
+} from "./_steps.ts";
+
+const medium = SCENARIOS.find((s) => s.name === "medium")!;
+
+for (const count of [1, 10, 100]) {
+  const group = `agents ${count} medium`;
+  const prompt = medium.register(new SystemPrompt<Context>(), false);
+  const contexts: Context[] = Array.from(
+    { length: count },
+    (_, a) => ({ turn: a + 1, clock: 0, fresh: 0 }),
+  );
+  const floor = floorStep(medium);
+  const perAgent: Record<string, AnyStep[]> = {
+    ours: contexts.map(() => oursStep(prompt, {})),
+    "per-agent ideal": contexts.map(() => memoFloorStep(medium)),
+    "physical limit": contexts.map(() => physicalLimitStep(medium)),
+    floor: contexts.map(() => floor),
+  };
+  for (let round = 0; round < 3; round++) {
+    for (let a = 0; a < count; a++) {
+      const expected = await perAgent.ours![a]!(contexts[a]!);
+      const tools = JSON.stringify(expected.tools);
+      for (const [name, steps] of Object.entries(perAgent)) {
+        const actual = await steps[a]!(contexts[a]!);
+        assertSame(`${group}: ${name}`, actual.prompt, expected.prompt);
+        assertSame(
+          `${group}: ${name}'s tools`,
+          JSON.stringify(actual.tools),
+          tools,
+        );
+      }
+    }
+  }
+  for (const [name, steps] of Object.entries(perAgent)) {
+    let a = 0;
+    Deno.bench({
+      group,
+      name,
+      baseline: name === "ours",
+      fn: async () => {
+        const agent = a;
+        a = a + 1 === count ? 0 : a + 1;
+        await steps[agent]!(contexts[agent]!);
+      },
+    });
+  }
+}
