@@ -8,6 +8,7 @@ import type {
   PromptAssembly,
   ToolSchema,
 } from "../src/core/types.ts";
+import { estimateTokens } from "../src/inspect/estimate_tokens.ts";
 import { explainPrompt } from "../src/inspect/explain.ts";
 import { setToolOwner } from "../src/core/tools.ts";
 import { TEMPLATES } from "../src/render/_template.ts";
@@ -184,7 +185,11 @@ describe("explainPrompt()", () => {
       explained.tools.map((
         t,
       ) => [t.name, t.descriptionChars, t.parametersChars, t.tokens]),
-      [["mcp", 0, 2, 2], ["loop", 6, 0, 3], ["big", 4, 0, 2]],
+      [
+        ["mcp", 0, 2, estimateTokens("mcp{}")],
+        ["loop", 6, 0, estimateTokens("loopLoops.")],
+        ["big", 4, 0, estimateTokens("bigBig.")],
+      ],
     );
   });
 
