@@ -47,14 +47,6 @@ export interface RenderHow {
   readonly dropped?: string[];
 }
 
-/** Where a sequence of parts is rendered. */
-export interface RenderPlace extends RenderHow {
-  /** The assembly's variables. */
-  readonly variables: object;
-  /** Placed between two rendered parts that set no separator. */
-  readonly separator: string;
-}
-
 /**
  * Where one rendered part sits, relative to the start of the text of the
  * part that holds it (of the sequence, for a top-level part):
@@ -115,16 +107,6 @@ function badAssembly(
     {},
     `${field} is ${describeValue(value)}, not ${expected}`,
   );
-}
-
-/** Renders `parts` (sections, or context entries) into one text. */
-export function renderParts(
-  parts: readonly unknown[],
-  place: RenderPlace,
-): string {
-  const walk = new Walk(place, place.variables);
-  walk.separator = place.separator;
-  return walk.sequence(parts, undefined);
 }
 
 /** One render: what it reads, and where in the parts it is. */
