@@ -96,7 +96,7 @@ describe("explainPrompt()", () => {
         start: 0,
         end: 25,
         chars: 25,
-        tokens: 7,
+        tokens: estimateTokens("I am m-1; m-1 runs /repo."),
         variables: ["model", "cwd"],
       },
       {
@@ -108,7 +108,7 @@ describe("explainPrompt()", () => {
         start: 27,
         end: 44,
         chars: 17,
-        tokens: 5,
+        tokens: estimateTokens("Check exit codes."),
         variables: [],
       },
     ]);
@@ -123,16 +123,21 @@ describe("explainPrompt()", () => {
         owner: "bash",
         descriptionChars: 15,
         parametersChars: 17,
-        tokens: 9,
+        tokens: estimateTokens('bashRuns a command.{"type":"object"}'),
       },
-      { name: "root-tool", descriptionChars: 0, parametersChars: 2, tokens: 3 },
+      {
+        name: "root-tool",
+        descriptionChars: 0,
+        parametersChars: 2,
+        tokens: estimateTokens("root-tool{}"),
+      },
     ]);
     assert.deepEqual(explained.totals, {
       chars: 44,
-      tokens: 11,
+      tokens: estimateTokens(renderPrompt(sample())),
       sections: 2,
       tools: 2,
-      toolTokens: 12,
+      toolTokens: explained.tools[0]!.tokens + explained.tools[1]!.tokens,
     });
   });
 
