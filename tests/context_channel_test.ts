@@ -31,16 +31,24 @@ describe("ContextChannel", () => {
     assert.equal(channel.next(at("9:00")), undefined);
   });
 
-  it('sends nothing for a context that renders "" before anything was sent, and "" once something was', () => {
+  it('never sends a context that renders "", and sends the facts again when they come back', () => {
     const channel = new ContextChannel();
     const none: PromptAssembly = { sections: [], tools: [], variables: {} };
     assert.equal(channel.next(none), undefined);
     assert.equal(channel.next(at("")), undefined);
     assert.equal(channel.next(at("9:00")), "9:00");
-    assert.equal(channel.next(none), "");
     assert.equal(channel.next(none), undefined);
+    assert.equal(channel.next(at("9:00")), "9:00");
     channel.reset();
     assert.equal(channel.next(none), undefined);
+  });
+
+  it("takes the context text of a rendered step as well as an assembly", () => {
+    const channel = new ContextChannel();
+    assert.equal(channel.next("Branch: main"), "Branch: main");
+    assert.equal(channel.next(at("Branch: main")), undefined);
+    assert.equal(channel.next("Branch: dev"), "Branch: dev");
+    assert.equal(channel.next(""), undefined);
   });
 
   it("changes nothing when the render throws", () => {

@@ -8,6 +8,7 @@ import type {
   PromptAssembly,
   ToolSchema,
 } from "../src/core/types.ts";
+import { estimateTokens } from "../src/inspect/estimate_tokens.ts";
 import { explainPrompt } from "../src/inspect/explain.ts";
 import { setToolOwner } from "../src/core/tools.ts";
 import { TEMPLATES } from "../src/render/_template.ts";
@@ -95,7 +96,7 @@ describe("explainPrompt()", () => {
         start: 0,
         end: 25,
         chars: 25,
-        tokens: 13,
+        tokens: estimateTokens("I am m-1; m-1 runs /repo."),
         variables: ["model", "cwd"],
       },
       {
@@ -107,7 +108,7 @@ describe("explainPrompt()", () => {
         start: 27,
         end: 44,
         chars: 17,
-        tokens: 4,
+        tokens: estimateTokens("Check exit codes."),
         variables: [],
       },
     ]);
@@ -122,16 +123,21 @@ describe("explainPrompt()", () => {
         owner: "bash",
         descriptionChars: 15,
         parametersChars: 17,
-        tokens: 9,
+        tokens: estimateTokens('bashRuns a command.{"type":"object"}'),
       },
-      { name: "root-tool", descriptionChars: 0, parametersChars: 2, tokens: 3 },
+      {
+        name: "root-tool",
+        descriptionChars: 0,
+        parametersChars: 2,
+        tokens: estimateTokens("root-tool{}"),
+      },
     ]);
     assert.deepEqual(explained.totals, {
       chars: 44,
-      tokens: 17,
+      tokens: estimateTokens(renderPrompt(sample())),
       sections: 2,
       tools: 2,
-      toolTokens: 12,
+      toolTokens: explained.tools[0]!.tokens + explained.tools[1]!.tokens,
     });
   });
 
@@ -184,7 +190,11 @@ describe("explainPrompt()", () => {
       explained.tools.map((
         t,
       ) => [t.name, t.descriptionChars, t.parametersChars, t.tokens]),
-      [["mcp", 0, 2, 2], ["loop", 6, 0, 3], ["big", 4, 0, 3]],
+      [
+        ["mcp", 0, 2, estimateTokens("mcp{}")],
+        ["loop", 6, 0, estimateTokens("loopLoops.")],
+        ["big", 4, 0, estimateTokens("bigBig.")],
+      ],
     );
   });
 

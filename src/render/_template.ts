@@ -47,6 +47,8 @@ export interface Memo {
   readonly result: string;
 }
 
+/** Inlined by V8 where `Object.hasOwn` is a call: the same check, cheaper. */
+const HAS_OWN = Object.prototype.hasOwnProperty;
 const OPEN_BRACE = 0x7b; // {
 const CLOSE_BRACE = 0x7d; // }
 const BACKSLASH = 0x5c; // \
@@ -233,7 +235,7 @@ export function renderTemplate(template: Template, reader: Reader): string {
     const name = parts[2 * k + 1]!;
     const value = variables[name];
     if (
-      typeof value !== "string" || (!own && !Object.hasOwn(variables, name))
+      typeof value !== "string" || (!own && !HAS_OWN.call(variables, name))
     ) throw reader.badReference(k, value);
     if (same) {
       if (value === last![k]) continue;

@@ -47,14 +47,6 @@ export interface RenderHow {
   readonly dropped?: string[];
 }
 
-/** Where a sequence of parts is rendered. */
-export interface RenderPlace extends RenderHow {
-  /** The assembly's variables. */
-  readonly variables: object;
-  /** Placed between two rendered parts that set no separator. */
-  readonly separator: string;
-}
-
 /**
  * Where one rendered part sits, relative to the start of the text of the
  * part that holds it (of the sequence, for a top-level part):
@@ -84,44 +76,42 @@ export function renderAssembly(
   how: RenderHow,
 ): string {
   const { kind } = how;
-  const wrong = (field: string, value: unknown, expected: string) =>
-    failure(
-      "invalid-value",
-      `render the ${kind === "section" ? "prompt" : "context"}`,
-      {},
-      `${field} is ${describeValue(value)}, not ${expected}`,
-    );
   if (typeof assembly !== "object" || assembly === null) {
-    throw wrong("the assembly", assembly, "an object");
+    throw badAssembly(kind, ["the assembly", assembly, "an object"]);
   }
   const { variables, separator = "\n\n" } = assembly;
   const parts = kind === "section"
     ? assembly.sections
     : assembly.contexts ?? NONE;
   if (typeof variables !== "object" || variables === null) {
-    throw wrong("its variables", variables, "an object");
+    throw badAssembly(kind, ["its variables", variables, "an object"]);
   }
-  if (!Array.isArray(parts)) throw wrong(`its ${kind}s`, parts, "an array");
-  if (kind === "context") {
-    return renderParts(parts, { ...how, variables, separator: "\n\n" });
+  if (!Array.isArray(parts)) {
+    throw badAssembly(kind, [`its ${kind}s`, parts, "an array"]);
   }
-  if (typeof separator !== "string") {
-    throw wrong("its separator", separator, "a string");
+  if (typeof separator !== "string" && kind === "section") {
+    throw badAssembly(kind, ["its separator", separator, "a string"]);
   }
-  return renderParts(parts, { ...how, variables, separator });
+  const walk = new Walk(how, variables);
+  walk.separator = kind === "section" ? separator : "\n\n";
+  return walk.sequence(parts, undefined);
 }
 
-/** Renders `parts` (sections, or context entries) into one text. */
-export function renderParts(
-  parts: readonly unknown[],
-  place: RenderPlace,
-): string {
-  return new Walk(place).sequence(parts, undefined);
+function badAssembly(
+  kind: "section" | "context",
+  [field, value, expected]: [string, unknown, string],
+): Error {
+  return failure(
+    "invalid-value",
+    `render the ${kind === "section" ? "prompt" : "context"}`,
+    {},
+    `${field} is ${describeValue(value)}, not ${expected}`,
+  );
 }
 
 /** One render: what it reads, and where in the parts it is. */
 class Walk implements Reader {
-  readonly place: RenderPlace;
+  readonly place: RenderHow;
   readonly kind: "section" | "context";
   readonly variables: Record<string, unknown>;
   readonly own: boolean;
@@ -139,10 +129,13 @@ class Walk implements Reader {
   /** In a span render, the span of the part `part()` rendered last. */
   span: PartSpan | undefined;
 
-  constructor(place: RenderPlace) {
+  /** Placed between two rendered top-level parts that set no separator. */
+  separator = "\n\n";
+
+  constructor(place: RenderHow, variables: object) {
     this.place = place;
     this.kind = place.kind;
-    this.variables = place.variables as Record<string, unknown>;
+    this.variables = variables as Record<string, unknown>;
     this.own = place.own === true;
     this.cache = place.cache ?? TEMPLATES;
     this.spans = place.spans;
@@ -154,7 +147,7 @@ class Walk implements Reader {
    */
   sequence(parts: readonly unknown[], list: AssembledList | undefined): string {
     const separator = list === undefined
-      ? this.place.separator
+      ? this.separator
       : list.separator ?? "\n";
     const seen = list?.dedupe === true ? new Set<string>() : undefined;
     const spans = this.spans;

@@ -9,14 +9,14 @@ import { renderContext } from "./render.ts";
 
 /**
  * Decides, step by step, whether an agent's runtime context must be sent:
- * `next(assembly)` renders it (as `renderContext` does; `next(step.context)`
- * takes what `render()` gave) and returns the
- * text when it differs from the last text it returned, `undefined`
- * otherwise. Before anything was sent (and after `reset()`), a context that
- * renders `""` is not sent either: there is nothing to tell. Once something
- * was sent, a change to `""` is returned as `""`, so that the host can say
- * that the facts it sent no longer hold (or send nothing). One channel per
- * agent; a render that throws changes nothing.
+ * `next()` takes the step's assembly (rendered as `renderContext` does) or
+ * the `context` text of a rendered step, and returns the text when it
+ * differs from the last text it saw, `undefined` otherwise. A context that
+ * renders `""` is never returned (an empty message is no message; many
+ * APIs refuse one), but it is remembered: when the facts come back, they
+ * are sent again. After `reset()` (the history lost the last message, as
+ * after compaction) the next text is sent again. One channel per agent; a
+ * render that throws changes nothing.
  *
  * @example Usage
  * ```ts
@@ -32,31 +32,31 @@ import { renderContext } from "./render.ts";
  * const channel = new ContextChannel();
  * assert.equal(channel.next(at("9:00")), "It is 9:00.");
  * assert.equal(channel.next(at("9:00")), undefined);
- * assert.equal(channel.next(at("9:05")), "It is 9:05.");
+ * assert.equal(channel.next("It is 9:05."), "It is 9:05.");
  * channel.reset(); // the history lost it (compaction)
  * assert.equal(channel.next(at("9:05")), "It is 9:05.");
  * ```
  */
 export class ContextChannel {
-  #sent: string | undefined;
+  #last: string | undefined;
 
   /**
    * The context text to send for this step, or `undefined` when the model
-   * already has it.
+   * already has it or there is nothing to send.
    *
-   * @param step The step's assembly, or the `context` text `render()` gave.
-   * @returns The text when it changed since the last one returned.
+   * @param step The step's assembly, or its rendered `context` text.
+   * @returns The text when it changed since the last one seen and is not `""`.
    * @throws {PromptError} As `renderContext` does.
    */
   next(step: PromptAssembly | string): string | undefined {
     const text = typeof step === "string" ? step : renderContext(step);
-    if (text === (this.#sent ?? "")) return undefined;
-    this.#sent = text;
-    return text;
+    if (text === this.#last) return undefined;
+    this.#last = text;
+    return text === "" ? undefined : text;
   }
 
-  /** Forgets what was sent: the next context that renders is sent again. */
+  /** Forgets what was seen: the next context that renders is sent again. */
   reset(): void {
-    this.#sent = undefined;
+    this.#last = undefined;
   }
 }

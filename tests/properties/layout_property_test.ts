@@ -19,7 +19,7 @@ import {
   renderOne,
   renderPart,
 } from "../support/layout_reference_renderer.ts";
-import { assembly, validAssembly } from "../support/layout_arbitrary.ts";
+import { layouts, validLayouts } from "../support/layout_arbitrary.ts";
 
 const RUNS = { numRuns: 5_000, seed: 20261202 };
 const VOLATILITY = { static: 0, session: 1, step: 2 } as const;
@@ -118,7 +118,7 @@ function tiles(explained: readonly ItemExplanation[], at: Sequence): number {
 describe("layout properties (§7–§8, nested lists)", () => {
   it("renderPrompt agrees with the reference renderer on the text or the error", () => {
     fc.assert(
-      fc.property(fc.oneof(assembly, validAssembly), (a) => {
+      fc.property(fc.oneof(layouts, validLayouts), (a) => {
         agrees(() => renderPrompt(a), layoutReferenceRender(a));
       }),
       RUNS,
@@ -127,7 +127,7 @@ describe("layout properties (§7–§8, nested lists)", () => {
 
   it("renderContext agrees with the reference renderer on the text or the error", () => {
     fc.assert(
-      fc.property(fc.oneof(assembly, validAssembly), (a) => {
+      fc.property(fc.oneof(layouts, validLayouts), (a) => {
         agrees(() => renderContext(a), contextReferenceRender(a));
       }),
       RUNS,
@@ -136,7 +136,7 @@ describe("layout properties (§7–§8, nested lists)", () => {
 
   it("explain spans of parts, separators, headings, items and footers tile the prompt and the context", () => {
     fc.assert(
-      fc.property(validAssembly, (a: PromptAssembly) => {
+      fc.property(validLayouts, (a: PromptAssembly) => {
         if (!layoutReferenceRender(a).ok || !contextReferenceRender(a).ok) {
           return;
         }

@@ -11,7 +11,7 @@ import type { PromptAssembly } from "../../src/core/types.ts";
 import { templateCache } from "../../src/render/_template.ts";
 import { renderAssembly } from "../../src/render/_walk.ts";
 import { renderContext, renderPrompt } from "../../src/render/render.ts";
-import { assembly, validAssembly } from "../support/layout_arbitrary.ts";
+import { layouts, validLayouts } from "../support/layout_arbitrary.ts";
 
 const RUNS = { numRuns: 1_000, seed: 20261130 };
 
@@ -136,15 +136,15 @@ describe("renderPrompt() and renderContext() with a memo (model)", () => {
     fc.assert(
       fc.property(
         fc.tuple(
-          fc.oneof(assembly, validAssembly),
-          validAssembly,
+          fc.oneof(layouts, validLayouts),
+          validLayouts,
           fc.constant(KNOWN),
         ),
         fc.array(step, { minLength: 1, maxLength: 30 }),
-        (layouts, steps) => {
+        (chosen, steps) => {
           for (const { layout, values, fresh, kind, at } of steps) {
-            const base = layouts[layout]!;
-            const other = layouts[(layout + 1) % 3]!;
+            const base = chosen[layout]!;
+            const other = chosen[(layout + 1) % 3]!;
             const reenter = () => {
               both({
                 ...other,

@@ -1,7 +1,7 @@
-// Random layouts for fast-check: sections and context entries with every
-// SPEC §7–§8 option, items (nested lists two deep), separators, and texts
-// built from pieces that hit every rule of the reference grammar. Shared by
-// the layout and memo properties.
+// Random layouts for fast-check: sections (and, for §8, context entries)
+// with every SPEC §7 (or §7–§8) option, items (with §8, nested lists two
+// deep), separators, and texts built from pieces that hit every rule of the
+// reference grammar. Shared by the layout and memo properties.
 import fc from "fast-check";
 import type {
   AssembledItem,
@@ -53,20 +53,29 @@ const flags = {
   literal: fc.option(fc.boolean(), { nil: undefined }),
   trim: fc.option(fc.boolean(), { nil: undefined }),
   stability,
-  separator: fc.option(separator, { nil: undefined }),
   owner: fc.option(fc.constantFrom("p", "q"), { nil: undefined }),
 };
+
+/** What a layout may use: its texts, and whether §8 (and contexts) too. */
+interface Shape {
+  readonly text: fc.Arbitrary<string>;
+  readonly round2: boolean;
+}
 const optional = <T>(arbitrary: fc.Arbitrary<T>) =>
   fc.option(arbitrary, { nil: undefined });
 
-const listOf = (text: fc.Arbitrary<string>): fc.Arbitrary<AssembledList> =>
+const listOf = ({ text, round2 }: Shape): fc.Arbitrary<AssembledList> =>
   fc.record({
     separator: optional(separator),
-    headingSeparator: optional(separator),
-    footer: optional(fc.oneof(text, fc.constantFrom("</list>", " {{x}} "))),
-    footerSeparator: optional(separator),
     empty: optional(fc.constantFrom("", "none", " {{x}} ")),
     dedupe: optional(fc.boolean()),
+    ...(round2
+      ? {
+        headingSeparator: optional(separator),
+        footer: optional(fc.oneof(text, fc.constantFrom("</list>", " {{x}} "))),
+        footerSeparator: optional(separator),
+      }
+      : {}),
   }, { requiredKeys: [] }).map((l) => defined<AssembledList>(l));
 
 /** Drops `undefined` fields, as the registry would leave them out. */
@@ -76,36 +85,36 @@ function defined<T>(value: object): T {
   ) as T;
 }
 
-/** Items of a list `depth` levels from the top; an item may be a list itself. */
-function items(
-  text: fc.Arbitrary<string>,
-  depth: number,
-): fc.Arbitrary<AssembledItem[]> {
+/** Items of a list `depth` levels from the top; with §8 an item may be a list itself. */
+function items(shape: Shape, depth: number): fc.Arbitrary<AssembledItem[]> {
   const plain = fc.record({
     name: fc.constantFrom("i1", "i2", "i3", "i4", "i5"),
     order: fc.integer({ min: 0, max: 3 }),
-    text,
+    text: shape.text,
     ...flags,
+    ...(shape.round2 ? { separator: optional(separator) } : {}),
   }, { requiredKeys: ["name", "order", "text"] });
   // One item in four is a nested list (only one level down from the top).
-  const item = depth >= 2 ? plain.map((i) => defined<AssembledItem>(i)) : fc
-    .tuple(plain, fc.nat(3), listOf(text))
+  const leaf = !shape.round2 || depth >= 2;
+  const item = leaf ? plain.map((i) => defined<AssembledItem>(i)) : fc
+    .tuple(plain, fc.nat(3), listOf(shape))
     .chain(([base, roll, nested]) =>
       roll !== 0
         ? fc.constant(defined<AssembledItem>(base))
-        : items(text, depth + 1).map((children) =>
+        : items(shape, depth + 1).map((children) =>
           defined<AssembledItem>({ ...base, list: nested, items: children })
         )
     );
   return fc.uniqueArray(item, { selector: (i) => i.name, maxLength: 4 });
 }
 
-function parts(text: fc.Arbitrary<string>, prefix: string) {
+function parts(shape: Shape, prefix: string) {
   const part = fc.record({
-    text,
+    text: shape.text,
     ...flags,
-    list: fc.option(listOf(text), { nil: undefined }),
-    items: items(text, 1),
+    separator: optional(separator),
+    list: fc.option(listOf(shape), { nil: undefined }),
+    items: items(shape, 1),
   }, { requiredKeys: ["text", "items"] });
   return fc.array(part, { maxLength: 4 }).map((all) =>
     all.map(({ items, list, ...rest }, i) => {
@@ -123,10 +132,12 @@ function parts(text: fc.Arbitrary<string>, prefix: string) {
   );
 }
 
-function assemblyOf(text: fc.Arbitrary<string>): fc.Arbitrary<PromptAssembly> {
+function assemblyOf(shape: Shape): fc.Arbitrary<PromptAssembly> {
   return fc.record({
-    sections: parts(text, "s"),
-    contexts: fc.option(parts(text, "c"), { nil: undefined }),
+    sections: parts(shape, "s"),
+    contexts: shape.round2
+      ? fc.option(parts(shape, "c"), { nil: undefined })
+      : fc.constant(undefined),
     separator: fc.option(separator, { nil: undefined }),
     x: fc.option(fc.constantFrom("X", " {{y}} ", "", "a\\"), {
       nil: undefined,
@@ -143,9 +154,18 @@ function assemblyOf(text: fc.Arbitrary<string>): fc.Arbitrary<PromptAssembly> {
   });
 }
 
-/** An assembly with sections and contexts of every layout; `x` may be valueless. */
-export const assembly: fc.Arbitrary<PromptAssembly> = assemblyOf(text);
-/** The same without the pieces that make a render throw (but `x` may still be valueless). */
-export const validAssembly: fc.Arbitrary<PromptAssembly> = assemblyOf(
-  validText,
-);
+/** An assembly of §7 layouts (sections, flat lists); `x` may be valueless. */
+export const assembly: fc.Arbitrary<PromptAssembly> = assemblyOf({
+  text,
+  round2: false,
+});
+/** Sections and contexts of every §7–§8 layout, lists nested two deep. */
+export const layouts: fc.Arbitrary<PromptAssembly> = assemblyOf({
+  text,
+  round2: true,
+});
+/** The same without the pieces that make a render throw (`x` may still be valueless). */
+export const validLayouts: fc.Arbitrary<PromptAssembly> = assemblyOf({
+  text: validText,
+  round2: true,
+});
