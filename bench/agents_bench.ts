@@ -11,6 +11,7 @@
  * @module
  */
 
+import { addBench } from "./_bench.ts";
 import { SystemPrompt } from "@dsh/system-prompt";
 import { assertSame } from "./_check.ts";
 import { oursStep } from "./_ours.ts";
@@ -55,7 +56,7 @@ for (const count of [1, 10, 100]) {
   }
   for (const [name, steps] of Object.entries(perAgent)) {
     let a = 0;
-    Deno.bench({
+    addBench({
       group,
       name,
       baseline: name === "ours",

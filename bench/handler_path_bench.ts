@@ -20,6 +20,7 @@
  * @module
  */
 
+import { addBench } from "./_bench.ts";
 import { type PromptAssembly, SystemPrompt } from "@dsh/system-prompt";
 import { handlerPathStep, oursStep } from "./_ours.ts";
 import { BASE_CONTEXT, type Context, SCENARIOS } from "./_realistic.ts";
@@ -27,7 +28,7 @@ import { type AnyStep, checkSteps, floorStep } from "./_steps.ts";
 
 function bench(group: string, steps: Record<string, AnyStep>) {
   for (const [name, step] of Object.entries(steps)) {
-    Deno.bench({
+    addBench({
       group,
       name,
       baseline: name === "ours",

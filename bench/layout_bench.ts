@@ -10,6 +10,7 @@
  * @module
  */
 
+import { addBench } from "./_bench.ts";
 import {
   type AssembledSection,
   type PromptAssembly,
@@ -65,7 +66,7 @@ for (const [name, assembly] of cases) {
   const assemblies = pool.map((variables) => ({ ...assembly, variables }));
   for (const each of assemblies) renderPrompt(each); // a check that it renders
   const next = cycle(assemblies);
-  Deno.bench({
+  addBench({
     group: "layout render S=100",
     name,
     baseline: name === "default layout",
@@ -102,7 +103,7 @@ for (
   ] as const
 ) {
   await registry.assemble(context); // warm-up
-  Deno.bench({
+  addBench({
     group: "layout assemble",
     name,
     baseline: name === "100 sections",

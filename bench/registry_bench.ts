@@ -13,6 +13,7 @@
  * @module
  */
 
+import { addBench } from "./_bench.ts";
 import {
   renderPrompt,
   SystemPrompt,
@@ -67,42 +68,58 @@ function copyAll(tools: readonly ToolSchema[]): ToolSchema[] {
 
 let sink = 0;
 
-Deno.bench("shallow copy (stable schemas)", {
+addBench({
   group: "schemas",
+  name: "shallow copy (stable schemas)",
   baseline: true,
-}, () => {
-  sink += copyAll(stable).length;
+  fn: () => void (sink += copyAll(stable).length),
 });
-Deno.bench("freeze once (stable schemas)", { group: "schemas" }, () => {
-  for (const tool of stable) deepFreeze(tool.parameters);
-  sink += copyAll(stable).length;
+addBench({
+  group: "schemas",
+  name: "freeze once (stable schemas)",
+  fn: () => {
+    for (const tool of stable) deepFreeze(tool.parameters);
+    sink += copyAll(stable).length;
+  },
 });
-Deno.bench("shallow copy (fresh schemas)", { group: "schemas" }, () => {
-  sink += copyAll(fresh()).length;
+addBench({
+  group: "schemas",
+  name: "shallow copy (fresh schemas)",
+  fn: () => void (sink += copyAll(fresh()).length),
 });
-Deno.bench("freeze fresh (fresh schemas)", { group: "schemas" }, () => {
-  const tools = fresh();
-  for (const tool of tools) deepFreeze(tool.parameters);
-  sink += copyAll(tools).length;
+addBench({
+  group: "schemas",
+  name: "freeze fresh (fresh schemas)",
+  fn: () => {
+    const tools = fresh();
+    for (const tool of tools) deepFreeze(tool.parameters);
+    sink += copyAll(tools).length;
+  },
 });
-Deno.bench("structuredClone (stable schemas)", { group: "schemas" }, () => {
-  sink +=
-    stable.map((t) => ({ ...t, parameters: structuredClone(t.parameters) }))
-      .length;
+addBench({
+  group: "schemas",
+  name: "structuredClone (stable schemas)",
+  fn: () => {
+    sink +=
+      stable.map((t) => ({ ...t, parameters: structuredClone(t.parameters) }))
+        .length;
+  },
 });
 
 // The registry's own step with 100 stable tools, for scale.
 const prompt = new SystemPrompt();
 prompt.tools(() => stable);
-Deno.bench("assemble() with 100 stable tools", { group: "step" }, async () => {
-  sink += (await prompt.assemble()).tools.length;
+addBench({
+  group: "step",
+  name: "assemble() with 100 stable tools",
+  fn: async () => void (sink += (await prompt.assemble()).tools.length),
 });
 
 for (const n of [2_000, 20_000]) {
-  Deno.bench(
-    `register and dispose ${n} handlers`,
-    { group: "handlers" },
-    () => {
+  addBench({
+    group: "handlers",
+    name: `register and dispose ${n} handlers`,
+    fn: () => {
       const registry = new SystemPrompt();
       const offs = Array.from(
         { length: n },
@@ -110,7 +127,7 @@ for (const n of [2_000, 20_000]) {
       );
       for (const off of offs) off();
     },
-  );
+  });
 }
 
 // "Did you mean": one unknown-variable error among 10,000 names of 300
@@ -124,14 +141,16 @@ const unknownLong = {
   tools: [],
   variables: longNames,
 };
-Deno.bench("unknown-variable among 10,000 names of 300 chars", {
+addBench({
   group: "suggestions",
-}, () => {
-  try {
-    renderPrompt(unknownLong);
-  } catch {
-    sink++;
-  }
+  name: "unknown-variable among 10,000 names of 300 chars",
+  fn: () => {
+    try {
+      renderPrompt(unknownLong);
+    } catch {
+      sink++;
+    }
+  },
 });
 const checked = new SystemPrompt();
 for (let i = 0; i < 1_000; i++) {
@@ -142,10 +161,10 @@ checked.section({
   order: 0,
   text: Array.from({ length: 100 }, (_, i) => `{{missing_${i}}}`).join(" "),
 });
-Deno.bench("check() with 100 unknown references, 1,000 variables", {
+addBench({
   group: "suggestions",
-}, async () => {
-  sink += (await checkPrompt(checked)).length;
+  name: "check() with 100 unknown references, 1,000 variables",
+  fn: async () => void (sink += (await checkPrompt(checked)).length),
 });
 
 globalThis.addEventListener("unload", () => {

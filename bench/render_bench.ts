@@ -12,6 +12,7 @@
  * @module
  */
 
+import { addBench } from "./_bench.ts";
 import { renderPrompt } from "@dsh/system-prompt";
 import { makeCorpus, writeSections } from "./_corpus.ts";
 import { cycle, FRESH_POOL, valuePool } from "./_pool.ts";
@@ -58,7 +59,7 @@ for (const { group, texts, values, memoHit } of groups) {
   const renderers = checkedRenderers(texts, pool);
   for (const { name, render } of renderers) {
     const next = cycle(pool);
-    Deno.bench({
+    addBench({
       group,
       name,
       baseline: name === "ours",
@@ -72,7 +73,7 @@ for (const { group, texts, values, memoHit } of groups) {
       text,
     }));
     const assembly = { sections, tools: [], variables: pool[0]! };
-    Deno.bench({
+    addBench({
       group,
       name: "ours, memo hit",
       fn: () => void (sink += renderPrompt(assembly).length),

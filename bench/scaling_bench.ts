@@ -11,6 +11,7 @@
  * @module
  */
 
+import { addBench } from "./_bench.ts";
 import { renderPrompt, SystemPrompt } from "@dsh/system-prompt";
 import { assertSame } from "./_check.ts";
 import { makeCorpus, writeSections } from "./_corpus.ts";
@@ -74,18 +75,18 @@ for (const count of SCALING_COUNTS) {
   }
   const nextAssembly = cycle(assemblies);
   const nextValues = cycle(pool);
-  Deno.bench({
+  addBench({
     group: "scaling render",
     name: `ours S=${count}`,
     fn: () => void (sink += renderPrompt(nextAssembly()).length),
   });
-  Deno.bench({
+  addBench({
     group: "scaling render",
     name: `floor S=${count}`,
     fn: () => void (sink += renderPieces(pieces, nextValues()).length),
   });
   const oursValues = cycle(pool);
-  Deno.bench({
+  addBench({
     group: "scaling step",
     name: `ours S=${count}`,
     fn: async () => {
@@ -94,7 +95,7 @@ for (const count of SCALING_COUNTS) {
     },
   });
   const floorValues = cycle(pool);
-  Deno.bench({
+  addBench({
     group: "scaling step",
     name: `floor S=${count}`,
     fn: async () => {
@@ -121,7 +122,7 @@ const texts: Record<string, string> = {
 // The least any correct renderer does with `\\{{` runs: rewrite every escape.
 const escapes = texts["\\{{ runs"]!;
 const expected = escapes.replace(/\\\{\{/g, "{{");
-Deno.bench({
+addBench({
   group: "hostile 1 MB",
   name: "native rewrite of \\{{ runs",
   fn: () => void (sink += escapes.replace(/\\\{\{/g, "{{").length),
@@ -139,7 +140,7 @@ for (const [name, text] of Object.entries(texts)) {
     throw new Error("ours and the native rewrite differ on \\{{ runs");
   }
   let n = 0;
-  Deno.bench({
+  addBench({
     group: "hostile 1 MB",
     name,
     baseline: name === "plain text",

@@ -18,6 +18,7 @@
  * @module
  */
 
+import { addBench } from "./_bench.ts";
 import { SystemPrompt } from "@dsh/system-prompt";
 import { type Context, SCENARIOS } from "./_realistic.ts";
 import { FAST_PEERS } from "./_renderers.ts";
@@ -41,7 +42,7 @@ function bench(
   flatten: boolean,
 ) {
   let n = 1;
-  Deno.bench({
+  addBench({
     group,
     name,
     baseline: name === "ours",

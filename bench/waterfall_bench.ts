@@ -14,6 +14,7 @@
  * @module
  */
 
+import { addBench } from "./_bench.ts";
 import tapable from "tapable";
 import { type PromptAssembly, SystemPrompt } from "@dsh/system-prompt";
 
@@ -124,7 +125,7 @@ for (const shape of ["all sync", "async last", "all async"] as const) {
           `${group}: ${name} called ${calls} handlers, expected ${count}`,
         );
       }
-      Deno.bench({
+      addBench({
         group,
         name,
         baseline: name === "ours",

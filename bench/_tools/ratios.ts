@@ -92,6 +92,12 @@ export function collectRatios(data: RunData): Ratio[] {
     known.push(group);
     return group;
   };
+  /** Every candidate's time in `group`, in µs, after its ratios. */
+  const absolute = (group: string) => {
+    for (const [name, time] of data.times.get(group)!) {
+      add(group, `${name} time`, time / 1000, undefined, "µs");
+    }
+  };
 
   // Full renders from the fair pool.
   for (const [group, times] of data.times) {
@@ -132,6 +138,7 @@ export function collectRatios(data: RunData): Ratio[] {
         add(group, "ours memo hit/floor", time / at(data, group, "floor"));
       } else add(group, `${name}/ours`, time / ours);
     }
+    if (!group.startsWith("render S=")) absolute(group);
   }
 
   // Steps, no handler: raw against the floors, flattened against peers.
@@ -171,6 +178,7 @@ export function collectRatios(data: RunData): Ratio[] {
         "memo floor/floor (full step)",
         at(data, group, "memo floor") / at(data, group, "floor"),
       );
+      absolute(group);
 
       const flat = seen(`${kind} ${size}, flattened`);
       const oursFlat = at(data, flat, "ours");
@@ -207,6 +215,7 @@ export function collectRatios(data: RunData): Ratio[] {
         add(flat, `${peer}/ours`, at(data, flat, peer) / oursFlat);
       }
       add(flat, "ours/memo floor", oursFlat / at(data, flat, "memo floor"));
+      absolute(flat);
     }
   }
 
@@ -229,6 +238,7 @@ export function collectRatios(data: RunData): Ratio[] {
     );
     add(group, "ours/physical limit", ours / at(data, group, "physical limit"));
     add(group, "ours/floor (full step)", ours / at(data, group, "floor"));
+    absolute(group);
   }
 
   // The handler path and the all-sync registry, against recorded baselines.
@@ -277,6 +287,7 @@ export function collectRatios(data: RunData): Ratio[] {
           : undefined,
       );
     }
+    absolute(group);
   }
 
   for (const scaling of ["scaling render", "scaling step"]) {

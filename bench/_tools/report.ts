@@ -1,8 +1,9 @@
 /**
- * `deno task bench:report`: runs `deno bench --json bench/`,
- * `bench/_tools/alloc.ts` and `bench/_tools/cold_start.ts` a few times,
- * turns each group into ratios measured in the same run, takes the median
- * over runs, and writes `bench/RESULTS.md`, `bench/README_TABLE.md` and the
+ * `deno task bench:report`: times every `bench/*_bench.ts` with
+ * `bench/_tools/measure.ts` (each group's candidates in interleaved
+ * rounds, the median batch of each), runs `bench/_tools/alloc.ts` and
+ * `bench/_tools/cold_start.ts`, a few times over; turns each group into
+ * ratios measured in the same run, takes the median over runs, and writes `bench/RESULTS.md`, `bench/README_TABLE.md` and the
  * README's performance section (between its `bench:start` / `bench:end`
  * markers).
  *
@@ -17,10 +18,17 @@
  * @module
  */
 
+import { ROUNDS, SAMPLE_MS } from "../_bench.ts";
 import { RENDER_PATH } from "../_ours.ts";
 import { collectRatios, type Ratio, type RunData } from "./ratios.ts";
 import { notes } from "./notes.ts";
-import { headline, met, readmeTable, section } from "./tables.ts";
+import {
+  baselineLines,
+  headline,
+  met,
+  readmeTable,
+  section,
+} from "./tables.ts";
 
 const runsFlag = Deno.args.indexOf("--runs");
 let RUNS = runsFlag === -1 ? 3 : Number(Deno.args[runsFlag + 1]);
@@ -34,16 +42,6 @@ const README = new URL("README.md", ROOT);
 const START = "<!-- bench:start -->";
 const END = "<!-- bench:end -->";
 
-interface BenchJson {
-  runtime: string;
-  cpu: string;
-  benches: {
-    group: string | null;
-    name: string;
-    results: { ok?: { avg: number } }[];
-  }[];
-}
-
 async function run(args: string[]): Promise<string> {
   const output = await new Deno.Command(Deno.execPath(), {
     args,
@@ -55,30 +53,57 @@ async function run(args: string[]): Promise<string> {
   return new TextDecoder().decode(output.stdout);
 }
 
-async function runOnce(): Promise<RunData & { runtime: string; cpu: string }> {
-  const json = JSON.parse(
-    await run(["bench", "--lock=deno.lock", "--json", "bench/"]),
-  ) as BenchJson;
-  const times = new Map<string, Map<string, number>>();
-  for (const bench of json.benches) {
-    const ok = bench.results[0]?.ok;
-    if (ok === undefined) {
-      throw new Error(`bench "${bench.name}" in "${bench.group}" failed`);
+/** The bench files, `bench/*_bench.ts`, in name order. */
+async function benchFiles(): Promise<string[]> {
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(new URL("bench/", ROOT))) {
+    if (entry.isFile && entry.name.endsWith("_bench.ts")) {
+      files.push(`bench/${entry.name}`);
     }
-    const group = bench.group ?? "";
-    if (!times.has(group)) times.set(group, new Map());
-    times.get(group)!.set(bench.name, ok.avg);
   }
-  const script = (name: string) => [
+  return files.sort();
+}
+
+async function runOnce(): Promise<RunData> {
+  const script = (name: string, ...args: string[]) => [
     "run",
     "--lock=deno.lock",
     "--allow-read",
     "--allow-run",
     `bench/_tools/${name}`,
+    ...args,
   ];
+  const times = new Map<string, Map<string, number>>();
+  for (const file of await benchFiles()) {
+    const groups = JSON.parse(await run(script("measure.ts", file)));
+    for (const [group, byName] of Object.entries(groups)) {
+      if (times.has(group)) {
+        throw new Error(`Cannot merge: two groups "${group}"`);
+      }
+      times.set(
+        group,
+        new Map(Object.entries(byName as Record<string, number>)),
+      );
+    }
+  }
   const alloc = JSON.parse(await run(script("alloc.ts")));
   const cold = JSON.parse(await run(script("cold_start.ts")));
-  return { times, alloc, cold, runtime: json.runtime, cpu: json.cpu };
+  return { times, alloc, cold };
+}
+
+/** The CPU's model name (Deno reads `/proc` only with every permission). */
+async function cpuName(): Promise<string> {
+  try {
+    const output = await new Deno.Command("cat", {
+      args: ["/proc/cpuinfo"],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const info = new TextDecoder().decode(output.stdout);
+    return /^model name\s*:\s*(.+)$/m.exec(info)?.[1]?.trim() ?? "unknown";
+  } catch {
+    return "unknown";
+  }
 }
 
 /** One run's raw figures, as JSON. */
@@ -115,8 +140,8 @@ function merge(data: RunData) {
   }
 }
 
-let runtime = "";
-let cpu = "";
+let runtime = `Deno/${Deno.version.deno} ${Deno.build.target}`;
+let cpu = await cpuName();
 let renderPath = RENDER_PATH;
 if (Deno.args.includes("--reuse")) {
   // The ratios are computed again from the saved raw figures, so that a
@@ -130,8 +155,6 @@ if (Deno.args.includes("--reuse")) {
   for (let i = 1; i <= RUNS; i++) {
     console.error(`bench run ${i} of ${RUNS}…`);
     const data = await runOnce();
-    runtime = data.runtime;
-    cpu = data.cpu;
     raw.push(toSaved(data));
     merge(data);
     // Saved after every run, so that an interrupted report keeps its runs.
@@ -151,15 +174,19 @@ const report = [
   "# Benchmark results",
   "",
   "Written by `deno task bench:report`; do not edit by hand. Each ratio is",
-  "measured within one run of `deno bench --json bench/` (or of",
-  "`bench/_tools/alloc.ts`, `bench/_tools/cold_start.ts`), both sides on the",
-  `same machine minutes apart at most, and the median over ${RUNS} run${
-    RUNS === 1 ? "" : "s"
-  } is`,
-  "shown with every run's value. The machine has 2 shared cores on which",
-  "other work runs at the same time: single runs are noisy, so read the",
-  "medians, and treat differences under ~15% as noise. `x/ours` above 1",
-  "means ours is faster; `ours/x` above 1 means ours is slower.",
+  "measured within one run of `bench/_tools/measure.ts` over a bench file (or",
+  "of `bench/_tools/alloc.ts`, `bench/_tools/cold_start.ts`), and the median",
+  `over ${RUNS} run${RUNS === 1 ? "" : "s"} is shown with every run's value.`,
+  "The machine has 2 shared cores on which other work runs at the same time,",
+  "so a figure is not a mean: the candidates of a group are timed in",
+  `interleaved rounds (${ROUNDS} batches of about ${SAMPLE_MS} ms each, their order rotating),`,
+  "and a candidate's figure is its median batch. A burst of other work then",
+  "falls on every candidate alike and the median drops it, while a batch",
+  "holds enough iterations to charge each candidate for the minor",
+  "collections its own allocation causes. Treat differences under ~15% as",
+  "noise. `x/ours` above 1 means ours is faster; `ours/x` above 1 means ours",
+  "is slower. (`deno task bench` runs the same benches under `deno bench`,",
+  "for a look by hand.)",
   "",
   `- date: ${new Date().toISOString().slice(0, 10)}`,
   `- runtime: ${runtime}`,
@@ -206,6 +233,7 @@ const report = [
   "",
   ...headlineLines,
   ...notes(missed, hasRender),
+  ...baselineLines(ratios),
   "## All figures",
   ...section(ratios),
   "",

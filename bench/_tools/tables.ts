@@ -5,6 +5,7 @@
  * @module
  */
 
+import { BASELINES } from "./baselines.ts";
 import { AGENTS, type Ratio, SIZES, type Source } from "./ratios.ts";
 
 /** The median of `values` (the mean of the middle two for an even count). */
@@ -79,6 +80,35 @@ export function headline(
     lines.push("");
   }
   return { lines, met: count, total };
+}
+
+/**
+ * The recorded baselines (`bench/_tools/baselines.ts`) beside this
+ * report's figures, with how to record them again.
+ */
+export function baselineLines(ratios: readonly Ratio[]): string[] {
+  const lines = [
+    "## Recorded baselines",
+    "",
+    "Same-run ratios recorded from main f483879 (before `render()` and before",
+    "asynchronous providers) by `deno task bench:report` (3 runs), kept in",
+    "`bench/_tools/baselines.ts`. The all-sync registry step is the baseline",
+    'of issue #20 ("all-sync registry before/after ≤ 1.05"): once',
+    "asynchronous providers land, `deno task bench:report` shows",
+    "`ours/floor ÷ baseline` for it in the table above.",
+    "",
+    "| group | recorded ours/floor | ours/floor now | ours now (µs) |",
+    "| --- | ---: | ---: | ---: |",
+  ];
+  for (const [group, { oursOverFloor }] of Object.entries(BASELINES)) {
+    lines.push(
+      `| ${group} | ${oursOverFloor.toFixed(3)}× | ${
+        median(find(ratios, group, "ours/floor").values).toFixed(3)
+      }× | ${median(find(ratios, group, "ours time").values).toFixed(1)} |`,
+    );
+  }
+  lines.push("");
+  return lines;
 }
 
 /** Every group as a table of its own. */
