@@ -2,7 +2,7 @@
 // assemble() starts them all before awaiting any; an abort signal rejects
 // promptly with `aborted`; a rejection is provider-failed, a promise of the
 // wrong type invalid-value. Late rejections are checked in a child process
-// by async_late_rejections_io_test.ts.
+// by async_late_rejections_io.ts.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {

@@ -1,4 +1,4 @@
-// Run by async_late_rejections_io_test.ts in a child process (deno run, or
+// Run by async_late_rejections_io.ts in a child process (deno run, or
 // node on the compiled suite). Each scenario makes the registry refuse, or
 // abandon, promises that reject; every rejection carries the scenario's
 // name. The process records each unhandled rejection and prints one JSON
