@@ -162,7 +162,7 @@ export class Agent {
   }
 }
 
-if (import.meta.main) {
+if ((import.meta as { main?: boolean }).main) {
   const state: SessionState = {
     now: "2026-12-01 09:00",
     branch: "main",
