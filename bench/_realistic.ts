@@ -201,12 +201,14 @@ function makeScenario(
   for (let p = 0; p * 5 < toolCount; p++) {
     const tools = Array.from(
       { length: Math.min(5, toolCount - p * 5) },
-      (_, t) => tool(next, `tool_${p}_${t}`),
+      // Zero-padded: the registry's order (by name) is registration order,
+      // so every floor can concatenate the providers' lists as they come.
+      (_, t) => tool(next, `tool_${String(p).padStart(3, "0")}_${t}`),
     );
     toolProviders.push(p % 2 === 0 ? () => tools : () => tools.slice());
   }
   const handler = (assembly: PromptAssembly) => {
-    assembly.tools = assembly.tools.filter((t) => t.name !== "tool_0_0");
+    assembly.tools = assembly.tools.filter((t) => t.name !== "tool_000_0");
   };
   return {
     name,

@@ -491,3 +491,59 @@ describe("bad-input catalogue: reliability (issue #11)", () => {
     });
   });
 });
+
+describe("bad-input catalogue: agents, async and the waterfall's result", () => {
+  it("catalogue A22: an unknown layer key, or a broken parent chain, rejects with unknown-layer and a suggestion", async () => {
+    const prompt = new SystemPrompt();
+    prompt.layer("reviewer");
+    await assert.rejects(prompt.assemble({}, { layer: "reveiwer" }), {
+      code: "unknown-layer",
+      suggestion: "reviewer",
+      message: /did you mean "reviewer"\?$/,
+    });
+    prompt.layer("sub", { parent: "gone" });
+    await assert.rejects(prompt.assemble({}, { layer: "sub" }), {
+      code: "unknown-layer",
+    });
+  });
+  it("catalogue A23: two live complete sections reject with multiple-complete", async () => {
+    const prompt = new SystemPrompt();
+    prompt.section({ name: "a", order: 0, text: "A", complete: true });
+    prompt.section({ name: "b", order: 1, text: "B", complete: true });
+    await assert.rejects(prompt.assemble(), { code: "multiple-complete" });
+  });
+  it("catalogue A24: an abort rejects with aborted at once, the reason as cause", async () => {
+    const prompt = new SystemPrompt();
+    prompt.variable("slow", () => new Promise<string>(() => {}));
+    const controller = new AbortController();
+    const pending = prompt.assemble({}, { signal: controller.signal });
+    const reason = new Error("user pressed escape");
+    controller.abort(reason);
+    await assert.rejects(pending, (error) => {
+      assert.ok(error instanceof PromptError);
+      assert.equal(error.code, "aborted");
+      assert.equal(error.cause, reason);
+      return true;
+    });
+  });
+  it("catalogue A25: a handler that leaves an invalid assembly rejects with the field table's code, naming the handler", async () => {
+    const prompt = new SystemPrompt();
+    prompt.section({ name: "s", order: 0, text: "x" });
+    prompt.scope("h").on("system-prompt/assemble", function breaker(a) {
+      a.sections[0]!.order = NaN;
+    });
+    await assert.rejects(prompt.assemble(), {
+      code: "invalid-section",
+      handler: "breaker",
+      owner: "h",
+    });
+  });
+  it("catalogue A26: a toolOrder without exactly one rest entry is invalid-option; a tool named after it is invalid-value", async () => {
+    assert.throws(() => new SystemPrompt({ toolOrder: ["a"] }), {
+      code: "invalid-option",
+    });
+    const prompt = new SystemPrompt();
+    prompt.tools(() => [tool("<unlisted-tools>")]);
+    await assert.rejects(prompt.assemble(), { code: "invalid-value" });
+  });
+});

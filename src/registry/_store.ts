@@ -313,17 +313,17 @@ export function layerChain(
   for (let next: string | undefined = key; next !== undefined;) {
     const table = layers.get(next);
     if (table === undefined || seen.has(next)) {
+      const suggestion = seen.has(next)
+        ? undefined
+        : closestName(next, layers.keys());
       const state = seen.has(next)
         ? `its parent chain loops back to "${next}"`
         : next === key
-        ? `no live layer has this key${
-          didYouMean(closestName(key, layers.keys()))
-        }`
-        : `its parent "${next}" is not a live layer${
-          didYouMean(closestName(next, layers.keys()))
-        }`;
+        ? `no live layer has this key${didYouMean(suggestion)}`
+        : `its parent "${next}" is not a live layer${didYouMean(suggestion)}`;
       return failure("unknown-layer", `assemble layer "${key}"`, {}, state, {
         layer: key,
+        suggestion,
       });
     }
     seen.add(next);

@@ -12,7 +12,7 @@ import {
   PromptError,
   type PromptScope,
   SystemPrompt,
-} from "../mod.ts";
+} from "../../mod.ts";
 
 const RUNS = { numRuns: 10_000, seed: 20261130 };
 const NAMES = ["a", "b", "c", "d"];

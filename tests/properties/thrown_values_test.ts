@@ -11,7 +11,7 @@ import {
   renderPrompt,
   SystemPrompt,
   type ToolSchema,
-} from "../mod.ts";
+} from "../../mod.ts";
 
 const RUNS = { numRuns: 10_000, seed: 20261130 };
 
