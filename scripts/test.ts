@@ -96,6 +96,9 @@ const STAGES: Stage[] = [
       "tests/async_late_rejections_io.ts",
       "tests/examples/agents_md_io.ts",
       "tests/examples/git_status_io.ts",
+      // The heap over 100,000 steps, measured with the collector exposed.
+      "--v8-flags=--expose-gc",
+      "tests/render_memory_test.ts",
     ],
     counts: denoTestCounts,
   },
