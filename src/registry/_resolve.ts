@@ -25,14 +25,9 @@ import {
 } from "./_guard.ts";
 import { callFailed, part, wrongValue } from "./_parts.ts";
 import type { Snapshot } from "./_snapshot.ts";
-import {
-  checkUniqueTools,
-  sortTools,
-  type ToolCopies,
-  type ToolOrder,
-  type ToolRecord,
-} from "./_tools.ts";
-import type { Where } from "../core/errors.ts";
+import type { ToolCopies, ToolOrder, ToolRecord } from "./_tools.ts";
+import { failure, type Where } from "../core/errors.ts";
+import { compareCodePoints } from "../core/names.ts";
 
 /** The step's call results, and which of them are still pending. */
 export interface Started {
@@ -232,4 +227,46 @@ export function toolRecords(
     checkUniqueTools(fresh);
     sortTools(fresh, order);
   });
+}
+
+/** Sorts records in place into the canonical order. */
+function sortTools(records: ToolRecord[], order: ToolOrder): void {
+  const { ranks, rest } = order;
+  records.sort((a, b) => {
+    if (ranks !== undefined) {
+      const rank = (ranks.get(a.name) ?? rest) - (ranks.get(b.name) ?? rest);
+      if (rank !== 0) return rank;
+    }
+    return compareCodePoints(a.name, b.name);
+  });
+}
+
+/** Throws `duplicate-tool` for a name two records share; names the holder. */
+function checkUniqueTools(
+  records: readonly ToolRecord[],
+  handler?: string,
+): void {
+  if (records.length < 2) return;
+  const seen = new Map<string, ToolRecord>();
+  for (const record of records) {
+    const holder = seen.get(record.name);
+    if (holder === undefined) {
+      seen.set(record.name, record);
+      continue;
+    }
+    const where: Where = handler === undefined
+      ? { owner: record.owner }
+      : { handler };
+    throw failure(
+      "duplicate-tool",
+      handler === undefined ? "list tools" : "run",
+      where,
+      `tool "${record.name}" is already provided by ${describeHolder(holder)}`,
+      { tool: record.name, owner: holder.owner },
+    );
+  }
+}
+
+function describeHolder(record: ToolRecord): string {
+  return record.owner === undefined ? "the root registry" : `"${record.owner}"`;
 }

@@ -7,7 +7,6 @@
  */
 
 import { describeValue, failure, type Where } from "../core/errors.ts";
-import { closestName, compareCodePoints, didYouMean } from "../core/names.ts";
 import type { JsonSchema, ToolSchema } from "../core/types.ts";
 import { ignoreRejections, isThenable } from "./_guard.ts";
 import { setToolOwner, TOOL_ORDER_REST } from "../core/tools.ts";
@@ -91,18 +90,6 @@ export function toolOrder(names: unknown): ToolOrder {
     );
   }
   return { ranks, rest, names: Object.freeze(read) };
-}
-
-/** Sorts records in place into the canonical order. */
-export function sortTools(records: ToolRecord[], order: ToolOrder): void {
-  const { ranks, rest } = order;
-  records.sort((a, b) => {
-    if (ranks !== undefined) {
-      const rank = (ranks.get(a.name) ?? rest) - (ranks.get(b.name) ?? rest);
-      if (rank !== 0) return rank;
-    }
-    return compareCodePoints(a.name, b.name);
-  });
 }
 
 /** The registry's memory of the tools it has seen, by the caller's object. */
@@ -271,41 +258,6 @@ export class ToolCopies {
     }
     return schema;
   }
-}
-
-/** Throws `duplicate-tool` for a name two records share; names the holder. */
-export function checkUniqueTools(
-  records: readonly ToolRecord[],
-  handler?: string,
-): void {
-  if (records.length < 2) return;
-  const seen = new Map<string, ToolRecord>();
-  for (const record of records) {
-    const holder = seen.get(record.name);
-    if (holder === undefined) {
-      seen.set(record.name, record);
-      continue;
-    }
-    const where: Where = handler === undefined
-      ? { owner: record.owner }
-      : { handler };
-    throw failure(
-      "duplicate-tool",
-      handler === undefined ? "list tools" : "run",
-      where,
-      `tool "${record.name}" is already provided by ${describeHolder(holder)}`,
-      { tool: record.name, owner: holder.owner },
-    );
-  }
-}
-
-function describeHolder(record: ToolRecord): string {
-  return record.owner === undefined ? "the root registry" : `"${record.owner}"`;
-}
-
-/** The suggestion for a `toolOrder` name no provider returned. */
-export function closestTool(name: string, names: Iterable<string>): string {
-  return didYouMean(closestName(name, names));
 }
 
 /**
