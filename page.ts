@@ -2,10 +2,11 @@
  * See the prompt: an inspector page for one or two steps' assemblies, as a
  * single self-contained HTML file (no network, no dependency). Every span of
  * the rendered prompt is coloured by its owner; hovering one shows its
- * section, item, layer, owner and estimated tokens. A sidebar gives each
- * owner's token share, the tools and the cache breakpoints; the runtime
- * context is shown apart; and given the previous step, the page marks what
- * changed and where the cached prefix broke.
+ * section, item, layer, owner, the registration it shadows and estimated
+ * tokens. A sidebar gives each owner's token share, the tools and the cache
+ * breakpoints; the runtime context is shown apart; and given the previous
+ * step, the page marks what changed, where the cached prefix broke, and
+ * whether the runtime context changed.
  *
  * - {@linkcode inspectorPage}: the page, as a string to write to a file.
  *

@@ -21,7 +21,10 @@ import {
   type PromptAssembly,
   renderPrompt,
 } from "@dsh/system-prompt";
-import { explainPrompt } from "@dsh/system-prompt/inspect";
+import {
+  explainPrompt,
+  type ItemExplanation,
+} from "@dsh/system-prompt/inspect";
 import { inspectorPage } from "@dsh/system-prompt/page";
 import { parseConfig } from "../examples/config.ts";
 import { DATED_CONFIG, runDemo, TWO_STEP_TIMES } from "../examples/demo_cli.ts";
@@ -44,7 +47,7 @@ async function demoSteps(): Promise<[PromptAssembly, PromptAssembly]> {
   ];
 }
 
-/** Each owner's text, in prompt order: sections minus their items, items. */
+/** Each owner's text, in prompt order: parts minus their items, items. */
 function ownerTexts(assembly: PromptAssembly): Map<string, string> {
   const { text, sections } = explainPrompt(assembly);
   const texts = new Map<string, string>();
@@ -52,15 +55,16 @@ function ownerTexts(assembly: PromptAssembly): Map<string, string> {
     const key = owner ?? "";
     texts.set(key, (texts.get(key) ?? "") + text.slice(from, to));
   };
-  for (const section of sections) {
-    let cursor = section.start;
-    for (const item of section.items ?? []) {
-      add(section.owner, cursor, item.start);
-      add(item.owner, item.start, item.end);
+  const walk = (part: ItemExplanation) => {
+    let cursor = part.start;
+    for (const item of part.items ?? []) {
+      add(part.owner, cursor, item.start);
+      walk(item);
       cursor = item.end;
     }
-    add(section.owner, cursor, section.end);
-  }
+    add(part.owner, cursor, part.end);
+  };
+  sections.forEach(walk);
   return texts;
 }
 
@@ -200,9 +204,9 @@ describe("the inspector page in headless Chromium", {
     assert.deepEqual(changed, ["agent:persona"]);
     assert.match(
       await page.textContent("#changes") ?? "",
-      /Prefix break: Section "agent:persona" of "agent-loop" changed while the 2 sections after it did not/,
+      /Prefix break: The change to section "agent:persona" of "agent-loop" invalidates the provider's prefix cache for the 2 sections \(\d+ characters\) after it/,
     );
-    assert.equal(await page.locator(".mk.diff").count(), 1);
+    assert.equal(await page.locator("#prompt .mk.diff").count(), 1);
     assert.ok((await page.locator(".mk.bp").count()) >= 1);
 
     // The README's screenshot: hovering the bash guidance.
@@ -216,6 +220,55 @@ describe("the inspector page in headless Chromium", {
     await page.close();
   });
 
+  it("shows on hover the layer and the registration a part shadows, and where the runtime context changed", async () => {
+    const step = (time: string): PromptAssembly => ({
+      sections: [{
+        name: "persona",
+        order: 0,
+        text: "You are the reviewer.",
+        owner: "agents",
+        layer: "reviewer",
+        shadows: { owner: "base" },
+      }],
+      contexts: [{
+        name: "now",
+        order: 0,
+        text: "It is {{time}}.",
+        owner: "clock",
+      }],
+      tools: [],
+      variables: { time },
+    });
+    const file = join(dir, "layers.html");
+    await writeFile(
+      file,
+      inspectorPage(step("09:05"), { previous: step("09:00") }),
+    );
+    const { page, problems, requests } = await open(file);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(requests, [pathToFileURL(file).href]);
+    await page.locator('#prompt .p[data-section="persona"]').hover();
+    const terms = await page.locator("#details dt").allTextContents();
+    const values = await page.locator("#details dd").allTextContents();
+    assert.deepEqual(
+      Object.fromEntries(terms.map((term, i) => [term, values[i]])),
+      {
+        section: "persona",
+        layer: "reviewer",
+        owner: "agents",
+        shadows: "base (global)",
+        tokens: "~5",
+      },
+    );
+    assert.equal(await page.locator("#prompt .mk.diff").count(), 0);
+    assert.equal(await page.locator("#context-text .mk.diff").count(), 1);
+    assert.match(
+      await page.textContent("#changes") ?? "",
+      /The runtime context changed: send it again this step\./,
+    );
+    await page.close();
+  });
+
   it("shows hostile text as text and the runtime context apart, with its owners", async () => {
     const hostile =
       `</script><script>alert(1)</script><!-- "x" 'y' & <b>bold</b>`;
@@ -223,7 +276,7 @@ describe("the inspector page in headless Chromium", {
       { name: "now", order: 0, text: "It is {{time}}.", owner: "clock" },
       { name: hostile, order: 1, text: hostile, owner: hostile, literal: true },
     ];
-    const assembly = {
+    const assembly: PromptAssembly = {
       sections: [
         {
           name: "persona",
@@ -242,7 +295,7 @@ describe("the inspector page in headless Chromium", {
       tools: [],
       variables: { time: "09:00" },
       contexts,
-    } as PromptAssembly;
+    };
     const file = join(dir, "hostile.html");
     await writeFile(file, inspectorPage(assembly, { title: hostile }));
     const { page, problems, requests, dialogs } = await open(file);

@@ -42,7 +42,10 @@ describe("runDemo() --html", () => {
       html,
       /data-section="agent:persona"[^>]*data-change="changed"/,
     );
-    assert.match(html, /Prefix break: Section &quot;agent:persona&quot;/);
+    assert.match(
+      html,
+      /Prefix break: The change to section &quot;agent:persona&quot; of &quot;agent-loop&quot; invalidates/,
+    );
   });
 
   it("exits 2 for --html without a file, twice, or with a mode that has no step", async () => {

@@ -198,7 +198,7 @@ describe("inspectorPage()", () => {
       ) => [Number(n), text]),
       [[0, "at character 0, ~0 tokens before it: tools only"], [
         12,
-        "at character 12, ~3 tokens before it",
+        "at character 12, ~6 tokens before it",
       ]],
     );
     assert.equal(preText(given, "prompt"), renderPrompt(assembly));
@@ -279,13 +279,13 @@ describe("inspectorPage()", () => {
   });
 
   it("shows the layer of a part when the assembly carries one", () => {
-    const section = {
+    const section: AssembledSection = {
       name: "persona",
       order: 0,
       text: "You are the reviewer.",
       owner: "agents",
       layer: "reviewer",
-    } as AssembledSection;
+    };
     const html = inspectorPage({
       sections: [section],
       tools: [],
@@ -294,7 +294,90 @@ describe("inspectorPage()", () => {
     assert.equal(parts(html)[0]?.layer, "reviewer");
     assert.match(
       html,
-      /title="section persona · layer reviewer · owner agents · ~6 tokens"/,
+      /title="section persona · layer reviewer · owner agents · ~5 tokens"/,
+    );
+  });
+
+  it("shows the layer and the shadowed owner of parts a layer registered", async () => {
+    const prompt = new SystemPrompt();
+    prompt.scope("base").section({
+      name: "persona",
+      order: 0,
+      text: "You are an agent.",
+    });
+    prompt.scope("base").section({
+      name: "guidelines",
+      order: 1,
+      text: "Guidelines:",
+      list: {},
+    });
+    prompt.scope("base").item("guidelines", {
+      name: "brief",
+      order: 0,
+      text: "- Be brief.",
+    });
+    const reviewer = prompt.layer("reviewer");
+    reviewer.scope("agents").section({
+      name: "persona",
+      order: 0,
+      text: "You are the reviewer.",
+    });
+    reviewer.scope("review").item("guidelines", {
+      name: "brief",
+      order: 0,
+      text: "- Cite lines.",
+    });
+    const assembly = await prompt.assemble({}, { layer: "reviewer" });
+    const explained = explainPrompt(assembly);
+    assert.deepEqual(explained.sections[0]?.shadows, { owner: "base" });
+    const html = inspectorPage(assembly);
+    const [persona, , brief] = parts(html);
+    assert.deepEqual(
+      [persona?.owner, persona?.layer, brief?.item, brief?.layer],
+      ["agents", "reviewer", "brief", "reviewer"],
+    );
+    assert.match(
+      html,
+      /data-layer="reviewer" data-shadows="base \(global\)"[^>]* title="section persona · layer reviewer · owner agents · shadows base \(global\) · ~\d+ tokens">You are the reviewer\.</,
+    );
+    assert.match(
+      html,
+      /title="section guidelines · item brief · layer reviewer · owner review · shadows base \(global\) · ~\d+ tokens">- Cite lines\.</,
+    );
+  });
+
+  it("gives the items of a nested list their own spans, named by their path", () => {
+    const assembly: PromptAssembly = {
+      sections: [{
+        name: "memory",
+        order: 0,
+        text: "Memory:",
+        owner: "memory",
+        list: {},
+        items: [{
+          name: "project",
+          order: 0,
+          text: "Project:",
+          owner: "memory",
+          list: {},
+          items: [{
+            name: "tabs",
+            order: 0,
+            text: "- Use tabs.",
+            owner: "agents-md",
+          }],
+        }],
+      }],
+      tools: [],
+      variables: {},
+    };
+    const html = inspectorPage(assembly);
+    assert.equal(preText(html, "prompt"), renderPrompt(assembly));
+    const tabs = parts(html).find((part) => part.item === "tabs");
+    assert.deepEqual([tabs?.owner, tabs?.text], ["agents-md", "- Use tabs."]);
+    assert.match(
+      html,
+      /data-lists="project" data-item="tabs"[^>]* title="section memory · item project › tabs · owner agents-md · ~\d+ tokens"/,
     );
   });
 
@@ -310,12 +393,12 @@ describe("inspectorPage()", () => {
       { name: "now", order: 0, text: "It is {{time}}.", owner: "clock" },
       { name: "todos", order: 1, text: "Open: <none>", owner: "todo" },
     ];
-    const assembly = {
+    const assembly: PromptAssembly = {
       sections: [{ name: "persona", order: 0, text: "Hi.", owner: "loop" }],
       tools: [],
       variables: { time: "09:00" },
       contexts,
-    } as PromptAssembly;
+    };
     const html = inspectorPage(assembly);
     assert.equal(preText(html, "prompt"), "Hi.");
     assert.equal(preText(html, "context-text"), "It is 09:00.\n\nOpen: <none>");
@@ -324,7 +407,14 @@ describe("inspectorPage()", () => {
       parts(context).map((part) => [part.owner, part.text]),
       [["clock", "It is 09:00."], ["todo", "Open: <none>"]],
     );
-    assert.match(html, /Sent as a message, outside the cached prefix/);
+    assert.match(
+      html,
+      /Sent as a message, outside the cached prefix: 26 characters, ~\d+ tokens in 2 entries\./,
+    );
+    assert.equal(
+      preText(html, "context-text"),
+      explainPrompt(assembly).context.text,
+    );
   });
 
   it("marks what changed since the previous step, and where the prefix broke", async () => {
@@ -409,7 +499,7 @@ describe("inspectorPage()", () => {
     });
     assert.match(
       html,
-      /Prefix break: Section &quot;persona&quot; of &quot;loop&quot; changed while the 1 sections? after it did not/,
+      /Prefix break: The change to section &quot;persona&quot; of &quot;loop&quot; invalidates the provider&#39;s prefix cache for the 1 section \(19 characters\) after it, which did not change/,
     );
     assert.match(
       html,
@@ -429,25 +519,63 @@ describe("inspectorPage()", () => {
   });
 
   it("reports a runtime context that changed between steps", () => {
-    const step = (time: string) =>
-      ({
-        sections: [{ name: "persona", order: 0, text: "Hi." }],
-        tools: [],
-        variables: { time },
-        contexts: [{
-          name: "now",
-          order: 0,
-          text: "It is {{time}}.",
-          owner: "clock",
-        }],
-      }) as PromptAssembly;
+    const step = (time: string): PromptAssembly => ({
+      sections: [{ name: "persona", order: 0, text: "Hi." }],
+      tools: [],
+      variables: { time },
+      contexts: [{
+        name: "now",
+        order: 0,
+        text: "It is {{time}}.",
+        owner: "clock",
+      }],
+    });
     const html = inspectorPage(step("09:05"), { previous: step("09:00") });
-    assert.match(html, /Identical to the previous step/);
+    // The system prompt and tools are the same; the context is not.
+    assert.doesNotMatch(html, /Identical to the previous step/);
     assert.match(
       html,
-      /The runtime context changed: send it again this step\./,
+      /Same tools and system prompt as the previous step: the provider&#39;s prompt cache hits in full\./,
+    );
+    assert.doesNotMatch(html, /Prefix break/);
+    assert.match(
+      html,
+      /The runtime context changed: send it again this step\.<\/p><p>It differs from the previous step&#39;s at character 10, first in context entry &quot;now&quot; of &quot;clock&quot;\./,
     );
     const context = html.slice(html.indexOf('id="context"'));
     assert.equal(parts(context)[0]?.change, "changed");
+    assert.match(context, /; changed since the previous step\./);
+    // The context's own difference marker, where its texts part.
+    const marker = context.indexOf('data-marker="context-difference"');
+    assert.ok(marker > 0);
+    assert.equal(
+      preText(
+        `${context.slice(0, context.lastIndexOf("<span", marker))}</pre>`,
+        "context-text",
+      ).length,
+      10,
+    );
+    assert.ok(!html.includes('data-marker="difference"'));
+
+    const same = inspectorPage(step("09:00"), { previous: step("09:00") });
+    assert.match(same, /Identical to the previous step/);
+    assert.match(same, /The runtime context is unchanged/);
+  });
+
+  it("names the tool that changed: the cache misses from the start", () => {
+    const step = (description: string): PromptAssembly => ({
+      sections: [{ name: "persona", order: 0, text: "Hi." }],
+      tools: [{ name: "bash", description, parameters: {} }],
+      variables: {},
+    });
+    const html = inspectorPage(step("Runs a command."), {
+      previous: step("Runs a shell command."),
+    });
+    assert.match(
+      html,
+      /Tools changed: bash → bash; first tool &quot;bash&quot;\. The tools come first in the cached prefix: the cache misses in full\./,
+    );
+    assert.match(html, /Same system prompt as the previous step\./);
+    assert.doesNotMatch(html, /Identical/);
   });
 });

@@ -58,8 +58,9 @@ export const PAGE_SCRIPT = `
 "use strict";
 (() => {
   const details = document.getElementById("details");
-  const FIELDS = [["section", "section"], ["item", "item"], ["layer", "layer"],
-    ["ownerLabel", "owner"], ["tokens", "tokens"], ["change", "change"]];
+  const FIELDS = [["section", "section"], ["lists", "in item"], ["item", "item"],
+    ["layer", "layer"], ["ownerLabel", "owner"], ["shadows", "shadows"],
+    ["tokens", "tokens"], ["change", "change"]];
   const highlight = (index) => {
     for (const el of document.querySelectorAll(".hl")) el.classList.remove("hl");
     if (!/^[0-9]+$/.test(index ?? "")) return;

@@ -1,13 +1,23 @@
 /**
- * The rendered prompt cut into the spans the inspector page colours: each
- * section's own text, each list item, and the separators between
- * sections; and which spans changed since a previous step.
+ * The rendered prompt (or runtime context) cut into the spans the
+ * inspector page colours: each section's own text, each list item (nested
+ * ones included), and the separators between sections; and which spans
+ * changed since a previous step.
  *
  * @module
  */
 
-import type { AssembledSection } from "../../mod.ts";
-import { estimateTokens, type PromptExplanation } from "../../inspect.ts";
+import {
+  estimateTokens,
+  type ItemExplanation,
+  type PromptExplanation,
+} from "../../inspect.ts";
+
+/** The registration a part shadows: its owner and layer. */
+export interface ShadowedPart {
+  owner?: string;
+  layer?: string;
+}
 
 /** One span of the rendered text, `[start, end)`. */
 export interface PageSpan {
@@ -16,14 +26,18 @@ export interface PageSpan {
   start: number;
   end: number;
   text: string;
-  /** The section it belongs to (for a separator: the one after it). */
+  /** The section (or context entry) it belongs to (for a separator: the one after it). */
   section: string;
-  /** The list item, when the span is one. */
+  /** The list item, when the span is one (the innermost, for a nested list's item). */
   item?: string;
+  /** For an item of a nested list: the items above it, from the outermost down. */
+  lists?: string[];
   /** The section's or item's owner; absent for the root registry. */
   owner?: string;
   /** The layer it was registered in; absent for a global registration. */
   layer?: string;
+  /** The farther registration it shadows in its layer chain. */
+  shadows?: ShadowedPart;
   /** `estimateTokens` of `text`. */
   tokens: number;
   /** Set when a previous step was given and the part is not the same there. */
@@ -34,94 +48,107 @@ export interface PageSpan {
 export interface RemovedPart {
   section: string;
   item?: string;
+  lists?: string[];
   owner?: string;
 }
 
-/** A layer field, which assemblies carry from the first release with layers. */
-function layerOf(part: object | undefined): string | undefined {
-  const layer = (part as { layer?: unknown } | undefined)?.layer;
-  return typeof layer === "string" ? layer : undefined;
+/** One rendered sequence: the system prompt's or the runtime context's. */
+export type ExplainedText = Pick<
+  PromptExplanation["context"],
+  "text" | "sections"
+>;
+
+/** Who a span belongs to. */
+interface Holder {
+  section: string;
+  item?: string;
+  lists?: string[];
+  owner?: string;
+  layer?: string;
+  shadows?: ShadowedPart;
 }
 
-/**
- * The spans of an explained prompt, in text order; they tile the text.
- * `sections` are the assembly's, for the fields an explanation does not
- * carry (the layer).
- */
-export function pageSpans(
-  explained: PromptExplanation,
-  sections: readonly AssembledSection[],
-): PageSpan[] {
-  const byName = new Map(sections.map((section) => [section.name, section]));
+function holderOf(
+  part: ItemExplanation,
+  section: string,
+  path: readonly string[] | undefined,
+): Holder {
+  const holder: Holder = { section };
+  if (path !== undefined) {
+    holder.item = part.name;
+    if (path.length > 0) holder.lists = [...path];
+  }
+  if (part.owner !== undefined) holder.owner = part.owner;
+  if (part.layer !== undefined) holder.layer = part.layer;
+  if (part.shadows !== undefined) {
+    const shadows: ShadowedPart = {};
+    if (part.shadows.owner !== undefined) shadows.owner = part.shadows.owner;
+    if (part.shadows.layer !== undefined) shadows.layer = part.shadows.layer;
+    holder.shadows = shadows;
+  }
+  return holder;
+}
+
+/** The spans of an explained sequence, in text order; they tile the text. */
+export function pageSpans(explained: ExplainedText): PageSpan[] {
+  const { text } = explained;
   const spans: PageSpan[] = [];
   const push = (
     kind: PageSpan["kind"],
     start: number,
     end: number,
-    of: { section: string; item?: string; owner?: string; layer?: string },
+    of: Holder,
   ) => {
     if (end <= start) return;
-    const text = explained.text.slice(start, end);
-    const span: PageSpan = {
+    const slice = text.slice(start, end);
+    spans.push({
       kind,
       start,
       end,
-      text,
-      section: of.section,
-      tokens: estimateTokens(text),
-    };
-    if (of.item !== undefined) span.item = of.item;
-    if (of.owner !== undefined) span.owner = of.owner;
-    if (of.layer !== undefined) span.layer = of.layer;
-    spans.push(span);
+      text: slice,
+      ...of,
+      tokens: estimateTokens(slice),
+    });
+  };
+  // A list's heading, footer and the separators between its items are its
+  // own; each item is its owner's, a nested list's items likewise.
+  const walk = (
+    part: ItemExplanation,
+    own: Holder,
+    path: readonly string[],
+  ) => {
+    let cursor = part.start;
+    for (const item of part.items ?? []) {
+      push("part", cursor, item.start, own);
+      walk(item, holderOf(item, own.section, path), [...path, item.name]);
+      cursor = item.end;
+    }
+    push("part", cursor, part.end, own);
   };
   for (const section of explained.sections) {
-    const assembled = byName.get(section.name);
-    const own: { section: string; owner?: string; layer?: string } = {
-      section: section.name,
-    };
-    if (section.owner !== undefined) own.owner = section.owner;
-    const layer = layerOf(assembled);
-    if (layer !== undefined) own.layer = layer;
     push("separator", section.separatorStart, section.start, {
       section: section.name,
     });
-    // A list: its heading and the separators between items are the
-    // section's; each item is its owner's.
-    let cursor = section.start;
-    for (const item of section.items ?? []) {
-      push("part", cursor, item.start, own);
-      const of: {
-        section: string;
-        item: string;
-        owner?: string;
-        layer?: string;
-      } = {
-        section: section.name,
-        item: item.name,
-      };
-      if (item.owner !== undefined) of.owner = item.owner;
-      const itemLayer = layerOf(
-        assembled?.items?.find((candidate) => candidate.name === item.name),
-      );
-      if (itemLayer !== undefined) of.layer = itemLayer;
-      push("part", item.start, item.end, of);
-      cursor = item.end;
-    }
-    push("part", cursor, section.end, own);
+    walk(section, holderOf(section, section.name, undefined), []);
   }
   return spans;
 }
 
-/** What a part is called across steps: its section and item. */
-function partKey(span: { section: string; item?: string }): string {
-  return JSON.stringify([span.section, span.item ?? null]);
+/** What a part is called across steps: its section, the lists above it and its item. */
+function partKey(
+  span: { section: string; item?: string; lists?: string[] },
+): string {
+  return JSON.stringify([
+    span.section,
+    ...(span.lists ?? []),
+    span.item ?? null,
+  ]);
 }
 
 /**
  * Each part with its key and occurrence: a list's heading is its section's
  * piece 0, the separator before its second item piece 1, and so on; an
- * item has one piece.
+ * item has one piece unless it is a nested list.
  */
 function keyedParts(spans: readonly PageSpan[]): [string, PageSpan][] {
   const counts = new Map<string, number>();
@@ -161,6 +188,7 @@ export function markChanges(
     seen.add(key);
     const part: RemovedPart = { section: span.section };
     if (span.item !== undefined) part.item = span.item;
+    if (span.lists !== undefined) part.lists = [...span.lists];
     if (span.owner !== undefined) part.owner = span.owner;
     removed.push(part);
   }

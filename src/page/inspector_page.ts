@@ -6,19 +6,14 @@
  * @module
  */
 
-import {
-  type AssembledSection,
-  type PromptAssembly,
-  PromptError,
-} from "../../mod.ts";
+import { type PromptAssembly, PromptError } from "../../mod.ts";
 import {
   cacheBlocks,
+  type ChangedPart,
   comparePrompts,
   estimateTokens,
   explainPrompt,
   type PromptComparison,
-  type PromptExplanation,
-  toolOwner,
 } from "../../inspect.ts";
 import { escapeHtml } from "./_escape_html.ts";
 import { PAGE_SCRIPT, PAGE_STYLE } from "./_page_assets.ts";
@@ -27,6 +22,7 @@ import {
   type PageSpan,
   pageSpans,
   type RemovedPart,
+  type ShadowedPart,
 } from "./_page_spans.ts";
 
 /**
@@ -82,30 +78,9 @@ export interface InspectorPageOptions {
   title?: string;
 }
 
-/** The runtime context, which assemblies carry as `contexts` once they have it. */
-function contextsOf(
-  assembly: PromptAssembly,
-): readonly AssembledSection[] | undefined {
-  const contexts = (assembly as { contexts?: unknown }).contexts;
-  return Array.isArray(contexts) && contexts.length > 0 ? contexts : undefined;
-}
-
-/**
- * The runtime context explained like a prompt: `renderContext` renders the
- * context entries by `renderPrompt`'s rules, so this is its text.
- */
-function explainContexts(
-  assembly: PromptAssembly,
-): PromptExplanation | undefined {
-  const contexts = contextsOf(assembly);
-  if (contexts === undefined) return undefined;
-  const asPrompt: PromptAssembly = {
-    sections: [...contexts],
-    tools: [],
-    variables: assembly.variables,
-  };
-  if (assembly.separator !== undefined) asPrompt.separator = assembly.separator;
-  return explainPrompt(asPrompt);
+/** Whether an assembly carries runtime-context entries. */
+function hasContexts(assembly: PromptAssembly): boolean {
+  return Array.isArray(assembly.contexts) && assembly.contexts.length > 0;
 }
 
 /** Owners in order of first appearance, each with a colour index. */
@@ -209,11 +184,18 @@ function spanHtml(
   }
   const index = owners.index(span.owner);
   const label = span.owner ?? ROOT_LABEL;
+  const lists = span.lists?.join(" › ");
+  const shadows = span.shadows === undefined
+    ? undefined
+    : describeShadowed(span.shadows);
   const title = [
     `section ${span.section}`,
-    ...(span.item === undefined ? [] : [`item ${span.item}`]),
+    ...(span.item === undefined
+      ? []
+      : [`item ${[...(span.lists ?? []), span.item].join(" › ")}`]),
     ...(span.layer === undefined ? [] : [`layer ${span.layer}`]),
     `owner ${label}`,
+    ...(shadows === undefined ? [] : [`shadows ${shadows}`]),
     `~${span.tokens} tokens`,
     ...(span.change === undefined ? [] : [span.change]),
   ].join(" · ");
@@ -223,8 +205,10 @@ function spanHtml(
     ["data-owner", span.owner],
     ["data-owner-label", label],
     ["data-section", span.section],
+    ["data-lists", lists],
     ["data-item", span.item],
     ["data-layer", span.layer],
+    ["data-shadows", shadows],
     ["data-tokens", String(span.tokens)],
     ["data-change", span.change],
     ["title", title],
@@ -281,50 +265,87 @@ function textHtml(
   return `\n${html}`;
 }
 
-function describeOwner(owner: string | undefined): string {
-  return owner === undefined ? "" : ` of "${owner}"`;
+/** The registration a part shadows: `base (layer "writer")`, `the root registry (global)`. */
+function describeShadowed(shadows: ShadowedPart): string {
+  return `${shadows.owner ?? "the root registry"} (${
+    shadows.layer === undefined ? "global" : `layer ${shadows.layer}`
+  })`;
 }
+
+function quote(name: string): string {
+  return `"${name}"`;
+}
+
+/** ` of "owner"` (nothing for the root registry) and ` in layer "l"`. */
+function describeOwner(owner: string | undefined, layer?: string): string {
+  return (owner === undefined ? "" : ` of ${quote(owner)}`) +
+    (layer === undefined ? "" : ` in layer ${quote(layer)}`);
+}
+
+/** A changed part, as the library's messages name one. */
+function describeChanged(
+  kind: "section" | "context entry" | "tool",
+  part: ChangedPart,
+): string {
+  const what = part.list === undefined
+    ? `${kind} ${quote(part.name)}`
+    : `item ${quote(part.name)} of list ${part.list.map(quote).join(" > ")}`;
+  return what + describeOwner(part.owner, part.layer) +
+    (part.change === "changed" ? "" : ` (${part.change})`);
+}
+
+/** A part only the previous step rendered, in the prompt or the context. */
+type Removed = RemovedPart & { kind: "section" | "context entry" };
 
 function comparisonHtml(
   comparison: PromptComparison,
-  removed: readonly RemovedPart[],
+  removed: readonly Removed[],
   spans: readonly PageSpan[],
-  contextNote: string | undefined,
+  withContext: boolean,
 ): string {
   const lines: string[] = [];
+  const { tools, context } = comparison;
   if (comparison.identical) {
     lines.push(
       "Identical to the previous step: the provider's prompt cache hits in full.",
     );
-  } else if (comparison.sameText) {
-    lines.push("Same text as the previous step.");
-  } else {
+  }
+  if (tools.changed) {
+    lines.push(
+      `Tools changed: ${tools.previous.join(", ") || "none"} → ${
+        tools.next.join(", ") || "none"
+      }` +
+        (tools.firstChanged === undefined
+          ? ""
+          : `; first ${describeChanged("tool", tools.firstChanged)}`) +
+        ". The tools come first in the cached prefix: the cache misses in full.",
+    );
+  }
+  if (!comparison.identical && comparison.sameText) {
+    lines.push(
+      tools.changed
+        ? "Same system prompt as the previous step."
+        : "Same tools and system prompt as the previous step: the provider's prompt cache hits in full.",
+    );
+  } else if (!comparison.sameText) {
     const first = comparison.firstChangedSection;
     const item = comparison.firstChangedItem;
     lines.push(
       `The text differs from the previous step at character ${comparison.offset}` +
         (first === undefined
           ? "."
-          : `, first in section "${first.name}"${describeOwner(first.owner)}` +
-            (first.change === "changed" ? "" : ` (${first.change})`) +
+          : `, first in ${describeChanged("section", first)}` +
             (item === undefined
               ? ""
-              : `, item "${item.name}"${describeOwner(item.owner)}`) +
+              : `, ${describeChanged("section", item)}`) +
             "."),
     );
   }
   if (comparison.changedVariables.length > 0) {
     lines.push(`Changed variables: ${comparison.changedVariables.join(", ")}.`);
   }
-  if (comparison.tools.changed) {
-    lines.push(
-      `Tools changed: ${comparison.tools.previous.join(", ") || "none"} → ${
-        comparison.tools.next.join(", ") || "none"
-      }.`,
-    );
-  }
   if (comparison.prefixBreak !== undefined) {
-    lines.push(`Prefix break: ${comparison.prefixBreak.message}`);
+    lines.push(`Prefix break: ${comparison.prefixBreak.message}.`);
   }
   const changed = spans.filter((span) => span.change === "changed").length;
   const added = spans.filter((span) => span.change === "added").length;
@@ -333,7 +354,23 @@ function comparisonHtml(
       `${changed} span(s) changed (wavy red underline), ${added} added (green underline).`,
     );
   }
-  if (contextNote !== undefined) lines.push(contextNote);
+  if (context.changed) {
+    const entry = context.firstChangedEntry;
+    const item = context.firstChangedItem;
+    lines.push("The runtime context changed: send it again this step.");
+    lines.push(
+      `It differs from the previous step's at character ${context.offset}` +
+        (entry === undefined
+          ? "."
+          : `, first in ${describeChanged("context entry", entry)}` +
+            (item === undefined
+              ? ""
+              : `, ${describeChanged("context entry", item)}`) +
+            "."),
+    );
+  } else if (withContext) {
+    lines.push("The runtime context is unchanged: no need to send it again.");
+  }
   const removedHtml = removed.length === 0
     ? ""
     : `<p>Removed:</p><ul class="plain">${
@@ -341,10 +378,10 @@ function comparisonHtml(
         `<li>${
           escapeHtml(
             part.item === undefined
-              ? `section "${part.section}"${describeOwner(part.owner)}`
-              : `item "${part.item}" of list "${part.section}"${
-                describeOwner(part.owner)
-              }`,
+              ? `${part.kind} "${part.section}"${describeOwner(part.owner)}`
+              : `item "${part.item}" of list ${
+                [part.section, ...(part.lists ?? [])].map(quote).join(" > ")
+              }${describeOwner(part.owner)}`,
           )
         }</li>`
       ).join("")
@@ -363,13 +400,17 @@ function percent(part: number, whole: number): string {
 /**
  * Builds a self-contained HTML page (no network, no dependency, one file)
  * that shows `assembly`'s rendered prompt with every span coloured by its
- * owner: hovering a span shows its section, item, layer, owner and
- * estimated tokens. A sidebar lists the owners with their token share, the
- * tools, and the cache breakpoints; the runtime context (an assembly's
- * `contexts`, when it has any) is shown apart from the prompt. Given the
- * previous step (`options.previous`), the page marks the parts that changed
- * or were added and shows where the texts first differ and which section
- * broke the cached prefix. Every text the page shows is escaped.
+ * owner: hovering a span shows its section, item (nested lists' items
+ * too), layer, owner, the registration it shadows in its layer chain and
+ * its estimated tokens (`estimateTokens`). A sidebar lists the owners with
+ * their token share, the tools, and the cache breakpoints; the runtime
+ * context (`renderContext`'s text, when the assembly has `contexts`) is
+ * shown apart from the prompt. Given the previous step (`options.previous`),
+ * the page marks the parts that changed or were added, and shows (as
+ * `comparePrompts` finds them) whether the tools changed, where the system
+ * prompts first differ, which section broke the cached prefix, and whether
+ * the runtime context changed and must be sent again. Every text the page
+ * shows is escaped.
  *
  * @param assembly The step to show.
  * @param options The previous step, breakpoints, a title.
@@ -405,33 +446,26 @@ export function inspectorPage(
     explained.text.length,
   );
   const owners = new Owners();
-  const spans = pageSpans(explained, assembly.sections);
-  const context = explainContexts(assembly);
-  const contextSpans = context === undefined
-    ? []
-    : pageSpans(context, contextsOf(assembly)!);
+  const spans = pageSpans(explained);
+  const context = explained.context;
+  const showContext = hasContexts(assembly) || context.text !== "";
+  const contextSpans = pageSpans(context);
 
   let comparison: PromptComparison | undefined;
-  let removed: RemovedPart[] = [];
-  let contextNote: string | undefined;
+  const removed: Removed[] = [];
+  let withContext = showContext;
   if (previous !== undefined) {
     comparison = comparePrompts(previous, assembly);
-    removed = markChanges(
-      spans,
-      pageSpans(explainPrompt(previous), previous.sections),
-    );
-    const previousContext = explainContexts(previous);
-    if (context !== undefined || previousContext !== undefined) {
-      removed.push(...markChanges(
-        contextSpans,
-        previousContext === undefined
-          ? []
-          : pageSpans(previousContext, contextsOf(previous)!),
-      ));
-      contextNote = (context?.text ?? "") === (previousContext?.text ?? "")
-        ? "The runtime context is unchanged."
-        : "The runtime context changed: send it again this step.";
+    const before = explainPrompt(previous);
+    for (const part of markChanges(spans, pageSpans(before))) {
+      removed.push({ ...part, kind: "section" });
     }
+    for (
+      const part of markChanges(contextSpans, pageSpans(before.context))
+    ) {
+      removed.push({ ...part, kind: "context entry" });
+    }
+    withContext ||= hasContexts(previous);
   }
 
   // Colours follow first appearance: prompt, context, then tools.
@@ -445,10 +479,9 @@ export function inspectorPage(
       owners.context[owners.index(span.owner)]! += span.tokens;
     }
   }
-  const tools = explained.tools.map((tool, i) => {
-    const owner = toolOwner(assembly.tools[i]!);
-    owners.tools[owners.index(owner)]! += tool.tokens;
-    return { ...tool, index: owners.index(owner) };
+  const tools = explained.tools.map((tool) => {
+    owners.tools[owners.index(tool.owner)]! += tool.tokens;
+    return { ...tool, index: owners.index(tool.owner) };
   });
 
   const breakpoints = options.breakpoints ?? blockBreakpoints(assembly);
@@ -473,6 +506,16 @@ export function inspectorPage(
       }"></span>`,
     });
   }
+  const contextMarkers: Marker[] = comparison?.context.offset === undefined
+    ? []
+    : [{
+      offset: comparison.context.offset,
+      html: `<span class="mk diff" data-marker="context-difference" title="${
+        escapeHtml(
+          `the runtime contexts first differ at character ${comparison.context.offset}`,
+        )
+      }"></span>`,
+    }];
 
   const promptTokens = owners.prompt.reduce((sum, n) => sum + n, 0);
   const ownerEntries = owners.entries();
@@ -535,21 +578,32 @@ export function inspectorPage(
         `<tr data-owner-index="${tool.index}"><td class="name">${
           escapeHtml(tool.name)
         }</td><td><span class="sw o${tool.index}" style="display: inline-block"></span> ${
-          escapeHtml(tool.owner ?? ROOT_LABEL)
+          escapeHtml(
+            (tool.owner ?? ROOT_LABEL) +
+              (tool.layer === undefined ? "" : ` (layer ${tool.layer})`),
+          )
         }</td><td class="num">${tool.tokens}</td></tr>`
       ).join("")
     }</table>`;
   const { totals } = explained;
-  const contextHtml = context === undefined
+  const contextHtml = !showContext
     ? ""
     : `<section id="context"><h2>Runtime context</h2><p class="note">${
       escapeHtml(
         `Sent as a message, outside the cached prefix: ${context.text.length} characters, ~${
           estimateTokens(context.text)
-        } tokens.`,
+        } tokens in ${context.sections.length} entries` +
+          (context.dropped.length === 0
+            ? ""
+            : ` (dropped, empty: ${context.dropped.join(", ")})`) +
+          (comparison === undefined
+            ? "."
+            : comparison.context.changed
+            ? "; changed since the previous step."
+            : "; unchanged since the previous step."),
       )
     }</p><pre class="prompt" id="context-text">${
-      textHtml(contextSpans, [], owners, undefined)
+      textHtml(contextSpans, contextMarkers, owners, undefined)
     }</pre></section>`;
 
   return `<!doctype html>
@@ -569,7 +623,7 @@ export function inspectorPage(
         (explained.dropped.length === 0
           ? ""
           : ` (dropped, empty: ${explained.dropped.join(", ")})`) +
-        ` · ${totals.tools} tools, ~${totals.toolTokens} tokens · estimate: 4 characters a token`,
+        ` · ${totals.tools} tools, ~${totals.toolTokens} tokens · tokens estimated (estimateTokens)`,
     )
   }</p></header>
 <div class="layout">
@@ -579,7 +633,7 @@ ${
       comparison,
       removed,
       [...spans, ...contextSpans],
-      contextNote,
+      withContext,
     )
   }<h2>System prompt</h2>
 <pre class="prompt" id="prompt">${
@@ -588,7 +642,7 @@ ${
 ${contextHtml}
 </main>
 <aside>
-<section><h2>Span</h2><dl id="details"><dt>hover</dt><dd>a span of the prompt to see its section, item, layer, owner and tokens</dd></dl></section>
+<section><h2>Span</h2><dl id="details"><dt>hover</dt><dd>a span of the prompt to see its section, item, layer, owner, what it shadows and its tokens</dd></dl></section>
 <section><h2>Owners · ~tokens · share</h2><ul class="owners" id="owners">${ownerRows}</ul></section>
 <section><h2>Cache breakpoints</h2>${breakpointItems}</section>
 <section><h2>Tools</h2>${toolRows}</section>
