@@ -11,6 +11,7 @@ import { byOrderThenName } from "../core/names.ts";
 import type {
   AssembleArgs,
   AssembleContext,
+  AssembleOptions,
   Disposer,
   EventHandler,
   ItemProvider,
@@ -30,7 +31,8 @@ import type {
   ToolProvider,
   VariableProvider,
 } from "../core/types.ts";
-import { assemble } from "./_assemble.ts";
+import { assemble, type AssembleState } from "./_assemble.ts";
+import type { Snapshot } from "./_snapshot.ts";
 import { Layer, Registrar, Scope } from "./_registrar.ts";
 import { Registry } from "./_registry.ts";
 import { renderStep, StepMemory } from "./_step.ts";
@@ -332,22 +334,10 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   assemble(...args: AssembleArgs<C>): Promise<PromptAssembly> {
-    const [context, options] = args;
-    try {
-      return assemble(
-        this.#registry.snapshot(options?.layer),
-        (context ?? {}) as C,
-        {
-          copies: this.#copies,
-          order: this.#order,
-          separator: this.#separator,
-          audit: options?.audit === true,
-          signal: options?.signal,
-        },
-      );
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return this.#step(
+      args,
+      (snapshot, context, state) => assemble(snapshot, context, state),
+    );
   }
 
   /**
@@ -373,19 +363,33 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   render(...args: AssembleArgs<C, RenderOptions>): Promise<RenderedStep> {
-    const [context, options] = args;
+    return this.#step(
+      args,
+      (snapshot, context, state) =>
+        renderStep(snapshot, context, {
+          ...state,
+          memory: this.#memory,
+          agent: (args[1] as RenderOptions | undefined)?.agent,
+        }),
+    );
+  }
+
+  /** One step's snapshot and state; an unknown layer is a rejection. */
+  #step<T>(
+    args: readonly unknown[],
+    run: (snapshot: Snapshot, context: C, state: AssembleState) => Promise<T>,
+  ): Promise<T> {
+    const options = args[1] as AssembleOptions | undefined;
     try {
-      return renderStep(
+      return run(
         this.#registry.snapshot(options?.layer),
-        (context ?? {}) as C,
+        (args[0] ?? {}) as C,
         {
           copies: this.#copies,
           order: this.#order,
           separator: this.#separator,
           audit: options?.audit === true,
           signal: options?.signal,
-          memory: this.#memory,
-          agent: options?.agent,
         },
       );
     } catch (error) {
