@@ -245,3 +245,59 @@ export function showValue(value: unknown): string {
   }
   return describeValue(value);
 }
+
+/**
+ * Fast path of `checkPart` for an assembled part: the same rules as plain
+ * `typeof` tests, no allocation. `false` sends the caller to `checkPart`,
+ * which words the error.
+ */
+export function isValidAssembled(part: unknown, kind: PartKind): boolean {
+  if (typeof part !== "object" || part === null) return false;
+  const { name, order, text, stability, separator, trim, literal } =
+    part as Record<string, unknown>;
+  if (typeof name !== "string" || name === "") return false;
+  if (typeof order !== "number" || !Number.isFinite(order)) return false;
+  if (typeof text !== "string") return false;
+  if (stability !== undefined && !STABILITIES.includes(stability)) return false;
+  if (separator !== undefined && typeof separator !== "string") return false;
+  if (trim !== undefined && typeof trim !== "boolean") return false;
+  if (literal !== undefined && typeof literal !== "boolean") return false;
+  const { complete, list, items } = part as Record<string, unknown>;
+  if (
+    kind === "section" && complete !== undefined &&
+    typeof complete !== "boolean"
+  ) {
+    return false;
+  }
+  if (list === undefined) return true;
+  if (typeof list !== "object" || list === null || Array.isArray(list)) {
+    return false;
+  }
+  const layout = list as Record<string, unknown>;
+  for (const key of LIST_STRINGS) {
+    const value = layout[key];
+    if (value !== undefined && typeof value !== "string") return false;
+  }
+  if (layout.dedupe !== undefined && typeof layout.dedupe !== "boolean") {
+    return false;
+  }
+  if (items === undefined) return true;
+  if (!Array.isArray(items)) return false;
+  for (let i = 0; i < items.length; i++) {
+    if (!isValidAssembled(items[i], "item")) return false;
+    const itemName = (items[i] as { name: string }).name;
+    // Names unique within a list (a quadratic scan: lists are short).
+    for (let j = 0; j < i; j++) {
+      if ((items[j] as { name: string }).name === itemName) return false;
+    }
+  }
+  return true;
+}
+
+const LIST_STRINGS = [
+  "separator",
+  "headingSeparator",
+  "footer",
+  "footerSeparator",
+  "empty",
+] as const;

@@ -26,13 +26,18 @@ import type { ToolSchema } from "./types.ts";
  */
 export const TOOL_ORDER_REST = "<unlisted-tools>";
 
-interface Provenance {
+/** Who provided a tool: shared by every copy of one record. */
+export interface Provenance {
   readonly owner: string | undefined;
   readonly layer: string | undefined;
 }
 
-// Keyed by the registry's own copies, which nothing else can reach.
+// Keyed by the registry's own shared copies, which nothing else can reach.
 const PROVENANCE = new WeakMap<ToolSchema, Provenance>();
+// An assembly's fresh copy of a tool is found by its `parameters`: the
+// registry's frozen schema, one per record, set once (no entry per tool per
+// step). A handler that replaces `parameters` makes a tool of its own.
+const BY_SCHEMA = new WeakMap<object, Provenance>();
 
 /** Records the owner and layer of a copy the registry made. */
 export function setToolOwner(
@@ -42,6 +47,33 @@ export function setToolOwner(
 ): ToolSchema {
   PROVENANCE.set(tool, { owner, layer });
   return tool;
+}
+
+/** Whether a schema copy already speaks for another provenance. */
+export function schemaTaken(schema: object, provenance: Provenance): boolean {
+  const held = BY_SCHEMA.get(schema);
+  return held !== undefined && held !== provenance &&
+    (held.owner !== provenance.owner || held.layer !== provenance.layer);
+}
+
+/** Records who provided the tools whose `parameters` are this schema. */
+export function setSchemaOwner(schema: object, provenance: Provenance): void {
+  BY_SCHEMA.set(schema, provenance);
+}
+
+function provenanceOf(tool: ToolSchema): Provenance | undefined {
+  if (typeof tool !== "object" || tool === null) return undefined;
+  const own = PROVENANCE.get(tool);
+  if (own !== undefined) return own;
+  try {
+    const schema = (tool as { parameters?: unknown }).parameters;
+    return typeof schema === "object" && schema !== null
+      ? BY_SCHEMA.get(schema)
+      : undefined;
+  } catch {
+    // A tool whose `parameters` cannot be read was not made by the registry.
+    return undefined;
+  }
 }
 
 /**
@@ -65,7 +97,7 @@ export function setToolOwner(
  * ```
  */
 export function toolOwner(tool: ToolSchema): string | undefined {
-  return PROVENANCE.get(tool)?.owner;
+  return provenanceOf(tool)?.owner;
 }
 
 /**
@@ -87,5 +119,5 @@ export function toolOwner(tool: ToolSchema): string | undefined {
  * ```
  */
 export function toolLayer(tool: ToolSchema): string | undefined {
-  return PROVENANCE.get(tool)?.layer;
+  return provenanceOf(tool)?.layer;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { checkPart } from "../core/_fields.ts";
+import { checkPart, isValidAssembled } from "../core/_fields.ts";
 import {
   describeValue,
   describeWhere,
@@ -196,6 +196,8 @@ function checkSequence(
       place.at,
     );
   }
+  // Fast path: every part keeps the rules, names are unique.
+  if (allValid(parts, kind)) return;
   const names = new Set<string>();
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i] as AssembledItem | null;
@@ -216,6 +218,21 @@ function checkSequence(
     names.add(name);
     checkItemNames(part!, { where, action: place.action });
   }
+}
+
+function allValid(
+  parts: readonly unknown[],
+  kind: "section" | "context",
+): boolean {
+  const names = new Set<string>();
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (!isValidAssembled(part, kind)) return false;
+    const name = (part as AssembledItem).name;
+    if (names.has(name)) return false;
+    names.add(name);
+  }
+  return true;
 }
 
 function checkItemNames(

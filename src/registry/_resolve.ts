@@ -13,7 +13,6 @@ import type {
   ProviderOptions,
   ToolSchema,
 } from "../core/types.ts";
-import { setToolOwner } from "../core/tools.ts";
 import {
   abandon,
   aborted,
@@ -153,7 +152,11 @@ export function resolveStep<C, T>(
 export function build(
   snapshot: Snapshot,
   values: readonly unknown[],
-  state: { records: readonly ToolRecord[]; separator: string | undefined },
+  state: {
+    /** The step's tools; `undefined` builds none (render() sends its own). */
+    records: readonly ToolRecord[] | undefined;
+    separator: string | undefined;
+  },
 ): PromptAssembly {
   const sections = snapshot.sections.map((node) =>
     part(snapshot, values, node) as AssembledSection
@@ -163,7 +166,7 @@ export function build(
     : snapshot.contexts.map((node) =>
       part(snapshot, values, node) as AssembledSection
     );
-  const tools = freshTools(state.records);
+  const tools = state.records === undefined ? [] : freshTools(state.records);
   const variables: Record<string, string | undefined> = Object.create(null);
   for (const { call, entry } of snapshot.variables) {
     const value = values[call];
@@ -189,9 +192,9 @@ export function build(
 export function freshTools(records: readonly ToolRecord[]): ToolSchema[] {
   const tools = new Array<ToolSchema>(records.length);
   for (let i = 0; i < records.length; i++) {
-    const { copy, owner, layer } = records[i]!;
-    // Fresh per assembly (a handler may edit it); `parameters` stay shared.
-    tools[i] = setToolOwner({ ...copy }, owner, layer);
+    // Fresh per assembly (a handler may edit it); `parameters` stay shared,
+    // and say who provided the tool.
+    tools[i] = { ...records[i]!.copy };
   }
   return tools;
 }

@@ -14,6 +14,7 @@ import type {
   ToolSchema,
 } from "../core/types.ts";
 import { renderContext, renderPrompt } from "../render/render.ts";
+import { renderAssembly, type RenderHow } from "../render/_walk.ts";
 import { assemble, type AssembleState } from "./_assemble.ts";
 import { readProvided, sameItems } from "./_parts.ts";
 import { build, resolveStep, toolRecords } from "./_resolve.ts";
@@ -32,6 +33,8 @@ interface Last {
 }
 
 const NO_AGENT = Symbol("no agent");
+const OWN_SECTIONS: RenderHow = { kind: "section", own: true };
+const OWN_CONTEXTS: RenderHow = { kind: "context", own: true };
 
 /** The registry's memory of each agent's last step. */
 export class StepMemory {
@@ -103,7 +106,7 @@ function finish(
     return last.step;
   }
   const assembly = build(snapshot, values, {
-    records,
+    records: undefined,
     separator: state.separator,
   });
   if (snapshot.complete !== undefined) {
@@ -116,9 +119,10 @@ function finish(
     : Object.freeze(records.map((record) => record.copy));
   // Frozen: an edit of one step by its caller cannot reach a later one.
   const step: RenderedStep = Object.freeze({
-    prompt: renderPrompt(assembly),
+    // The registry built `variables`: every value read is an own property.
+    prompt: renderAssembly(assembly, OWN_SECTIONS),
     tools,
-    context: renderContext(assembly),
+    context: renderAssembly(assembly, OWN_CONTEXTS),
   });
   state.memory.set(agent, { snapshot, values, records, step });
   return step;

@@ -9,7 +9,13 @@
 import { describeValue, failure, type Where } from "../core/errors.ts";
 import type { JsonSchema, ToolSchema } from "../core/types.ts";
 import { ignoreRejections, isThenable } from "./_guard.ts";
-import { setToolOwner, TOOL_ORDER_REST } from "../core/tools.ts";
+import {
+  type Provenance,
+  schemaTaken,
+  setSchemaOwner,
+  setToolOwner,
+  TOOL_ORDER_REST,
+} from "../core/tools.ts";
 
 /** A tool as the registry keeps it: the fields it read and its frozen copy. */
 export interface ToolRecord {
@@ -23,6 +29,7 @@ export interface ToolRecord {
   readonly copy: ToolSchema;
   readonly owner: string | undefined;
   readonly layer: string | undefined;
+  readonly provenance: Provenance;
 }
 
 /** The rank of each listed name; unlisted names rank at the rest entry. */
@@ -202,10 +209,19 @@ export class ToolCopies {
         name,
       );
     }
-    const schema = this.#schema(
+    const provenance: Provenance = { owner: where.owner, layer: where.layer };
+    let schema = this.#schema(
       parameters,
       (state) => fail(`the parameters of tool "${name}" ${state}`, name),
     );
+    // One schema copy per provenance: a tool's copies are found by it.
+    if (schemaTaken(schema, provenance)) {
+      schema = frozenJson(schema, new Set(), "parameters", () => {
+        throw fail("cannot be copied", name);
+      }) as JsonSchema;
+      this.#own.add(schema);
+    }
+    setSchemaOwner(schema, provenance);
     // Host fields (an `execute`, say) survive on the copy.
     const copy = Object.freeze({
       ...own,
@@ -224,6 +240,7 @@ export class ToolCopies {
       copy: setToolOwner(copy as ToolSchema, where.owner, where.layer),
       owner: where.owner,
       layer: where.layer,
+      provenance,
     };
     this.#records.set(value, record);
     return record;

@@ -46,11 +46,14 @@ export function waterfall<C>(
       if (signal?.aborted) throw aborted(signal);
       const entry = handlers[i]!;
       const before = log === undefined ? undefined : fingerprint(assembly);
-      const was = shape(assembly);
+      // With one handler the blame is clear without a shape.
+      const was = handlers.length > 1 ? shape(assembly) : undefined;
       const settled = (result: unknown) => {
         const accepted = accept(entry, assembly, result);
         if (before !== undefined) audit(before, accepted, entry, log!);
-        if (!sameShape(was, shape(accepted))) run.blame = entry;
+        if (was !== undefined && !sameShape(was, shape(accepted))) {
+          run.blame = entry;
+        }
         return accepted;
       };
       let result: unknown;
