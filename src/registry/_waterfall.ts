@@ -35,75 +35,120 @@ export function waterfall<C>(
     blame?: FunctionEntry;
   },
 ): PromptAssembly | Promise<PromptAssembly> {
-  const { log, signal } = run;
-  const next = (
-    from: number,
-    current: PromptAssembly,
-  ): PromptAssembly | Promise<PromptAssembly> => {
-    let assembly = current;
-    for (let i = from; i < handlers.length; i++) {
-      // An abandoned step runs no further handler.
-      if (signal?.aborted) throw aborted(signal);
-      const entry = handlers[i]!;
-      const before = log === undefined ? undefined : fingerprint(assembly);
-      // With one handler the blame is clear without a shape.
-      const was = handlers.length > 1 ? shape(assembly) : undefined;
-      const settled = (result: unknown) => {
-        const accepted = accept(entry, assembly, result);
-        if (before !== undefined) audit(before, accepted, entry, log!);
-        if (was !== undefined && !sameShape(was, shape(accepted))) {
-          run.blame = entry;
-        }
-        return accepted;
-      };
-      let result: unknown;
-      try {
-        const handler = entry.fn; // called through a local: `this` is undefined
-        result = handler(assembly, context);
-      } catch (cause) {
-        throw handlerFailed(entry, cause);
-      }
-      if (isThenable(result)) {
-        return Promise.resolve(result).then(
-          (value) => next(i + 1, settled(value)),
-          (cause) => {
-            throw handlerFailed(entry, cause);
-          },
-        );
-      }
-      assembly = settled(result);
+  // With one handler the blame is clear without a shape.
+  const shape = handlers.length > 1 ? new Shape() : undefined;
+  return loop({ handlers, context, run, shape }, 0, first);
+}
+
+interface Loop<C> {
+  readonly handlers: readonly FunctionEntry[];
+  readonly context: C;
+  readonly run: Parameters<typeof waterfall>[3];
+  readonly shape: Shape | undefined;
+}
+
+/** The handlers from `from` on; a handler's promise continues the loop. */
+function loop<C>(
+  state: Loop<C>,
+  from: number,
+  current: PromptAssembly,
+): PromptAssembly | Promise<PromptAssembly> {
+  const { handlers, context, run, shape } = state;
+  let assembly = current;
+  for (let i = from; i < handlers.length; i++) {
+    // An abandoned step runs no further handler.
+    if (run.signal?.aborted) throw aborted(run.signal);
+    const entry = handlers[i]!;
+    const before = run.log === undefined ? undefined : fingerprint(assembly);
+    shape?.take(assembly);
+    let result: unknown;
+    try {
+      const handler = entry.fn; // called through a local: `this` is undefined
+      result = handler(assembly, context);
+    } catch (cause) {
+      throw handlerFailed(entry, cause);
     }
-    return assembly;
-  };
-  return next(0, first);
+    if (isThenable(result)) {
+      const got = assembly;
+      return Promise.resolve(result).then(
+        (value) =>
+          loop(state, i + 1, settle(state, { entry, got, value, before })),
+        (cause) => {
+          throw handlerFailed(entry, cause);
+        },
+      );
+    }
+    assembly = settle(state, { entry, got: assembly, value: result, before });
+  }
+  return assembly;
+}
+
+function settle<C>(
+  state: Loop<C>,
+  step: {
+    entry: FunctionEntry;
+    got: PromptAssembly;
+    value: unknown;
+    before: Map<string, string> | undefined;
+  },
+): PromptAssembly {
+  const { entry, before } = step;
+  const accepted = accept(entry, step.got, step.value);
+  if (before !== undefined) audit(before, accepted, entry, state.run.log!);
+  if (state.shape !== undefined && !state.shape.same(accepted)) {
+    state.run.blame = entry;
+  }
+  return accepted;
 }
 
 /**
  * What a handler can change without a deep walk: the objects, arrays and
- * lengths at the top of the assembly. Edits inside a section go unseen,
- * so the blame then falls on the last handler that changed the shape.
+ * lengths at the top of the assembly, kept in fields (no allocation per
+ * handler). Edits inside a section go unseen, so the blame then falls on
+ * the last handler that changed the shape.
  */
-function shape(assembly: PromptAssembly): unknown[] {
-  try {
-    const { sections, tools, variables, contexts, separator } = assembly;
-    return [
-      assembly,
-      sections,
-      sections?.length,
-      tools,
-      tools?.length,
-      variables,
-      contexts,
-      contexts?.length,
-      separator,
-    ];
-  } catch {
-    return [assembly];
-  }
-}
+class Shape {
+  #assembly: unknown;
+  #sections: unknown;
+  #sectionCount: unknown;
+  #tools: unknown;
+  #toolCount: unknown;
+  #variables: unknown;
+  #contexts: unknown;
+  #contextCount: unknown;
+  #separator: unknown;
 
-function sameShape(a: readonly unknown[], b: readonly unknown[]): boolean {
-  return a.length === b.length && a.every((value, i) => value === b[i]);
+  take(assembly: PromptAssembly): void {
+    this.#assembly = assembly;
+    try {
+      this.#sections = assembly.sections;
+      this.#sectionCount = assembly.sections?.length;
+      this.#tools = assembly.tools;
+      this.#toolCount = assembly.tools?.length;
+      this.#variables = assembly.variables;
+      this.#contexts = assembly.contexts;
+      this.#contextCount = assembly.contexts?.length;
+      this.#separator = assembly.separator;
+    } catch {
+      // Unreadable: the check after the handlers reports it.
+    }
+  }
+
+  same(assembly: PromptAssembly): boolean {
+    try {
+      return this.#assembly === assembly &&
+        this.#sections === assembly.sections &&
+        this.#sectionCount === assembly.sections?.length &&
+        this.#tools === assembly.tools &&
+        this.#toolCount === assembly.tools?.length &&
+        this.#variables === assembly.variables &&
+        this.#contexts === assembly.contexts &&
+        this.#contextCount === assembly.contexts?.length &&
+        this.#separator === assembly.separator;
+    } catch {
+      return false;
+    }
+  }
 }
 
 /** Where a handler's errors point. */
