@@ -297,10 +297,10 @@ function audit(
       string,
       string,
     ];
-    const entry_: AuditEntry = { handler: entry.name, kind, name, change };
-    if (entry.owner !== undefined) entry_.owner = entry.owner;
-    if (kind === "item") entry_.list = list;
-    found.push(entry_);
+    const logged: AuditEntry = { handler: entry.name, kind, name, change };
+    if (entry.owner !== undefined) logged.owner = entry.owner;
+    if (kind === "item") logged.list = list;
+    found.push(logged);
   };
   for (const [key, value] of after) {
     if (!before.has(key)) record(key, "added");
