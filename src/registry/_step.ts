@@ -157,8 +157,11 @@ function sameValues(
 ): boolean {
   const calls = snapshot.calls;
   for (let i = 0; i < now.length; i++) {
-    if (calls[i]!.kind === "tools") continue;
-    if (!sameItems(last[i], now[i])) return false;
+    const a = last[i];
+    const b = now[i];
+    // Fast path: the same string or number (most calls).
+    if (a === b || calls[i]!.kind === "tools") continue;
+    if (!sameItems(a, b)) return false;
   }
   return true;
 }

@@ -155,7 +155,19 @@ export class ToolCopies {
     try {
       const length = provided.length;
       for (let i = 0; i < length; i++) {
-        into.push(this.#record(provided[i], { where, index: i, fail }));
+        const value: unknown = provided[i];
+        const known = typeof value === "object" && value !== null
+          ? this.#records.get(value)
+          : undefined;
+        // Fast path: the same object, provider and fields as last time.
+        if (
+          known !== undefined && known.owner === where.owner &&
+          known.layer === where.layer && unchanged(known, value as object)
+        ) {
+          into.push(known);
+          continue;
+        }
+        into.push(this.#record(value, { where, index: i, fail }));
       }
     } catch (error) {
       // Refused: nothing else will read the promises the array holds.
@@ -175,14 +187,6 @@ export class ToolCopies {
     const { where, index, fail } = at;
     if (typeof value !== "object" || value === null || isThenable(value)) {
       throw fail(`item ${index} is ${describeValue(value)}, not a tool`);
-    }
-    const known = this.#records.get(value);
-    // Fast path: the same object, provider and fields as last time.
-    if (
-      known !== undefined && known.owner === where.owner &&
-      known.layer === where.layer && unchanged(known, value)
-    ) {
-      return known;
     }
     // Own fields (own getters too) are read once by the spread; a class's
     // getters are read from the object only when the spread lacks them.
