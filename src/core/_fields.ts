@@ -58,7 +58,7 @@ const flag = (
 } as const);
 
 /** The fields of every part, in the order they are checked. */
-export const PART_RULES: readonly Rule[] = [
+const PART_RULES: readonly Rule[] = [
   {
     key: "name",
     expected: "a non-empty string",
@@ -85,7 +85,7 @@ export const PART_RULES: readonly Rule[] = [
 ];
 
 /** The fields of a list layout. */
-export const LIST_RULES: readonly Rule[] = [
+const LIST_RULES: readonly Rule[] = [
   flag("separator", "a string", isString),
   flag("headingSeparator", "a string", isString),
   text("footer", true),
@@ -238,7 +238,7 @@ export function fieldError(
 }
 
 /** A value as a message shows it: numbers and short strings as they are. */
-export function showValue(value: unknown): string {
+function showValue(value: unknown): string {
   if (typeof value === "number") return String(value);
   if (typeof value === "string") {
     return JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value);

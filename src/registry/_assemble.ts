@@ -16,11 +16,12 @@ import {
 import { TOOL_ORDER_REST } from "../core/tools.ts";
 import type {
   AssembledItem,
+  AssembledSection,
   AuditEntry,
   PromptAssembly,
 } from "../core/types.ts";
 import { isPromptError, isThenable } from "./_guard.ts";
-import { readProvided } from "./_parts.ts";
+import { part, readProvided } from "./_parts.ts";
 import { build, resolveStep, toolRecords } from "./_resolve.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import type { FunctionEntry } from "./_store.ts";
@@ -61,18 +62,21 @@ function finish<C>(
     records,
     separator: state.separator,
   });
-  // Its own copy, as resolved before any handler could touch it.
-  const complete = snapshot.complete === undefined ? undefined : build(
-    { ...snapshot, sections: [snapshot.complete], contexts: [] },
-    values,
-    { records: [], separator: undefined },
-  ).sections[0];
   const handlers = snapshot.handlers;
+  const node = snapshot.complete;
   // Fast path: no handler to run, nothing to check again.
   if (handlers.length === 0 && !state.audit) {
-    if (complete !== undefined) assembly.sections = [complete];
+    if (node !== undefined) {
+      assembly.sections = assembly.sections.filter((s) =>
+        s.name === node.entry.name
+      );
+    }
     return assembly;
   }
+  // Its own copy, as resolved before any handler could touch it.
+  const complete = node === undefined
+    ? undefined
+    : part(snapshot, values, node) as AssembledSection;
   const log: AuditEntry[] | undefined = state.audit ? [] : undefined;
   const run: Parameters<typeof waterfall>[3] = { log, signal: state.signal };
   const done = (result: PromptAssembly) => {
@@ -94,7 +98,7 @@ function finish<C>(
 /**
  * The waterfall's result, checked before it is returned: the same field
  * table as registration, names unique per sequence, tools and variables.
- * Blames the last handler that ran.
+ * Blames the last handler that changed the assembly's shape.
  */
 function checkAssembly(
   assembly: PromptAssembly,

@@ -25,7 +25,7 @@ import {
 import { callFailed, part, wrongValue } from "./_parts.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import type { ToolCopies, ToolOrder, ToolRecord } from "./_tools.ts";
-import { failure, type Where } from "../core/errors.ts";
+import { describeOwner, failure, type Where } from "../core/errors.ts";
 import { compareCodePoints } from "../core/names.ts";
 
 /** The step's call results, and which of them are still pending. */
@@ -92,7 +92,7 @@ function firstFailure(snapshot: Snapshot, started: Started): Error | undefined {
 }
 
 /** The options every provider gets when the host passed no signal. */
-export const NO_SIGNAL: ProviderOptions = Object.freeze({ signal: undefined });
+const NO_SIGNAL: ProviderOptions = Object.freeze({ signal: undefined });
 
 /**
  * One step's skeleton, shared by `assemble()` and `render()`: foreseen
@@ -189,7 +189,7 @@ export function build(
 }
 
 /** The assembly's tools: fresh objects over the registry's shared copies. */
-export function freshTools(records: readonly ToolRecord[]): ToolSchema[] {
+function freshTools(records: readonly ToolRecord[]): ToolSchema[] {
   const tools = new Array<ToolSchema>(records.length);
   for (let i = 0; i < records.length; i++) {
     // Fresh per assembly (a handler may edit it); `parameters` stay shared,
@@ -245,10 +245,7 @@ function sortTools(records: ToolRecord[], order: ToolOrder): void {
 }
 
 /** Throws `duplicate-tool` for a name two records share; names the holder. */
-function checkUniqueTools(
-  records: readonly ToolRecord[],
-  handler?: string,
-): void {
+function checkUniqueTools(records: readonly ToolRecord[]): void {
   if (records.length < 2) return;
   const seen = new Map<string, ToolRecord>();
   for (const record of records) {
@@ -257,19 +254,14 @@ function checkUniqueTools(
       seen.set(record.name, record);
       continue;
     }
-    const where: Where = handler === undefined
-      ? { owner: record.owner }
-      : { handler };
     throw failure(
       "duplicate-tool",
-      handler === undefined ? "list tools" : "run",
-      where,
-      `tool "${record.name}" is already provided by ${describeHolder(holder)}`,
+      "list tools",
+      { owner: record.owner },
+      `tool "${record.name}" is already provided by ${
+        describeOwner(holder.owner)
+      }`,
       { tool: record.name, owner: holder.owner },
     );
   }
-}
-
-function describeHolder(record: ToolRecord): string {
-  return record.owner === undefined ? "the root registry" : `"${record.owner}"`;
 }

@@ -14,7 +14,7 @@ import {
   type Where,
 } from "../core/errors.ts";
 import { closestName, didYouMean, isReferenceName } from "../core/names.ts";
-import type { AssembleHandler, ListLayout } from "../core/types.ts";
+import type { ListLayout } from "../core/types.ts";
 
 /** A function a provider slot holds; called with the context and options. */
 // deno-lint-ignore no-explicit-any -- every provider shape goes through one call site
@@ -332,6 +332,3 @@ export function layerChain(
   }
   return chain;
 }
-
-/** The handler type the store keeps. */
-export type Handler<C> = AssembleHandler<C>;

@@ -220,9 +220,12 @@ export class ToolCopies {
     );
     // One schema copy per provenance: a tool's copies are found by it.
     if (schemaTaken(schema, provenance)) {
-      schema = frozenJson(schema, new Set(), "parameters", () => {
-        throw fail("cannot be copied", name);
-      }) as JsonSchema;
+      schema = frozenJson(
+        schema,
+        new Set(),
+        "parameters",
+        () => fail("cannot be copied", name),
+      ) as JsonSchema;
       this.#own.add(schema);
     }
     setSchemaOwner(schema, provenance);

@@ -26,7 +26,7 @@ export interface ReferenceProblem {
  * (passed in, not read again: a getter may answer differently), or
  * `undefined` when it resolves. Only own properties count.
  */
-export function referenceProblem(
+function referenceProblem(
   variables: object,
   name: string,
   value: unknown,
