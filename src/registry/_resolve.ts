@@ -167,25 +167,43 @@ export function build(
       part(snapshot, values, node) as AssembledSection
     );
   const tools = state.records === undefined ? [] : freshTools(state.records);
-  const variables: Record<string, string | undefined> = Object.create(null);
-  for (const { call, entry } of snapshot.variables) {
-    const value = values[call];
-    if (value instanceof Rejected) {
-      throw callFailed(snapshot.calls[call]!, value.cause, true);
-    }
-    if (value !== undefined && typeof value !== "string") {
-      throw wrongValue(
-        snapshot.calls[call]!,
-        value,
-        "a string, or undefined for no value",
-      );
-    }
-    variables[entry.name] = value;
-  }
+  const variables = variablesOf(snapshot, values);
   const assembly: PromptAssembly = { sections, tools, variables };
   if (state.separator !== undefined) assembly.separator = state.separator;
   if (contexts !== undefined) assembly.contexts = contexts;
   return assembly;
+}
+
+/** The step's variables, each value checked. */
+export function variablesOf(
+  snapshot: Snapshot,
+  values: readonly unknown[],
+): Record<string, string | undefined> {
+  const variables: Record<string, string | undefined> = Object.create(null);
+  for (const { call, entry } of snapshot.variables) {
+    variables[entry.name] = variableValue(snapshot, values, call);
+  }
+  return variables;
+}
+
+/** A variable provider's result, checked: a string or `undefined`. */
+export function variableValue(
+  snapshot: Snapshot,
+  values: readonly unknown[],
+  call: number,
+): string | undefined {
+  const value = values[call];
+  if (value instanceof Rejected) {
+    throw callFailed(snapshot.calls[call]!, value.cause, true);
+  }
+  if (value !== undefined && typeof value !== "string") {
+    throw wrongValue(
+      snapshot.calls[call]!,
+      value,
+      "a string, or undefined for no value",
+    );
+  }
+  return value;
 }
 
 /** The assembly's tools: fresh objects over the registry's shared copies. */
@@ -209,18 +227,17 @@ export function toolRecords(
   copies: ToolCopies,
   order: ToolOrder,
 ): readonly ToolRecord[] {
+  const steady = copies.steady(snapshot, values);
+  if (steady !== undefined) return steady;
   const records: ToolRecord[] = [];
-  for (const { call, where } of snapshot.tools) {
+  for (const provider of snapshot.tools) {
+    const call = provider.call;
     const value = values[call];
     if (value instanceof Rejected) {
       throw callFailed(snapshot.calls[call]!, value.cause, true);
     }
     try {
-      copies.collect(
-        value,
-        where as Where & { owner: string | undefined },
-        records,
-      );
+      copies.collect(value, provider, records);
     } catch (error) {
       if (isPromptError(error)) throw error;
       throw callFailed(snapshot.calls[call]!, error, false);

@@ -69,6 +69,11 @@ export interface Snapshot {
   readonly itemProviders: readonly Provider[];
   readonly handlers: readonly FunctionEntry[];
   readonly calls: readonly Call[];
+  /**
+   * The top-level part each call belongs to (sections first, then context
+   * entries, numbered in that order), or -1: a part's calls are contiguous.
+   */
+  readonly tops: Int32Array;
   readonly complete: Node | undefined;
   /** Why every step of this chain rejects, found before any provider runs. */
   readonly problem: PromptError | undefined;
@@ -176,11 +181,19 @@ export function snapshot(chain: readonly Table[]): Snapshot {
       sortEachStep,
     };
   };
+  const tops: number[] = [];
+  let count = 0;
+  const top = (entry: PartEntry, kind: "section" | "context") => {
+    const made = node(entry, kind);
+    while (tops.length < calls.length) tops.push(count);
+    count++;
+    return made;
+  };
   const sectionNodes = sections.sort(byNumericOrder).map((entry) =>
-    node(entry, "section")
+    top(entry, "section")
   );
   const contextNodes = contexts.sort(byNumericOrder).map((entry) =>
-    node(entry, "context")
+    top(entry, "context")
   );
   const toolProviders = tools.map((entry) => {
     const where: Where = {
@@ -209,6 +222,7 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     itemProviders: listProviders,
     handlers,
     calls,
+    tops: Int32Array.from(calls, (_, i) => i < tops.length ? tops[i]! : -1),
     complete: completes[0],
     problem: (clash === undefined ? undefined : failure(
       "duplicate-context",

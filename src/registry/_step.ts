@@ -9,15 +9,23 @@
  */
 
 import type {
+  AssembledItem,
+  AssembledSection,
   PromptAssembly,
   RenderedStep,
   ToolSchema,
 } from "../core/types.ts";
 import { renderContext, renderPrompt } from "../render/render.ts";
 import { renderAssembly, type RenderHow } from "../render/_walk.ts";
+import { templateOf } from "../render/_template.ts";
 import { assemble, type AssembleState } from "./_assemble.ts";
-import { readProvided, sameItems } from "./_parts.ts";
-import { build, resolveStep, toolRecords } from "./_resolve.ts";
+import { part, readProvided, sameItems } from "./_parts.ts";
+import {
+  resolveStep,
+  toolRecords,
+  variablesOf,
+  variableValue,
+} from "./_resolve.ts";
 import { setToolOwner, toolLayer, toolOwner } from "../core/tools.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import type { ToolRecord } from "./_tools.ts";
@@ -30,6 +38,14 @@ interface Last {
   readonly values: readonly unknown[];
   readonly records: readonly ToolRecord[];
   readonly step: RenderedStep;
+  /** Each top-level part (sections, then context entries) as built. */
+  readonly parts: readonly AssembledItem[];
+  /** Each top-level part's rendered text, `""` when it dropped out. */
+  readonly texts: readonly string[];
+  /** The variables each part's texts reference, found when first asked. */
+  readonly uses: (ReadonlySet<string> | undefined)[];
+  /** The step's variables, updated in place by the next changed step. */
+  readonly variables: Record<string, string | undefined>;
 }
 
 const NO_AGENT = Symbol("no agent");
@@ -54,6 +70,14 @@ export class StepMemory {
       this.#byString.set(agent, last);
     }
     return last;
+  }
+
+  forget(agent: unknown): void {
+    if (
+      typeof agent === "object" && agent !== null || typeof agent === "function"
+    ) {
+      this.#byObject.delete(agent as object);
+    } else this.#byString.delete(agent);
   }
 
   set(agent: unknown, last: Last): void {
@@ -93,39 +117,182 @@ function finish(
   state: AssembleState & { memory: StepMemory; agent: unknown },
 ): RenderedStep {
   const agent = state.agent === undefined ? NO_AGENT : state.agent;
-  const last = state.memory.get(agent);
+  const found = state.memory.get(agent);
+  const last = found?.snapshot === snapshot ? found : undefined;
   readProvided(snapshot, values);
   // Every tool is read (a lookup each when unchanged): a tool edited in
   // place is a change, as it is for assemble().
   const records = toolRecords(snapshot, values, state.copies, state.order);
+  const change = last === undefined
+    ? undefined
+    : changed(snapshot, last, values);
   // Fast path: every provider answered what it answered last step.
-  if (
-    last !== undefined && last.snapshot === snapshot &&
-    last.records === records && sameValues(snapshot, last.values, values)
-  ) {
+  if (last !== undefined && change === undefined && last.records === records) {
     return last.step;
   }
-  const assembly = build(snapshot, values, {
-    records: undefined,
-    separator: state.separator,
-  });
-  if (snapshot.complete !== undefined) {
-    assembly.sections = assembly.sections.filter((section) =>
-      section.name === snapshot.complete!.entry.name
+  const { sections, contexts } = snapshot;
+  const dirty = last === undefined ? ALL : change?.dirty;
+  const redo = (t: number) => dirty === ALL || dirty?.[t] === 1;
+  const count = sections.length + contexts.length;
+  const parts = last === undefined
+    ? new Array<AssembledItem>(count)
+    : last.parts.slice();
+  const texts = last === undefined
+    ? new Array<string>(count)
+    : last.texts.slice();
+  const uses = last === undefined
+    ? new Array<ReadonlySet<string> | undefined>(count)
+    : last.uses.slice();
+  // Built (so checked) in assembly order; an unchanged part is known good.
+  for (let t = 0; t < count; t++) {
+    if (!redo(t)) continue;
+    parts[t] = part(
+      snapshot,
+      values,
+      t < sections.length ? sections[t]! : contexts[t - sections.length]!,
     );
+    uses[t] = undefined;
   }
+  let variables: Record<string, string | undefined>;
+  if (last === undefined) variables = variablesOf(snapshot, values);
+  else {
+    variables = last.variables;
+    const calls = change?.variables ?? NO_CALLS;
+    const checked = calls.map((call) => variableValue(snapshot, values, call));
+    // Every value checked first: a refused step changes nothing.
+    for (let i = 0; i < calls.length; i++) {
+      variables[snapshot.calls[calls[i]!]!.where.variable!] = checked[i];
+    }
+  }
+  const complete = snapshot.complete === undefined
+    ? -1
+    : sections.indexOf(snapshot.complete);
+  let prompt = last?.step.prompt;
+  let context = last?.step.context;
+  try {
+    for (let t = 0; t < count; t++) {
+      const section = t < sections.length;
+      // A complete section is the whole prompt: the others are only checked.
+      if (!redo(t) || section && complete !== -1 && t !== complete) continue;
+      const alone = [parts[t]! as AssembledSection];
+      texts[t] = renderAssembly(
+        section
+          ? { sections: alone, tools: [], variables }
+          : { sections: [], contexts: alone, tools: [], variables },
+        section ? OWN_SECTIONS : OWN_CONTEXTS,
+      );
+      if (section) prompt = undefined;
+      else context = undefined;
+    }
+  } catch (error) {
+    // The variables were updated in place for a step that failed.
+    if (last !== undefined) state.memory.forget(agent);
+    throw error;
+  }
+  prompt ??= complete !== -1 ? texts[complete]! : joined(parts, texts, {
+    from: 0,
+    to: sections.length,
+    separator: state.separator ?? "\n\n",
+  });
+  context ??= joined(parts, texts, {
+    from: sections.length,
+    to: count,
+    separator: "\n\n",
+  });
   const tools = last !== undefined && last.records === records
     ? last.step.tools
     : Object.freeze(records.map((record) => record.copy));
   // Frozen: an edit of one step by its caller cannot reach a later one.
-  const step: RenderedStep = Object.freeze({
-    // The registry built `variables`: every value read is an own property.
-    prompt: renderAssembly(assembly, OWN_SECTIONS),
-    tools,
-    context: renderAssembly(assembly, OWN_CONTEXTS),
+  const step: RenderedStep = Object.freeze({ prompt, tools, context });
+  state.memory.set(agent, {
+    snapshot,
+    values,
+    records,
+    step,
+    parts,
+    texts,
+    uses,
+    variables,
   });
-  state.memory.set(agent, { snapshot, values, records, step });
   return step;
+}
+
+/** Every part is to be built and rendered. */
+const ALL = new Uint8Array(0);
+
+/** What changed since the last step: parts to redo, variable calls. */
+interface Change {
+  readonly dirty: Uint8Array;
+  readonly variables: readonly number[] | undefined;
+}
+
+const NO_CALLS: readonly number[] = [];
+
+/**
+ * Which top-level parts must be built and rendered again: those whose own
+ * calls answered otherwise, and those that reference a variable that did;
+ * `undefined` when no call did (tools are compared by their records).
+ */
+function changed(
+  snapshot: Snapshot,
+  last: Last,
+  values: readonly unknown[],
+): Change | undefined {
+  const { calls, tops } = snapshot;
+  let dirty: Uint8Array | undefined;
+  let variables: number[] | undefined;
+  for (let i = 0; i < values.length; i++) {
+    const a = last.values[i];
+    const b = values[i];
+    // Fast path: the same string or number (most calls).
+    if (a === b || calls[i]!.kind === "tools" || sameItems(a, b)) continue;
+    dirty ??= new Uint8Array(last.parts.length);
+    const top = tops[i]!;
+    if (top >= 0) dirty[top] = 1;
+    else (variables ??= []).push(i);
+  }
+  if (dirty === undefined) return undefined;
+  if (variables !== undefined) {
+    for (let t = 0; t < dirty.length; t++) {
+      if (dirty[t] === 1) continue;
+      const uses = last.uses[t] ??= referenced(last.parts[t]!, new Set());
+      for (const call of variables) {
+        if (uses.has(calls[call]!.where.variable!)) dirty[t] = 1;
+      }
+    }
+  }
+  return { dirty, variables };
+}
+
+/** The variables a part's texts (heading, footer, items) reference. */
+function referenced(part: AssembledItem, into: Set<string>): Set<string> {
+  if (part.literal !== true) {
+    add(part.text, into);
+    if (part.list?.footer !== undefined) add(part.list.footer, into);
+  }
+  for (const item of part.items ?? []) referenced(item, into);
+  return into;
+}
+
+function add(text: string, into: Set<string>): void {
+  const names = templateOf(text).parts;
+  for (let k = 1; k < names.length; k += 2) into.add(names[k]!);
+}
+
+/** Rendered top-level parts joined as the renderer joins a sequence. */
+function joined(
+  parts: readonly AssembledItem[],
+  texts: readonly string[],
+  range: { from: number; to: number; separator: string },
+): string {
+  let out = "";
+  for (let t = range.from; t < range.to; t++) {
+    const text = texts[t]!;
+    if (text === "") continue;
+    if (out !== "") out += parts[t]!.separator ?? range.separator;
+    out += text;
+  }
+  return out;
 }
 
 function fromAssembly(assembly: PromptAssembly): RenderedStep {
@@ -143,25 +310,4 @@ function fromAssembly(assembly: PromptAssembly): RenderedStep {
     tools,
     context: renderContext(assembly),
   });
-}
-
-/**
- * Whether this step read what the last one did: strings and numbers by
- * value, provided items field by field; tools are compared by their
- * records, and a call's raw result is never read again.
- */
-function sameValues(
-  snapshot: Snapshot,
-  last: readonly unknown[],
-  now: readonly unknown[],
-): boolean {
-  const calls = snapshot.calls;
-  for (let i = 0; i < now.length; i++) {
-    const a = last[i];
-    const b = now[i];
-    // Fast path: the same string or number (most calls).
-    if (a === b || calls[i]!.kind === "tools") continue;
-    if (!sameItems(a, b)) return false;
-  }
-  return true;
 }

@@ -57,8 +57,33 @@ function unchanged(known: ToolRecord, value: object): boolean {
   ) {
     return false;
   }
-  for (const [key, was] of known.host) if (tool[key] !== was) return false;
+  const host = known.host;
+  for (let i = 0; i < host.length; i++) {
+    if (tool[host[i]![0]] !== host[i]![1]) return false;
+  }
   return known.keys === countKeys(value);
+}
+
+/** One tool provider's result: its tools and their records. */
+interface Result {
+  readonly sources: unknown[];
+  readonly records: ToolRecord[];
+}
+
+/** Whether a provider's result holds its last result's tools, unchanged. */
+function same(
+  last: { sources: readonly unknown[]; records: readonly ToolRecord[] },
+  provided: readonly unknown[],
+): boolean {
+  const { sources, records } = last;
+  if (sources.length !== provided.length) return false;
+  for (let i = 0; i < sources.length; i++) {
+    const value = provided[i];
+    if (value !== sources[i] || !unchanged(records[i]!, value as object)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** Checks a `toolOrder` option (`invalid-option` at construction). */
@@ -105,40 +130,75 @@ export class ToolCopies {
   readonly #schemas = new WeakMap<object, JsonSchema>();
   // The registry's own frozen copies, which need no check.
   readonly #own = new WeakSet<object>();
-  // Per chain snapshot: the last records as collected, and in order.
+  // Per tool provider: its last result's tools and their records.
+  readonly #byProvider = new WeakMap<object, Result>();
+  // Per chain snapshot: each provider's result of its last step, and the
+  // records they gave, checked and in order.
   readonly #last = new WeakMap<
     object,
-    { raw: ToolRecord[]; ordered: readonly ToolRecord[] }
+    {
+      results: (Result | undefined)[];
+      raw: ToolRecord[];
+      ordered: readonly ToolRecord[];
+    }
   >();
+
+  /**
+   * The ordered records of the chain's last step when every provider
+   * answered what it answered then, unchanged; else `undefined`.
+   */
+  steady(
+    snapshot: { readonly tools: readonly { entry: object; call: number }[] },
+    values: readonly unknown[],
+  ): readonly ToolRecord[] | undefined {
+    const last = this.#last.get(snapshot);
+    if (last === undefined) return undefined;
+    const providers = snapshot.tools;
+    for (let p = 0; p < providers.length; p++) {
+      const result = this.#byProvider.get(providers[p]!.entry);
+      const value = values[providers[p]!.call];
+      if (
+        result === undefined || result !== last.results[p] ||
+        !Array.isArray(value) || !same(result, value)
+      ) return undefined;
+    }
+    return last.ordered;
+  }
 
   /** The ordered records; `prepare` checks and sorts only what changed. */
   ordered(
-    chain: object,
+    snapshot: { readonly tools: readonly { entry: object }[] },
     raw: ToolRecord[],
     prepare: (records: ToolRecord[]) => void,
   ): readonly ToolRecord[] {
-    const last = this.#last.get(chain);
-    if (
-      last !== undefined && last.raw.length === raw.length &&
-      last.raw.every((r, i) => r === raw[i])
-    ) {
-      return last.ordered;
+    const results = snapshot.tools.map((p) => this.#byProvider.get(p.entry));
+    const last = this.#last.get(snapshot);
+    if (last !== undefined && last.raw.length === raw.length) {
+      let i = 0;
+      while (i < raw.length && last.raw[i] === raw[i]) i++;
+      if (i === raw.length) {
+        this.#last.set(snapshot, { ...last, results });
+        return last.ordered;
+      }
     }
     const ordered = raw.slice();
     prepare(ordered);
-    this.#last.set(chain, { raw, ordered: Object.freeze(ordered) });
+    this.#last.set(snapshot, { results, raw, ordered: Object.freeze(ordered) });
     return ordered;
   }
 
   /**
    * Checks one provider's result and appends its records. Unchanged tools
-   * (same object, same three fields, same provider) cost a lookup.
+   * (same object, same fields, same provider) cost a comparison when they
+   * come back at their place of the provider's last result, a lookup when
+   * they moved.
    */
   collect(
     provided: unknown,
-    where: Where & { owner: string | undefined },
+    provider: { readonly entry: object; readonly where: Where },
     into: ToolRecord[],
   ): void {
+    const where = provider.where as Where & { owner: string | undefined };
     const fail = (state: string, tool?: string) =>
       failure(
         "invalid-value",
@@ -152,28 +212,54 @@ export class ToolCopies {
         `its tool provider returned ${describeValue(provided)}, not an array`,
       );
     }
+    const last = this.#byProvider.get(provider.entry);
+    // Fast path: the tools of the last result, at their places, unchanged.
+    if (last !== undefined && same(last, provided)) {
+      for (let i = 0; i < last.records.length; i++) into.push(last.records[i]!);
+      return;
+    }
+    let now: Result | undefined;
     try {
       const length = provided.length;
       for (let i = 0; i < length; i++) {
         const value: unknown = provided[i];
-        const known = typeof value === "object" && value !== null
-          ? this.#records.get(value)
+        let record = last !== undefined && last.sources[i] === value
+          ? last.records[i]
           : undefined;
-        // Fast path: the same object, provider and fields as last time.
-        if (
-          known !== undefined && known.owner === where.owner &&
-          known.layer === where.layer && unchanged(known, value as object)
-        ) {
-          into.push(known);
-          continue;
+        if (record === undefined || !unchanged(record, value as object)) {
+          const known = typeof value === "object" && value !== null
+            ? this.#records.get(value)
+            : undefined;
+          record = known !== undefined && known.owner === where.owner &&
+              known.layer === where.layer && unchanged(known, value as object)
+            ? known
+            : this.#record(value, { where, index: i, fail });
         }
-        into.push(this.#record(value, { where, index: i, fail }));
+        into.push(record);
+        // The provider's result as remembered, copied once it differs.
+        if (now === undefined && last?.records[i] !== record) {
+          now = {
+            sources: provided.slice(0, i),
+            records: into.slice(into.length - 1 - i, into.length - 1),
+          };
+        }
+        if (now !== undefined) {
+          now.sources.push(value);
+          now.records.push(record);
+        }
+      }
+      if (now === undefined && last?.sources.length !== length) {
+        now = {
+          sources: provided.slice(),
+          records: into.slice(into.length - length),
+        };
       }
     } catch (error) {
       // Refused: nothing else will read the promises the array holds.
       ignoreRejections(provided);
       throw error;
     }
+    if (now !== undefined) this.#byProvider.set(provider.entry, now);
   }
 
   #record(
