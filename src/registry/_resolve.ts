@@ -25,7 +25,7 @@ import {
 import { callFailed, part, wrongValue } from "./_parts.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import type { ToolCopies, ToolOrder, ToolRecord } from "./_tools.ts";
-import { describeOwner, failure, type Where } from "../core/errors.ts";
+import { describeOwner, failure } from "../core/errors.ts";
 import { compareCodePoints } from "../core/names.ts";
 
 /** The step's call results, and which of them are still pending. */
@@ -52,7 +52,11 @@ export function start<C>(
       const fn = calls[i]!.fn; // called through a local: `this` is undefined
       const value = fn(context, options);
       values[i] = value;
-      if (isThenable(value) && calls[i]!.kind !== "order") {
+      // Strings (most results) are known not thenables without a call.
+      if (
+        typeof value !== "string" && isThenable(value) &&
+        calls[i]!.kind !== "order"
+      ) {
         (pending ??= []).push(i);
       }
     }
@@ -99,12 +103,16 @@ const NO_SIGNAL: ProviderOptions = Object.freeze({ signal: undefined });
  * rejections, the signal, every provider started, pending ones settled,
  * then `finish`; every failure is a rejection, and an abort wins at once.
  */
-export function resolveStep<C, T>(
+export function resolveStep<
+  S extends { context: unknown; signal: AbortSignal | undefined },
+  T,
+>(
   snapshot: Snapshot,
-  step: { context: C; signal: AbortSignal | undefined },
-  finish: (values: unknown[]) => T | Promise<T>,
+  step: S,
+  finish: (values: unknown[], snapshot: Snapshot, step: S) => T | Promise<T>,
 ): Promise<T> {
   const { signal } = step;
+  let values: unknown[] | undefined;
   try {
     if (snapshot.problem !== undefined) throw snapshot.problem;
     if (signal?.aborted) throw aborted(signal);
@@ -114,27 +122,14 @@ export function resolveStep<C, T>(
       // Frozen: one provider cannot take the signal from the next.
       signal === undefined ? NO_SIGNAL : Object.freeze({ signal }),
     );
-    const { values, pending } = started;
+    values = started.values;
     // A provider may have aborted it.
     if (signal?.aborted) throw abandoned(values, aborted(signal));
-    const run = () => {
-      try {
-        return finish(values);
-      } catch (error) {
-        abandon(values);
-        throw error;
-      }
-    };
+    if (started.pending !== undefined) {
+      return pended(snapshot, step, { started, finish });
+    }
     // Fast path: every provider answered synchronously.
-    const result = pending === undefined
-      ? run()
-      : settle(values, pending).then(() => {
-        // An abandoned step runs no handler; its late results are dropped.
-        if (signal?.aborted) throw abandoned(values, aborted(signal));
-        const failed = firstFailure(snapshot, started);
-        if (failed !== undefined) throw abandoned(values, failed);
-        return run();
-      });
+    const result = finish(values, snapshot, step);
     if (!isThenable(result)) {
       // A synchronous handler may have aborted it.
       if (signal?.aborted) throw aborted(signal);
@@ -144,8 +139,35 @@ export function resolveStep<C, T>(
       ? result as Promise<T>
       : raceAbort(result as Promise<T>, signal);
   } catch (error) {
+    if (values !== undefined) abandon(values);
     return Promise.reject(error);
   }
+}
+
+/** The rest of a step some of whose providers pend; an abort wins at once. */
+function pended<S extends { signal: AbortSignal | undefined }, T>(
+  snapshot: Snapshot,
+  step: S,
+  run: {
+    started: Started;
+    finish: (values: unknown[], snapshot: Snapshot, step: S) => T | Promise<T>;
+  },
+): Promise<T> {
+  const { signal } = step;
+  const { values, pending } = run.started;
+  const result = settle(values, pending!).then(() => {
+    // An abandoned step runs no handler; its late results are dropped.
+    if (signal?.aborted) throw abandoned(values, aborted(signal));
+    const failed = firstFailure(snapshot, run.started);
+    if (failed !== undefined) throw abandoned(values, failed);
+    try {
+      return run.finish(values, snapshot, step);
+    } catch (error) {
+      abandon(values);
+      throw error;
+    }
+  });
+  return signal === undefined ? result : raceAbort(result, signal);
 }
 
 /** Builds the step's fresh assembly from the settled results. */

@@ -95,26 +95,29 @@ export class StepMemory {
   }
 }
 
+/** What one `render()` step is given: the assembly state and the agent. */
+export interface StepState extends AssembleState {
+  readonly memory: StepMemory;
+  readonly agent: unknown;
+  readonly context: unknown;
+}
+
 /** One step rendered for an agent. */
-export function renderStep<C>(
+export function renderStep(
   snapshot: Snapshot,
-  context: C,
-  state: AssembleState & { memory: StepMemory; agent: unknown },
+  context: unknown,
+  state: StepState,
 ): Promise<RenderedStep> {
   if (snapshot.handlers.length > 0 || state.audit) {
     return assemble(snapshot, context, state).then(fromAssembly);
   }
-  return resolveStep(
-    snapshot,
-    { context, signal: state.signal },
-    (values) => finish(snapshot, values, state),
-  );
+  return resolveStep(snapshot, state, finish);
 }
 
 function finish(
-  snapshot: Snapshot,
   values: unknown[],
-  state: AssembleState & { memory: StepMemory; agent: unknown },
+  snapshot: Snapshot,
+  state: StepState,
 ): RenderedStep {
   const agent = state.agent === undefined ? NO_AGENT : state.agent;
   const found = state.memory.get(agent);

@@ -11,7 +11,6 @@ import { byOrderThenName } from "../core/names.ts";
 import type {
   AssembleArgs,
   AssembleContext,
-  AssembleOptions,
   Disposer,
   EventHandler,
   ItemProvider,
@@ -31,11 +30,11 @@ import type {
   ToolProvider,
   VariableProvider,
 } from "../core/types.ts";
-import { assemble, type AssembleState } from "./_assemble.ts";
+import { assemble } from "./_assemble.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import { Layer, Registrar, Scope } from "./_registrar.ts";
 import { Registry } from "./_registry.ts";
-import { renderStep, StepMemory } from "./_step.ts";
+import { renderStep, StepMemory, type StepState } from "./_step.ts";
 import type { Table } from "./_store.ts";
 import { ToolCopies, type ToolOrder, toolOrder } from "./_tools.ts";
 
@@ -334,10 +333,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   assemble(...args: AssembleArgs<C>): Promise<PromptAssembly> {
-    return this.#step(
-      args,
-      (snapshot, context, state) => assemble(snapshot, context, state),
-    );
+    return this.#step(args[0], args[1], assemble);
   }
 
   /**
@@ -363,35 +359,27 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   render(...args: AssembleArgs<C, RenderOptions>): Promise<RenderedStep> {
-    return this.#step(
-      args,
-      (snapshot, context, state) =>
-        renderStep(snapshot, context, {
-          ...state,
-          memory: this.#memory,
-          agent: (args[1] as RenderOptions | undefined)?.agent,
-        }),
-    );
+    return this.#step(args[0], args[1], renderStep);
   }
 
   /** One step's snapshot and state; an unknown layer is a rejection. */
   #step<T>(
-    args: readonly unknown[],
-    run: (snapshot: Snapshot, context: C, state: AssembleState) => Promise<T>,
+    given: C | undefined,
+    options: RenderOptions | undefined,
+    run: (snapshot: Snapshot, context: C, state: StepState) => Promise<T>,
   ): Promise<T> {
-    const options = args[1] as AssembleOptions | undefined;
+    const context = given ?? {} as C;
     try {
-      return run(
-        this.#registry.snapshot(options?.layer),
-        (args[0] ?? {}) as C,
-        {
-          copies: this.#copies,
-          order: this.#order,
-          separator: this.#separator,
-          audit: options?.audit === true,
-          signal: options?.signal,
-        },
-      );
+      return run(this.#registry.snapshot(options?.layer), context, {
+        copies: this.#copies,
+        order: this.#order,
+        separator: this.#separator,
+        audit: options?.audit === true,
+        signal: options?.signal,
+        memory: this.#memory,
+        agent: options?.agent,
+        context,
+      });
     } catch (error) {
       return Promise.reject(error);
     }
