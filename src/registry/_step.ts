@@ -135,7 +135,8 @@ function finish(
   }
   const { sections, contexts } = snapshot;
   const dirty = last === undefined ? ALL : change?.dirty;
-  const redo = (t: number) => dirty === ALL || dirty?.[t] === 1;
+  const redo = (t: number) =>
+    dirty === ALL || dirty?.[t] !== undefined && dirty[t] !== 0;
   const count = sections.length + contexts.length;
   const parts = last === undefined
     ? new Array<AssembledItem>(count)
@@ -148,7 +149,9 @@ function finish(
     : last.uses.slice();
   // Built (so checked) in assembly order; an unchanged part is known good.
   for (let t = 0; t < count; t++) {
-    if (!redo(t)) continue;
+    // A part that only references a changed variable is rendered again
+    // from the part it was.
+    if (dirty !== ALL && dirty?.[t] !== OWN) continue;
     parts[t] = part(
       snapshot,
       values,
@@ -220,6 +223,11 @@ function finish(
   return step;
 }
 
+/** A part's own calls changed: it is built and rendered again. */
+const OWN = 1;
+/** A variable it references changed: it is rendered again. */
+const READS = 2;
+
 /** Every part is to be built and rendered. */
 const ALL = new Uint8Array(0);
 
@@ -251,16 +259,21 @@ function changed(
     if (a === b || calls[i]!.kind === "tools" || sameItems(a, b)) continue;
     dirty ??= new Uint8Array(last.parts.length);
     const top = tops[i]!;
-    if (top >= 0) dirty[top] = 1;
+    if (top >= 0) dirty[top] = OWN;
     else (variables ??= []).push(i);
   }
   if (dirty === undefined) return undefined;
   if (variables !== undefined) {
+    const names = new Set(variables.map((call) => calls[call]!.where.variable));
     for (let t = 0; t < dirty.length; t++) {
-      if (dirty[t] === 1) continue;
-      const uses = last.uses[t] ??= referenced(last.parts[t]!, new Set());
-      for (const call of variables) {
-        if (uses.has(calls[call]!.where.variable!)) dirty[t] = 1;
+      if (dirty[t] === OWN) continue;
+      for (
+        const name of last.uses[t] ??= referenced(last.parts[t]!, new Set())
+      ) {
+        if (names.has(name)) {
+          dirty[t] = READS;
+          break;
+        }
       }
     }
   }
