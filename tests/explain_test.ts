@@ -10,20 +10,16 @@ import type {
 } from "../src/core/types.ts";
 import { estimateTokens } from "../src/inspect/estimate_tokens.ts";
 import { explainPrompt } from "../src/inspect/explain.ts";
-import { setToolOwner } from "../src/core/tools.ts";
+import { owned } from "../src/core/tools.ts";
 import { TEMPLATES } from "../src/render/_template.ts";
 import { renderContext, renderPrompt } from "../src/render/render.ts";
 
 function sample(): PromptAssembly {
-  const bash = setToolOwner(
-    {
-      name: "bash",
-      description: "Runs a command.",
-      parameters: { type: "object" },
-    },
-    "bash",
-    undefined,
-  );
+  const bash = owned({
+    name: "bash",
+    description: "Runs a command.",
+    parameters: { type: "object" },
+  }, { owner: "bash", layer: undefined });
   return {
     sections: [
       {
@@ -142,10 +138,9 @@ describe("explainPrompt()", () => {
   });
 
   it("names the layer of a part and of a tool, and what a part shadows", () => {
-    const grep = setToolOwner(
+    const grep = owned(
       { name: "grep", description: "Search", parameters: {} },
-      "search",
-      "sub",
+      { owner: "search", layer: "sub" },
     );
     const explained = explainPrompt({
       sections: [{

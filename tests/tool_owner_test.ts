@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { SystemPrompt } from "../mod.ts";
 import { toolOwner } from "../inspect.ts";
-import { setToolOwner } from "../src/core/tools.ts";
+import { owned } from "../src/core/tools.ts";
 
 describe("toolOwner()", () => {
   it("names the scope whose provider supplied the tool", async () => {
@@ -17,7 +17,7 @@ describe("toolOwner()", () => {
 
   it("survives filtering, stays out of the object (a copy equals its tool) and out of JSON", () => {
     const original = { name: "t", description: "d", parameters: {} };
-    const tool = setToolOwner({ ...original }, "p", undefined);
+    const tool = owned({ ...original }, { owner: "p", layer: undefined });
     assert.equal(toolOwner([tool].filter(() => true)[0]!), "p");
     assert.deepStrictEqual(tool, original);
     assert.equal(toolOwner({ ...tool }), undefined);

@@ -1,6 +1,6 @@
 /**
- * Tools: who provided each tool of an assembly (kept beside the registry's
- * own copies, never on them, so a copy equals the tool it was made from),
+ * Tools: who provided each tool of an assembly (recorded on the registry's
+ * own copies, out of sight of equality and JSON),
  * and the `toolOrder` entry for the tools an order does not list.
  *
  * @module
@@ -32,46 +32,28 @@ export interface Provenance {
   readonly layer: string | undefined;
 }
 
-// Keyed by the registry's own shared copies, which nothing else can reach.
-const PROVENANCE = new WeakMap<ToolSchema, Provenance>();
-// An assembly's fresh copy of a tool is found by its `parameters`: the
-// registry's frozen schema, one per record, set once (no entry per tool per
-// step). A handler that replaces `parameters` makes a tool of its own.
-const BY_SCHEMA = new WeakMap<object, Provenance>();
+// On the registry's own copies, not enumerable: a copy still equals the
+// tool it was made from, and a spread of it (an assembly's fresh tool, a
+// handler's edit) is still found by its `parameters`.
+const PROVENANCE: unique symbol = Symbol("provenance");
 
-/** Records the owner and layer of a copy the registry made. */
-export function setToolOwner(
-  tool: ToolSchema,
-  owner: string | undefined,
-  layer: string | undefined,
-): ToolSchema {
-  PROVENANCE.set(tool, { owner, layer });
-  return tool;
-}
-
-/** Whether a schema copy already speaks for another provenance. */
-export function schemaTaken(schema: object, provenance: Provenance): boolean {
-  const held = BY_SCHEMA.get(schema);
-  return held !== undefined && held !== provenance &&
-    (held.owner !== provenance.owner || held.layer !== provenance.layer);
-}
-
-/** Records who provided the tools whose `parameters` are this schema. */
-export function setSchemaOwner(schema: object, provenance: Provenance): void {
-  BY_SCHEMA.set(schema, provenance);
+/** Freezes an object the registry made, recording who provided it. */
+export function owned<T extends object>(value: T, provenance: Provenance): T {
+  Object.defineProperty(value, PROVENANCE, { value: provenance });
+  return Object.freeze(value);
 }
 
 function provenanceOf(tool: ToolSchema): Provenance | undefined {
   if (typeof tool !== "object" || tool === null) return undefined;
-  const own = PROVENANCE.get(tool);
-  if (own !== undefined) return own;
   try {
+    const own = (tool as { [PROVENANCE]?: Provenance })[PROVENANCE];
+    if (own !== undefined) return own;
     const schema = (tool as { parameters?: unknown }).parameters;
     return typeof schema === "object" && schema !== null
-      ? BY_SCHEMA.get(schema)
+      ? (schema as { [PROVENANCE]?: Provenance })[PROVENANCE]
       : undefined;
   } catch {
-    // A tool whose `parameters` cannot be read was not made by the registry.
+    // A tool that cannot be read was not made by the registry.
     return undefined;
   }
 }

@@ -13,7 +13,6 @@ import type {
   AssembledSection,
   PromptAssembly,
   RenderedStep,
-  ToolSchema,
 } from "../core/types.ts";
 import { renderContext, renderPrompt } from "../render/render.ts";
 import { renderAssembly, type RenderHow } from "../render/_walk.ts";
@@ -26,7 +25,7 @@ import {
   variablesOf,
   variableValue,
 } from "./_resolve.ts";
-import { setToolOwner, toolLayer, toolOwner } from "../core/tools.ts";
+import { owned, toolLayer, toolOwner } from "../core/tools.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import type { ToolRecord } from "./_tools.ts";
 
@@ -314,11 +313,7 @@ function joined(
 function fromAssembly(assembly: PromptAssembly): RenderedStep {
   const tools = Object.freeze(
     assembly.tools.map((tool) =>
-      setToolOwner(
-        Object.freeze({ ...tool }) as ToolSchema,
-        toolOwner(tool),
-        toolLayer(tool),
-      )
+      owned({ ...tool }, { owner: toolOwner(tool), layer: toolLayer(tool) })
     ),
   );
   return Object.freeze({

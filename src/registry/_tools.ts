@@ -9,13 +9,7 @@
 import { describeValue, failure, type Where } from "../core/errors.ts";
 import type { JsonSchema, ToolSchema } from "../core/types.ts";
 import { ignoreRejections, isThenable } from "./_guard.ts";
-import {
-  type Provenance,
-  schemaTaken,
-  setSchemaOwner,
-  setToolOwner,
-  TOOL_ORDER_REST,
-} from "../core/tools.ts";
+import { owned, type Provenance, TOOL_ORDER_REST } from "../core/tools.ts";
 
 /** A tool as the registry keeps it: the fields it read and its frozen copy. */
 export interface ToolRecord {
@@ -128,6 +122,7 @@ export function toolOrder(names: unknown): ToolOrder {
 export class ToolCopies {
   readonly #records = new WeakMap<object, ToolRecord>();
   readonly #schemas = new WeakMap<object, JsonSchema>();
+  readonly #byPlace = new WeakMap<object, Map<string, JsonSchema>>();
   // The registry's own frozen copies, which need no check.
   readonly #own = new WeakSet<object>();
   // Per tool provider: its last result's tools and their records.
@@ -300,28 +295,18 @@ export class ToolCopies {
       );
     }
     const provenance: Provenance = { owner: where.owner, layer: where.layer };
-    let schema = this.#schema(
-      parameters,
-      (state) => fail(`the parameters of tool "${name}" ${state}`, name),
+    const schema = this.#carried(
+      this.#schema(
+        parameters,
+        (state) => fail(`the parameters of tool "${name}" ${state}`, name),
+      ),
+      provenance,
     );
-    // One schema copy per provenance: a tool's copies are found by it.
-    if (schemaTaken(schema, provenance)) {
-      schema = frozenJson(
-        schema,
-        new Set(),
-        "parameters",
-        () => fail("cannot be copied", name),
-      ) as JsonSchema;
-      this.#own.add(schema);
-    }
-    setSchemaOwner(schema, provenance);
     // Host fields (an `execute`, say) survive on the copy.
-    const copy = Object.freeze({
-      ...own,
-      name,
-      description,
-      parameters: schema,
-    });
+    const copy = owned(
+      { ...own, name, description, parameters: schema } as ToolSchema,
+      provenance,
+    );
     const hosted = Object.keys(own).filter((key) => !SCHEMA_KEYS.includes(key));
     const record: ToolRecord = {
       source: value,
@@ -330,13 +315,33 @@ export class ToolCopies {
       parameters,
       host: hosted.map((key) => [key, own[key]] as const),
       keys: countKeys(value),
-      copy: setToolOwner(copy as ToolSchema, where.owner, where.layer),
+      copy,
       owner: where.owner,
       layer: where.layer,
       provenance,
     };
     this.#records.set(value, record);
     return record;
+  }
+
+  /**
+   * The schema copy that says who provided a tool: one per schema and
+   * provenance, so a tool's copies are found by their `parameters`.
+   */
+  #carried(schema: JsonSchema, provenance: Provenance): JsonSchema {
+    let byPlace = this.#byPlace.get(schema);
+    if (byPlace === undefined) this.#byPlace.set(schema, byPlace = new Map());
+    const key = JSON.stringify([
+      provenance.owner ?? null,
+      provenance.layer ?? null,
+    ]);
+    let carried = byPlace.get(key);
+    if (carried === undefined) {
+      carried = owned({ ...schema }, provenance);
+      byPlace.set(key, carried);
+      this.#own.add(carried);
+    }
+    return carried;
   }
 
   /** Refuses a schema that is not JSON data, unless it is a copy of ours. */
