@@ -24,9 +24,8 @@ import {
 } from "./_guard.ts";
 import { callFailed, part, wrongValue } from "./_parts.ts";
 import type { Snapshot } from "./_snapshot.ts";
-import type { ToolCopies, ToolOrder, ToolRecord } from "./_tools.ts";
-import { describeOwner, failure } from "../core/errors.ts";
-import { compareCodePoints } from "../core/names.ts";
+import type { ToolCopies, ToolRecord } from "./_tools.ts";
+import { orderTools, type ToolOrder } from "./_tool_order.ts";
 
 /** The step's call results, and which of them are still pending. */
 export interface Started {
@@ -265,42 +264,5 @@ export function toolRecords(
       throw callFailed(snapshot.calls[call]!, error, false);
     }
   }
-  return copies.ordered(snapshot, records, (fresh) => {
-    checkUniqueTools(fresh);
-    sortTools(fresh, order);
-  });
-}
-
-/** Sorts records in place into the canonical order. */
-function sortTools(records: ToolRecord[], order: ToolOrder): void {
-  const { ranks, rest } = order;
-  records.sort((a, b) => {
-    if (ranks !== undefined) {
-      const rank = (ranks.get(a.name) ?? rest) - (ranks.get(b.name) ?? rest);
-      if (rank !== 0) return rank;
-    }
-    return compareCodePoints(a.name, b.name);
-  });
-}
-
-/** Throws `duplicate-tool` for a name two records share; names the holder. */
-function checkUniqueTools(records: readonly ToolRecord[]): void {
-  if (records.length < 2) return;
-  const seen = new Map<string, ToolRecord>();
-  for (const record of records) {
-    const holder = seen.get(record.name);
-    if (holder === undefined) {
-      seen.set(record.name, record);
-      continue;
-    }
-    throw failure(
-      "duplicate-tool",
-      "list tools",
-      { owner: record.owner },
-      `tool "${record.name}" is already provided by ${
-        describeOwner(holder.owner)
-      }`,
-      { tool: record.name, owner: holder.owner },
-    );
-  }
+  return copies.ordered(snapshot, records, (fresh) => orderTools(fresh, order));
 }

@@ -11,9 +11,10 @@ import type { JsonSchema, ToolSchema } from "../core/types.ts";
 import { ignoreRejections, isThenable } from "./_guard.ts";
 import { owned, type Provenance, TOOL_ORDER_REST } from "../core/tools.ts";
 
+export { type ToolOrder, toolOrder } from "./_tool_order.ts";
+
 /** A tool as the registry keeps it: the fields it read and its frozen copy. */
 export interface ToolRecord {
-  readonly source: object;
   readonly name: string;
   readonly description: string;
   readonly parameters: unknown;
@@ -23,14 +24,6 @@ export interface ToolRecord {
   readonly copy: ToolSchema;
   readonly owner: string | undefined;
   readonly layer: string | undefined;
-  readonly provenance: Provenance;
-}
-
-/** The rank of each listed name; unlisted names rank at the rest entry. */
-export interface ToolOrder {
-  readonly ranks: ReadonlyMap<string, number> | undefined;
-  readonly rest: number;
-  readonly names: readonly string[];
 }
 
 const SCHEMA_KEYS: readonly string[] = ["name", "description", "parameters"];
@@ -78,44 +71,6 @@ function same(
     }
   }
   return true;
-}
-
-/** Checks a `toolOrder` option (`invalid-option` at construction). */
-export function toolOrder(names: unknown): ToolOrder {
-  if (names === undefined) {
-    return { ranks: undefined, rest: 0, names: [TOOL_ORDER_REST] };
-  }
-  const bad = (state: string) =>
-    failure("invalid-option", "create SystemPrompt", {}, `toolOrder ${state}`);
-  if (!Array.isArray(names)) {
-    throw new TypeError(
-      bad(`is ${describeValue(names)}, not an array`).message,
-    );
-  }
-  const ranks = new Map<string, number>();
-  const read: string[] = [];
-  let rest = -1;
-  for (let i = 0; i < names.length; i++) {
-    const name: unknown = names[i];
-    if (typeof name !== "string") {
-      throw new TypeError(
-        bad(`entry ${i} is ${describeValue(name)}, not a string`).message,
-      );
-    }
-    if (name === TOOL_ORDER_REST) {
-      if (rest !== -1) throw bad(`lists "${TOOL_ORDER_REST}" twice`);
-      rest = i;
-    } else if (ranks.has(name)) {
-      throw bad(`lists "${name}" twice`);
-    } else ranks.set(name, i);
-    read.push(name);
-  }
-  if (rest === -1) {
-    throw bad(
-      `has no "${TOOL_ORDER_REST}" entry for the tools it does not list`,
-    );
-  }
-  return { ranks, rest, names: Object.freeze(read) };
 }
 
 /** The registry's memory of the tools it has seen, by the caller's object. */
@@ -184,9 +139,8 @@ export class ToolCopies {
 
   /**
    * Checks one provider's result and appends its records. Unchanged tools
-   * (same object, same fields, same provider) cost a comparison when they
-   * come back at their place of the provider's last result, a lookup when
-   * they moved.
+   * (same object, same fields, same provider) cost a comparison when the
+   * provider's last result held them at the same places, else a lookup.
    */
   collect(
     provided: unknown,
@@ -213,48 +167,28 @@ export class ToolCopies {
       for (let i = 0; i < last.records.length; i++) into.push(last.records[i]!);
       return;
     }
-    let now: Result | undefined;
+    const now: Result = { sources: [], records: [] };
     try {
       const length = provided.length;
       for (let i = 0; i < length; i++) {
         const value: unknown = provided[i];
-        let record = last !== undefined && last.sources[i] === value
-          ? last.records[i]
+        const known = typeof value === "object" && value !== null
+          ? this.#records.get(value)
           : undefined;
-        if (record === undefined || !unchanged(record, value as object)) {
-          const known = typeof value === "object" && value !== null
-            ? this.#records.get(value)
-            : undefined;
-          record = known !== undefined && known.owner === where.owner &&
-              known.layer === where.layer && unchanged(known, value as object)
-            ? known
-            : this.#record(value, { where, index: i, fail });
-        }
+        const record = known !== undefined && known.owner === where.owner &&
+            known.layer === where.layer && unchanged(known, value as object)
+          ? known
+          : this.#record(value, { where, index: i, fail });
         into.push(record);
-        // The provider's result as remembered, copied once it differs.
-        if (now === undefined && last?.records[i] !== record) {
-          now = {
-            sources: provided.slice(0, i),
-            records: into.slice(into.length - 1 - i, into.length - 1),
-          };
-        }
-        if (now !== undefined) {
-          now.sources.push(value);
-          now.records.push(record);
-        }
-      }
-      if (now === undefined && last?.sources.length !== length) {
-        now = {
-          sources: provided.slice(),
-          records: into.slice(into.length - length),
-        };
+        now.sources.push(value);
+        now.records.push(record);
       }
     } catch (error) {
       // Refused: nothing else will read the promises the array holds.
       ignoreRejections(provided);
       throw error;
     }
-    if (now !== undefined) this.#byProvider.set(provider.entry, now);
+    this.#byProvider.set(provider.entry, now);
   }
 
   #record(
@@ -309,7 +243,6 @@ export class ToolCopies {
     );
     const hosted = Object.keys(own).filter((key) => !SCHEMA_KEYS.includes(key));
     const record: ToolRecord = {
-      source: value,
       name,
       description,
       parameters,
@@ -318,7 +251,6 @@ export class ToolCopies {
       copy,
       owner: where.owner,
       layer: where.layer,
-      provenance,
     };
     this.#records.set(value, record);
     return record;
