@@ -263,10 +263,7 @@ export class ToolCopies {
   #carried(schema: JsonSchema, provenance: Provenance): JsonSchema {
     let byPlace = this.#byPlace.get(schema);
     if (byPlace === undefined) this.#byPlace.set(schema, byPlace = new Map());
-    const key = JSON.stringify([
-      provenance.owner ?? null,
-      provenance.layer ?? null,
-    ]);
+    const key = JSON.stringify([provenance.owner, provenance.layer]);
     let carried = byPlace.get(key);
     if (carried === undefined) {
       carried = owned({ ...schema }, provenance);
@@ -294,12 +291,8 @@ export class ToolCopies {
     }
     let schema = this.#schemas.get(parameters);
     if (schema === undefined) {
-      schema = frozenJson(
-        parameters,
-        new Set(),
-        "parameters",
-        fail,
-      ) as JsonSchema;
+      const at = { seen: new Set<object>(), path: "parameters", fail };
+      schema = frozenJson(parameters, at) as JsonSchema;
       this.#schemas.set(parameters, schema);
       this.#own.add(schema);
     }
@@ -314,10 +307,9 @@ export class ToolCopies {
  */
 function frozenJson(
   value: unknown,
-  seen: Set<object>,
-  path: string,
-  fail: (state: string) => Error,
+  at: { seen: Set<object>; path: string; fail: (state: string) => Error },
 ): unknown {
+  const { seen, path, fail } = at;
   if (
     value === null || typeof value === "string" || typeof value === "boolean"
   ) return value;
@@ -337,7 +329,7 @@ function frozenJson(
   let copy: unknown;
   if (Array.isArray(value)) {
     copy = value.map((item, i) =>
-      frozenJson(item, seen, `${path}[${i}]`, fail)
+      frozenJson(item, { seen, path: `${path}[${i}]`, fail })
     );
   } else {
     const proto = Object.getPrototypeOf(value);
@@ -352,7 +344,7 @@ function frozenJson(
       if (field !== undefined) {
         // Defined, not assigned: a `__proto__` key stays an own property.
         Object.defineProperty(out, key, {
-          value: frozenJson(field, seen, `${path}.${key}`, fail),
+          value: frozenJson(field, { seen, path: `${path}.${key}`, fail }),
           enumerable: true,
           writable: true,
           configurable: true,
