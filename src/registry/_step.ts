@@ -2,8 +2,9 @@
  * `render()`: one call per step. Without handlers, a step whose every
  * provider answered what it answered last time for the same agent returns
  * that agent's last step without building anything; a changed step builds
- * the assembly and renders it. Each agent's memory is bounded: string keys
- * in a least-recently-used map, object keys in a WeakMap.
+ * and renders again only the top-level parts that changed or read a
+ * variable that did. Each agent's memory is bounded: string keys in a
+ * least-recently-used map, object keys in a WeakMap.
  *
  * @module
  */
@@ -51,39 +52,31 @@ const NO_AGENT = Symbol("no agent");
 const OWN_SECTIONS: RenderHow = { kind: "section", own: true };
 const OWN_CONTEXTS: RenderHow = { kind: "context", own: true };
 
+/** An object key is remembered weakly, any other in the bounded map. */
+const isObject = (agent: unknown): agent is object =>
+  typeof agent === "object" && agent !== null || typeof agent === "function";
+
 /** The registry's memory of each agent's last step. */
 export class StepMemory {
   readonly #byString = new Map<unknown, Last>();
   readonly #byObject = new WeakMap<object, Last>();
 
   get(agent: unknown): Last | undefined {
-    if (
-      typeof agent === "object" && agent !== null || typeof agent === "function"
-    ) {
-      return this.#byObject.get(agent as object);
-    }
+    if (isObject(agent)) return this.#byObject.get(agent);
     const last = this.#byString.get(agent);
-    if (last !== undefined) {
-      // Most recently used last, so the oldest goes first.
-      this.#byString.delete(agent);
-      this.#byString.set(agent, last);
-    }
+    // Most recently used last, so the oldest goes first.
+    if (last !== undefined) this.set(agent, last);
     return last;
   }
 
   forget(agent: unknown): void {
-    if (
-      typeof agent === "object" && agent !== null || typeof agent === "function"
-    ) {
-      this.#byObject.delete(agent as object);
-    } else this.#byString.delete(agent);
+    if (isObject(agent)) this.#byObject.delete(agent);
+    else this.#byString.delete(agent);
   }
 
   set(agent: unknown, last: Last): void {
-    if (
-      typeof agent === "object" && agent !== null || typeof agent === "function"
-    ) {
-      this.#byObject.set(agent as object, last);
+    if (isObject(agent)) {
+      this.#byObject.set(agent, last);
       return;
     }
     this.#byString.delete(agent);
@@ -133,24 +126,16 @@ function finish(
     return last.step;
   }
   const { sections, contexts } = snapshot;
-  const dirty = last === undefined ? ALL : change?.dirty;
-  const redo = (t: number) =>
-    dirty === ALL || dirty?.[t] !== undefined && dirty[t] !== 0;
   const count = sections.length + contexts.length;
-  const parts = last === undefined
-    ? new Array<AssembledItem>(count)
-    : last.parts.slice();
-  const texts = last === undefined
-    ? new Array<string>(count)
-    : last.texts.slice();
-  const uses = last === undefined
-    ? new Array<ReadonlySet<string> | undefined>(count)
-    : last.uses.slice();
-  // Built (so checked) in assembly order; an unchanged part is known good.
+  const dirty = change?.dirty ??
+    new Uint8Array(count).fill(last === undefined ? OWN : 0);
+  const parts = last?.parts.slice() ?? new Array<AssembledItem>(count);
+  const texts = last?.texts.slice() ?? new Array<string>(count);
+  const uses = last?.uses.slice() ?? new Array<Set<string> | undefined>(count);
+  // Built (so checked) in assembly order; an unchanged part is known good,
+  // and one that only reads a changed variable is rendered from the part it was.
   for (let t = 0; t < count; t++) {
-    // A part that only references a changed variable is rendered again
-    // from the part it was.
-    if (dirty !== ALL && dirty?.[t] !== OWN) continue;
+    if (dirty[t] !== OWN) continue;
     parts[t] = part(
       snapshot,
       values,
@@ -162,7 +147,7 @@ function finish(
   if (last === undefined) variables = variablesOf(snapshot, values);
   else {
     variables = last.variables;
-    const calls = change?.variables ?? NO_CALLS;
+    const calls = change?.variables ?? [];
     const checked = calls.map((call) => variableValue(snapshot, values, call));
     // Every value checked first: a refused step changes nothing.
     for (let i = 0; i < calls.length; i++) {
@@ -178,7 +163,9 @@ function finish(
     for (let t = 0; t < count; t++) {
       const section = t < sections.length;
       // A complete section is the whole prompt: the others are only checked.
-      if (!redo(t) || section && complete !== -1 && t !== complete) continue;
+      if (dirty[t] === 0 || section && complete !== -1 && t !== complete) {
+        continue;
+      }
       const alone = [parts[t]! as AssembledSection];
       texts[t] = renderAssembly(
         section
@@ -227,16 +214,11 @@ const OWN = 1;
 /** A variable it references changed: it is rendered again. */
 const READS = 2;
 
-/** Every part is to be built and rendered. */
-const ALL = new Uint8Array(0);
-
 /** What changed since the last step: parts to redo, variable calls. */
 interface Change {
   readonly dirty: Uint8Array;
   readonly variables: readonly number[] | undefined;
 }
-
-const NO_CALLS: readonly number[] = [];
 
 /**
  * Which top-level parts must be built and rendered again: those whose own
