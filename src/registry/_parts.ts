@@ -8,6 +8,7 @@
 
 import { checkPart } from "../core/_fields.ts";
 import {
+  describeOwner,
   describeValue,
   failure,
   messageOf,
@@ -28,24 +29,15 @@ import {
 } from "./_guard.ts";
 import type { Call, Node, Snapshot } from "./_snapshot.ts";
 
-const WHAT: Record<Call["kind"], string> = {
-  text: "its text function",
-  order: "its order function",
-  footer: "its list.footer function",
-  empty: "its list.empty function",
-  variable: "its provider",
-  tools: "its tool provider",
-  items: "its item provider",
-};
-
-const ACTION: Record<Call["kind"], string> = {
-  text: "assemble",
-  order: "assemble",
-  footer: "assemble",
-  empty: "assemble",
-  variable: "resolve",
-  tools: "list tools",
-  items: "list items of",
+/** Each call's name in messages, and the action its errors name. */
+const CALLS: Record<Call["kind"], readonly [what: string, action: string]> = {
+  text: ["its text function", "assemble"],
+  order: ["its order function", "assemble"],
+  footer: ["its list.footer function", "assemble"],
+  empty: ["its list.empty function", "assemble"],
+  variable: ["its provider", "resolve"],
+  tools: ["its tool provider", "list tools"],
+  items: ["its item provider", "list items of"],
 };
 
 export function callFailed(
@@ -53,13 +45,12 @@ export function callFailed(
   cause: unknown,
   rejected: boolean,
 ): Error {
+  const [what, action] = CALLS[call.kind];
   return failure(
     "provider-failed",
-    ACTION[call.kind],
+    action,
     call.where,
-    `${WHAT[call.kind]} ${rejected ? "rejected" : "threw"}: ${
-      messageOf(cause)
-    }`,
+    `${what} ${rejected ? "rejected" : "threw"}: ${messageOf(cause)}`,
     { cause },
   );
 }
@@ -76,11 +67,12 @@ export function wrongValue(
   const hint = call.kind === "order" && isThenable(value)
     ? " (order functions are synchronous)"
     : "";
+  const [what, action] = CALLS[call.kind];
   return failure(
     "invalid-value",
-    ACTION[call.kind],
+    action,
     call.where,
-    `${WHAT[call.kind]} returned ${shown}, not ${expected}${hint}`,
+    `${what} returned ${shown}, not ${expected}${hint}`,
   );
 }
 
@@ -156,7 +148,7 @@ export function part(
     const names = new Map<string, string | undefined>();
     for (const item of items) names.set(item.name, item.owner);
     for (const provider of node.providers) {
-      provided(values, provider, { node, items, names });
+      provided(values, provider, { items, names });
     }
   }
   if (node.sortEachStep) items.sort(byOrderThenName);
@@ -243,27 +235,16 @@ function provided(
   values: readonly unknown[],
   provider: Node["providers"][number],
   into: {
-    node: Node;
     items: AssembledItem[];
     names: Map<string, string | undefined>;
   },
 ): void {
   const { items } = values[provider.call] as ProvidedItems;
   const { owner, layer } = provider.entry;
-  const path = into.node.entry.kind === "item"
-    ? [...into.node.entry.path, into.node.entry.name]
-    : [into.node.entry.name];
-  const top = into.node.where.section !== undefined ? "section" : "context";
   for (let i = 0; i < items.length; i++) {
     const input = items[i]!;
     const name = typeof input.name === "string" ? input.name : `#${i}`;
-    const where = {
-      [top]: path[0],
-      item: name,
-      ...(path.length > 1 ? { list: path } : {}),
-      owner,
-      ...(layer ? { layer } : {}),
-    } as Where;
+    const where = { ...provider.where, item: name } as Where;
     checkPart(input, {
       kind: "item",
       mode: "provided",
@@ -276,9 +257,7 @@ function provided(
         "duplicate-item",
         "assemble",
         where,
-        `${
-          holder === undefined ? "the root registry" : JSON.stringify(holder)
-        } already added it`,
+        `${describeOwner(holder)} already added it`,
         { owner: holder },
       );
     }
