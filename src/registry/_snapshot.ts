@@ -106,26 +106,11 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     typeof fn === "function"
       ? calls.push({ fn: fn as UserFunction, kind, where }) - 1
       : -1;
-  const members = new Map<string, PartEntry[]>();
-  const sections: PartEntry[] = [];
-  const contexts: PartEntry[] = [];
-  for (const entry of parts.values()) {
-    if (entry.kind === "section") sections.push(entry);
-    else if (entry.kind === "context") contexts.push(entry);
-    else {
-      const key = JSON.stringify(entry.path);
-      const list = members.get(key);
-      if (list === undefined) members.set(key, [entry]);
-      else list.push(entry);
-    }
-  }
-  const providersOf = new Map<string, FunctionEntry[]>();
-  for (const entry of itemProviders) {
-    const key = JSON.stringify(entry.path);
-    const list = providersOf.get(key);
-    if (list === undefined) providersOf.set(key, [entry]);
-    else list.push(entry);
-  }
+  const all = [...parts.values()];
+  const sections = all.filter((entry) => entry.kind === "section");
+  const contexts = all.filter((entry) => entry.kind === "context");
+  const members = byList(all.filter((entry) => entry.kind === "item"));
+  const providersOf = byList(itemProviders);
   const reached = new Set<string>();
   const listProviders: Provider[] = [];
   let clash: PartEntry | undefined;
@@ -151,12 +136,10 @@ export function snapshot(chain: readonly Table[]): Snapshot {
       const own = (members.get(key) ?? []).sort(byNumericOrder);
       children = own.map((child) => node(child, top));
       providers = (providersOf.get(key) ?? []).map((provider) => {
-        const at: Where = {
+        const at = placed(provider, {
           [top]: path[0],
           ...(path.length > 1 ? { list: path } : {}),
-          owner: provider.owner,
-          ...(provider.layer ? { layer: provider.layer } : {}),
-        } as Where;
+        });
         const slot = {
           entry: provider,
           where: at,
@@ -196,18 +179,11 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     top(entry, "context")
   );
   const toolProviders = tools.map((entry) => {
-    const where: Where = {
-      owner: entry.owner,
-      ...(entry.layer ? { layer: entry.layer } : {}),
-    };
+    const where = placed(entry, {});
     return { entry, where, call: add(entry.fn, "tools", where) };
   });
   const variableProviders = [...variables.values()].map((entry) => {
-    const where: Where = {
-      variable: entry.name,
-      owner: entry.owner,
-      ...(entry.layer ? { layer: entry.layer } : {}),
-    };
+    const where = placed(entry, { variable: entry.name });
     return { entry, where, call: add(entry.fn, "variable", where) };
   });
   const completes = sectionNodes.filter((section) =>
@@ -232,6 +208,29 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     )) ?? orphan(members, providersOf, reached) ??
       multipleComplete(completes),
   };
+}
+
+/** Entries grouped by the path of their list. */
+function byList<T extends { path: readonly string[] }>(
+  entries: readonly T[],
+): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const entry of entries) {
+    const key = JSON.stringify(entry.path);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [entry]);
+    else group.push(entry);
+  }
+  return groups;
+}
+
+/** Where a provider's errors point: `what`, its owner and its layer. */
+function placed(entry: FunctionEntry, what: Where): Where {
+  return {
+    ...what,
+    owner: entry.owner,
+    ...(entry.layer ? { layer: entry.layer } : {}),
+  } as Where;
 }
 
 function byNumericOrder(a: PartEntry, b: PartEntry): number {
@@ -289,10 +288,7 @@ function orphan(
   for (const [key, entries] of providers) {
     if (reached.has(key)) continue;
     const provider = entries[0]!;
-    const where: Where = { section: provider.path[0], owner: provider.owner };
-    if (provider.layer !== undefined) {
-      (where as { layer?: string }).layer = provider.layer;
-    }
+    const where = placed(provider, { section: provider.path[0] });
     return fail(provider, where, ", so its item provider was not called");
   }
   return undefined;
