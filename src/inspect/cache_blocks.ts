@@ -7,7 +7,7 @@
  */
 
 import { describeValue, failure } from "../core/errors.ts";
-import { explainSequence, type ItemExplanation } from "./explain.ts";
+import { explainSequence } from "./explain.ts";
 import type { PromptAssembly, Stability } from "../core/types.ts";
 
 /**
@@ -70,12 +70,6 @@ export interface CacheBlocksOptions {
   maxBreakpoints?: number;
 }
 
-const VOLATILITY: Readonly<Record<Stability, number>> = {
-  static: 0,
-  session: 1,
-  step: 2,
-};
-
 /**
  * Splits the rendered system prompt into blocks of consecutive sections
  * with the same stability, and marks where a cache breakpoint pays: at the
@@ -125,53 +119,46 @@ export function cacheBlocks(
   // The runtime context is its own channel: a broken one does not block this.
   const { text, sections } = explainSequence(assembly, "section");
   const blocks: CacheBlock[] = [];
-  let end = 0;
-  for (const section of sections) {
-    const stability = mostVolatile(section);
+  let from = 0; // where the last block's text starts
+  // A section's stability is already its most volatile item's.
+  for (const { name, stability, separatorStart, start, end } of sections) {
     const last = blocks.at(-1);
     if (last?.stability === stability) {
-      last.sections.push(section.name);
-      last.text += text.slice(end, section.end);
-    } else {
-      blocks.push({
-        separator: text.slice(section.separatorStart, section.start),
-        text: text.slice(section.start, section.end),
-        sections: [section.name],
-        stability,
-        cache: false,
-      });
+      last.sections.push(name);
+      last.text = text.slice(from, end);
+      continue;
     }
-    end = section.end;
+    const separator = text.slice(separatorStart, start);
+    blocks.push({
+      separator,
+      text: text.slice(start, end),
+      sections: [name],
+      stability,
+      cache: false,
+    });
+    from = start;
   }
-  let prefix = blocks.findIndex((block) => block.stability === "step");
-  if (prefix === -1) prefix = blocks.length;
-  for (let i = Math.max(0, prefix - maxBreakpoints); i < prefix; i++) {
-    blocks[i]!.cache = true;
+  const step = blocks.findIndex((block) => block.stability === "step");
+  const prefix = step === -1 ? blocks.length : step;
+  for (
+    const block of blocks.slice(Math.max(0, prefix - maxBreakpoints), prefix)
+  ) {
+    block.cache = true;
   }
   return blocks;
 }
 
-/** A part's stability, or its most volatile rendered item's (at any depth). */
-function mostVolatile(part: ItemExplanation): Stability {
-  return (part.items ?? []).map(mostVolatile).reduce(
-    (most, stability) =>
-      VOLATILITY[stability] > VOLATILITY[most] ? stability : most,
-    part.stability,
-  );
-}
-
 function checkedMaxBreakpoints(options: CacheBlocksOptions): number {
-  const state = (expected: string, value: unknown) =>
+  const state = (expected: string, got: unknown) =>
     failure(
       "invalid-option",
       "split cache blocks",
       {},
-      `${expected}, got ${value}`,
+      `${expected}, got ${got}`,
     );
   if (typeof options !== "object" || options === null) {
-    throw new TypeError(
-      state("options must be an object", describeValue(options)).message,
-    );
+    const got = describeValue(options);
+    throw new TypeError(state("options must be an object", got).message);
   }
   const { maxBreakpoints = 3 } = options;
   if (typeof maxBreakpoints !== "number") {

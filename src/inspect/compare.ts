@@ -7,17 +7,13 @@
  */
 
 import { describeWhere } from "../core/errors.ts";
-import { explainPrompt, type ItemExplanation } from "./explain.ts";
-import {
-  type Change,
-  changedKeys,
-  defined,
-  firstDifference,
-  type Part,
-  partsOf,
-  walk,
-} from "./_parts.ts";
 import type { PromptAssembly } from "../core/types.ts";
+import {
+  explainPrompt,
+  type ItemExplanation,
+  type PromptExplanation,
+} from "./explain.ts";
+import { defined, ownText } from "./_parts.ts";
 
 /**
  * A tool, section, context entry or item that differs between two steps,
@@ -176,13 +172,12 @@ export function comparePrompts(
   previous: PromptAssembly,
   next: PromptAssembly,
 ): PromptComparison {
-  const before = explainPrompt(previous);
-  const after = explainPrompt(next);
-  const toolsOf = (tools: typeof before.tools, objects: unknown[]) =>
+  const [before, after] = [explainPrompt(previous), explainPrompt(next)];
+  const toolsOf = ({ tools }: PromptExplanation, objects: unknown[]) =>
     tools.map((t, i): Part => ({ ...t, key: objects[i] }));
   const tool = walk(
-    toolsOf(before.tools, previous.tools),
-    toolsOf(after.tools, next.tools),
+    toolsOf(before, previous.tools),
+    toolsOf(after, next.tools),
   );
   const prompt = compareText(before, after);
   const context = compareText(before.context, after.context);
@@ -198,7 +193,7 @@ export function comparePrompts(
       changed: tool !== undefined,
       previous: before.tools.map((t) => t.name),
       next: after.tools.map((t) => t.name),
-      firstChanged: tool && changedPart(tool, []),
+      firstChanged: tool && changedPart(tool),
     }),
     context: defined({
       changed: context !== undefined,
@@ -209,85 +204,160 @@ export function comparePrompts(
   });
 }
 
+/**
+ * A rendered part (or a tool) as the walk compares it: by name, then by key
+ * (its separator and text, or the tool); a list has its own text (heading,
+ * footer) and its items as children.
+ */
+type Part = Named & { key: unknown; own?: string; children?: Part[] };
+/** What names a part: for an item, `list` holds the lists above it. */
+type Named = Pick<ChangedPart, "name" | "owner" | "layer" | "list">;
+
+/** The first difference of two sequences; `was` when a part changed in place. */
+type Change = { change: Kind; part: Part; index: number; was?: Part };
+type Kind = ChangedPart["change"];
+
+type Rendered = PromptExplanation["context"];
+
 /** The first change between two rendered sequences (the prompt's or the context's). */
-function compareText(
-  before: { text: string; sections: ItemExplanation[] },
-  after: { text: string; sections: ItemExplanation[] },
-) {
+function compareText(before: Rendered, after: Rendered) {
   if (before.text === after.text) return undefined;
-  const offset = firstDifference(before.text, after.text);
-  const was = partsOf(before.text, before.sections);
-  const is = partsOf(after.text, after.sections);
-  const first = walk(was, is);
-  // Texts that differ always differ in some part; this guards the walk.
-  if (first === undefined) return { offset };
+  const was = partsOf(before);
+  const is = partsOf(after);
+  // Texts that differ differ in some part: the parts and separators tile them.
+  const first = walk(was, is)!;
+  const [earlier, later] = [was, is].map((all) => all.slice(first.index + 1));
+  const unchanged = first.was !== undefined && later!.length > 0 &&
+    later!.length === earlier!.length &&
+    later!.every((p, i) =>
+      p.name === earlier![i]!.name && p.key === earlier![i]!.key
+    );
   return {
-    offset,
-    first: changedPart(first, []),
-    item: firstChangedItem(was[first.index], first, []),
-    prefixBreak: prefixBreak(was, is, first),
+    offset: firstDifference(before.text, after.text),
+    first: changedPart(first),
+    item: firstChangedItem(first),
+    prefixBreak: unchanged ? prefixBreak(first.part, later!) : undefined,
   };
 }
 
-function prefixBreak(
-  was: readonly Part[],
-  is: readonly Part[],
-  { change, index, part }: Change,
-): PrefixBreak | undefined {
-  const [before, after] = [was.slice(index + 1), is.slice(index + 1)];
-  if (
-    change !== "changed" || was[index]!.name !== part.name ||
-    after.length === 0 || before.length !== after.length ||
-    after.some((p, i) => p.name !== before[i]!.name || p.key !== before[i]!.key)
-  ) return undefined;
+/** The finding when `part` changed and the `after` parts behind it did not. */
+function prefixBreak({ name, owner, layer }: Part, after: Part[]) {
   const chars = after.reduce((sum, p) => sum + (p.key as string).length, 0);
   const n = after.length;
-  const { name, owner, layer } = part;
   // The owner is named even when absent: "of the root registry".
-  const where = describeWhere({
-    section: name,
-    owner,
-    ...(layer && { layer }),
-  });
+  const what = describeWhere({ section: name, owner, ...(layer && { layer }) });
   return defined<PrefixBreak>({
     section: name,
     owner,
     layer,
     unchangedAfter: n,
     charsAfter: chars,
-    message: `The change to ${where} invalidates the provider's prefix ` +
+    message: `The change to ${what} invalidates the provider's prefix ` +
       `cache for the ${n} section${n === 1 ? "" : "s"} (${chars} characters) ` +
       "after it, which did not change; give it a higher order so that it " +
       "renders after them, or make it a context entry",
   });
 }
 
-/** Inside a list changed in place, its own text unchanged: the deepest first changed item. */
-function firstChangedItem(
-  was: Part | undefined,
-  first: Change,
-  path: readonly string[],
-): ChangedPart | undefined {
-  const is = first.part;
-  if (
-    first.change !== "changed" || was?.name !== is.name ||
-    was.children === undefined || is.children === undefined ||
-    was.own !== is.own
-  ) return undefined;
-  const list = [...path, is.name];
-  const item = walk(was.children, is.children);
-  return item && (firstChangedItem(was.children[item.index], item, list) ??
-    changedPart(item, list));
+/** Each rendered part with the separator before it as its key; a list's items as children. */
+function partsOf({ text, sections }: Rendered): Part[] {
+  const of = (parts: ItemExplanation[], list: string[]): Part[] =>
+    parts.map((part) => ({
+      ...part,
+      list,
+      key: text.slice(part.separatorStart, part.end),
+      ...(part.items && {
+        own: ownText(text, part),
+        children: of(part.items, [...list, part.name]),
+      }),
+    }));
+  return of(sections, []);
 }
 
-function changedPart({ part, index, change }: Change, list: string[]) {
-  const { name, owner, layer } = part;
+/**
+ * Walks both sequences in order, matching parts by name: the first pair
+ * that differs, a part only `before` has (removed), or one only `after`
+ * has (added). A part both have at different places is `changed` where
+ * `after` has it.
+ */
+function walk(before: Part[], after: Part[]): Change | undefined {
+  const had = new Set(before.map((part) => part.name));
+  const has = new Set(after.map((part) => part.name));
+  for (let index = 0; index < Math.max(before.length, after.length); index++) {
+    const [was, is] = [before[index], after[index]];
+    if (is === undefined) return { change: "removed", part: was!, index };
+    if (was === undefined) return { change: "added", part: is, index };
+    if (was.name !== is.name) {
+      if (!has.has(was.name)) return { change: "removed", part: was, index };
+      return {
+        change: had.has(is.name) ? "changed" : "added",
+        part: is,
+        index,
+      };
+    }
+    if (!same(was.key, is.key)) {
+      return { change: "changed", part: is, index, was };
+    }
+  }
+  return undefined;
+}
+
+/** Inside a list changed in place, its own text unchanged: the deepest first changed item. */
+function firstChangedItem({ was, part }: Change): ChangedPart | undefined {
+  if (!was?.children || !part.children || was.own !== part.own) {
+    return undefined;
+  }
+  const item = walk(was.children, part.children);
+  return item && (firstChangedItem(item) ?? changedPart(item));
+}
+
+function changedPart({ part, index, change }: Change): ChangedPart {
+  const { name, owner, layer, list } = part;
+  const lists = list?.length ? list : undefined;
   return defined<ChangedPart>({
     name,
     owner,
     layer,
-    list: list.length === 0 ? undefined : list,
+    list: lists,
     index,
     change,
   });
+}
+
+/** Where `a` and `b` first differ, moved off the middle of a surrogate pair. */
+function firstDifference(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const low = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+  const high = a.charCodeAt(i - 1) >= 0xd800 && a.charCodeAt(i - 1) <= 0xdbff;
+  return high && (low(a.charCodeAt(i)) || low(b.charCodeAt(i))) ? i - 1 : i;
+}
+
+/** Structural equality of JSON-like values; cycles and BigInts are fine. */
+function same(a: unknown, b: unknown): boolean {
+  const seen = new Map<object, unknown>();
+  const equal = (a: unknown, b: unknown): boolean => {
+    if (Object.is(a, b)) return true;
+    if (
+      typeof a !== "object" || typeof b !== "object" || a === null ||
+      b === null || Array.isArray(a) !== Array.isArray(b)
+    ) return false;
+    if (seen.get(a) === b) return true;
+    seen.set(a, b);
+    const [x, y] = [a, b] as Record<string, unknown>[];
+    const keys = Object.keys(x!);
+    return keys.length === Object.keys(y!).length &&
+      keys.every((key) => Object.hasOwn(y!, key) && equal(x![key], y![key]));
+  };
+  return equal(a, b);
+}
+
+/** The own keys whose values differ between two objects (a non-object has none). */
+function changedKeys(previous: unknown, next: unknown): string[] {
+  const own = (values: unknown): Record<string, unknown> =>
+    typeof values === "object" && values !== null ? { ...values } : {};
+  const [a, b] = [own(previous), own(next)];
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) =>
+    Object.hasOwn(a, key) !== Object.hasOwn(b, key) || a[key] !== b[key]
+  );
 }

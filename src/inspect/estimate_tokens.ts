@@ -10,19 +10,17 @@
 const PIECE =
   /[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+/gu;
 const LETTER = /\p{L}/u;
-const HAN = /\p{sc=Han}/u;
-const KANA = /[\p{sc=Hiragana}\p{sc=Katakana}]/u;
-const HANGUL = /\p{sc=Hangul}/u;
 const UPPER = /\p{Lu}/u;
 
 // Tokens per character of scripts without spaces between words, and of
 // other non-Latin letters; measured against o200k_base (see the test).
-const PER_HAN = 0.75;
-const PER_KANA = 0.8;
-const PER_HANGUL = 0.7;
-const PER_OTHER_LETTER = 0.5;
-// A Latin word costs one token up to this many letters, one more per as
-// many letters again.
+const PER_CHARACTER: readonly [script: RegExp, tokens: number][] = [
+  [/\p{sc=Han}/u, 0.75],
+  [/[\p{sc=Hiragana}\p{sc=Katakana}]/u, 0.8],
+  [/\p{sc=Hangul}/u, 0.7],
+  [LETTER, 0.5],
+];
+// A Latin word costs a token per this many letters (rounded down), at least one.
 const WORD_LETTERS = 5;
 // Characters per token in a run of punctuation.
 const PUNCTUATION_RUN = 4;
@@ -59,11 +57,9 @@ export function estimateTokens(text: string): number {
   let tokens = 0;
   for (const [piece] of text.matchAll(PIECE)) {
     const first = piece.codePointAt(0)!;
-    if (first <= 0x20 && piece.trim() === "") {
-      tokens += 1; // whitespace
-    } else if (LETTER.test(piece)) {
-      tokens += wordTokens(piece);
-    } else if (first >= 0x30 && first <= 0x39 || /^\p{N}/u.test(piece)) {
+    if (first <= 0x20 && piece.trim() === "") tokens += 1; // whitespace
+    else if (LETTER.test(piece)) tokens += wordTokens(piece);
+    else if ((first >= 0x30 && first <= 0x39) || /^\p{N}/u.test(piece)) {
       tokens += 1; // up to 3 digits
     } else {
       const marks = [...piece.trim()].length;
@@ -79,15 +75,11 @@ function wordTokens(piece: string): number {
   let letters = 0; // of the current Latin word
   let upperRun = false;
   const endWord = () => {
-    if (letters > 0) {
-      tokens += 1 +
-        Math.floor(Math.max(0, letters - WORD_LETTERS) / WORD_LETTERS);
-    }
+    if (letters > 0) tokens += Math.max(1, Math.floor(letters / WORD_LETTERS));
     letters = 0;
   };
   for (const char of piece) {
-    const code = char.codePointAt(0)!;
-    if (code < 0x250 && LETTER.test(char)) {
+    if (char.codePointAt(0)! < 0x250 && LETTER.test(char)) {
       const upper = UPPER.test(char);
       // camelCase and HTTPServer split where a capital starts a word.
       if (upper && letters > 0 && !upperRun) endWord();
@@ -95,10 +87,7 @@ function wordTokens(piece: string): number {
       letters++;
     } else {
       endWord();
-      if (HAN.test(char)) tokens += PER_HAN;
-      else if (KANA.test(char)) tokens += PER_KANA;
-      else if (HANGUL.test(char)) tokens += PER_HANGUL;
-      else if (LETTER.test(char)) tokens += PER_OTHER_LETTER;
+      tokens += PER_CHARACTER.find(([script]) => script.test(char))?.[1] ?? 0;
     }
   }
   endWord();

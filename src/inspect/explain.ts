@@ -5,16 +5,12 @@
  * @module
  */
 
-import type {
-  AssembledItem,
-  PromptAssembly,
-  Stability,
-  ToolSchema,
-} from "../core/types.ts";
+import type { PromptAssembly, Stability, ToolSchema } from "../core/types.ts";
 import { toolLayer, toolOwner } from "../core/tools.ts";
 import { templateOf } from "../render/_template.ts";
 import { type PartSpan, renderAssembly } from "../render/_walk.ts";
 import { estimateTokens } from "./estimate_tokens.ts";
+import { defined } from "./_parts.ts";
 
 /**
  * One rendered part of an explained prompt: an item of a list, and (as
@@ -190,21 +186,24 @@ export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
   const tools = Array.isArray(assembly.tools)
     ? assembly.tools.map(explainTool)
     : [];
+  const { text, sections } = prompt;
+  const toolTokens = tools.reduce((sum, tool) => sum + tool.tokens, 0);
+  const sizes = { chars: text.length, tokens: estimateTokens(text) };
+  const counts = { sections: sections.length, tools: tools.length };
   return {
     ...prompt,
     tools,
     context,
-    totals: {
-      chars: prompt.text.length,
-      tokens: estimateTokens(prompt.text),
-      sections: prompt.sections.length,
-      tools: tools.length,
-      toolTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
-    },
+    totals: { ...sizes, ...counts, toolTokens },
   };
 }
 
-/** One channel explained: the system prompt (`"section"`) or the runtime context. */
+const VOLATILITY = { static: 0, session: 1, step: 2 } as const;
+
+/**
+ * One channel explained: the system prompt (`"section"`) or the runtime
+ * context; a list is as volatile as its most volatile item.
+ */
 export function explainSequence(
   assembly: PromptAssembly,
   kind: "section" | "context",
@@ -212,61 +211,39 @@ export function explainSequence(
   const spans: PartSpan[] = [];
   const dropped: string[] = [];
   const text = renderAssembly(assembly, { kind, spans, dropped });
-  return {
-    text,
-    sections: spans.map((span) => explainPart(span, text, 0)),
-    dropped,
-  };
-}
-
-const VOLATILITY: Readonly<Record<Stability, number>> = {
-  static: 0,
-  session: 1,
-  step: 2,
-};
-
-/** A span (relative to `offset`, its holder's start) with absolute positions. */
-function explainPart(
-  span: PartSpan,
-  text: string,
-  offset: number,
-): ItemExplanation {
-  const part: AssembledItem = span.part;
-  const start = offset + span.start;
-  const end = offset + span.end;
-  const explained: ItemExplanation = {
-    name: part.name,
-    order: part.order,
-    stability: part.stability ?? "static",
-    separatorStart: offset + span.separatorStart,
-    start,
-    end,
-    chars: end - start,
-    tokens: estimateTokens(text.slice(start, end)),
-    variables: variablesOf(part),
-  };
-  if (part.owner !== undefined) explained.owner = part.owner;
-  if (part.layer !== undefined) explained.layer = part.layer;
-  if (part.shadows !== undefined) explained.shadows = { ...part.shadows };
-  if (span.items !== undefined) {
-    const items = span.items.map((item) => explainPart(item, text, start));
-    explained.items = items;
-    for (const item of items) {
-      if (VOLATILITY[item.stability] > VOLATILITY[explained.stability]) {
-        explained.stability = item.stability;
+  // A span's positions are relative to `offset`, its holder's start.
+  const explain = (
+    { part, ...span }: PartSpan,
+    offset: number,
+  ): ItemExplanation => {
+    const [start, end] = [offset + span.start, offset + span.end];
+    const items = span.items?.map((item) => explain(item, start));
+    let stability: Stability = part.stability ?? "static";
+    for (const item of items ?? []) {
+      if (VOLATILITY[item.stability] > VOLATILITY[stability]) {
+        stability = item.stability;
       }
     }
-  }
-  return explained;
-}
-
-/** What the part's text (a list's heading and footer) references; none when literal. */
-function variablesOf(part: AssembledItem): string[] {
-  if (part.literal === true) return [];
-  const names = referencedNames(part.text);
-  const footer = part.list?.footer;
-  if (footer === undefined) return names;
-  return [...new Set([...names, ...referencedNames(footer)])];
+    return defined<ItemExplanation>({
+      name: part.name,
+      order: part.order,
+      stability,
+      separatorStart: offset + span.separatorStart,
+      start,
+      end,
+      chars: end - start,
+      tokens: estimateTokens(text.slice(start, end)),
+      // What its text (a list's heading and footer) references; none when literal.
+      variables: part.literal === true ? [] : [
+        ...new Set([part.text, part.list?.footer].flatMap(referencedNames)),
+      ],
+      owner: part.owner,
+      layer: part.layer,
+      shadows: part.shadows === undefined ? undefined : { ...part.shadows },
+      items,
+    });
+  };
+  return { text, sections: spans.map((span) => explain(span, 0)), dropped };
 }
 
 /** What can be counted of a tool, whatever a handler left in it. */
@@ -282,19 +259,18 @@ function explainTool(tool: ToolSchema): ToolExplanation {
   }
   const named = typeof name === "string" ? name : "";
   const described = typeof description === "string" ? description : "";
-  const explained: ToolExplanation = {
+  return defined<ToolExplanation>({
     name: named,
     descriptionChars: described.length,
     parametersChars: json.length,
     tokens: estimateTokens(named + described + json),
-  };
-  const [owner, layer] = [toolOwner(tool), toolLayer(tool)];
-  if (owner !== undefined) explained.owner = owner;
-  if (layer !== undefined) explained.layer = layer;
-  return explained;
+    owner: toolOwner(tool),
+    layer: toolLayer(tool),
+  });
 }
 
 /** The names `text` references, once each, in first-use order. */
-function referencedNames(text: string): string[] {
-  return [...new Set(templateOf(text).parts.filter((_, k) => k % 2 === 1))];
+function referencedNames(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  return templateOf(text).parts.filter((_, k) => k % 2 === 1);
 }
