@@ -7,12 +7,17 @@
  * @module
  */
 
-import { describeWhere, PromptError, type Where } from "../core/errors.ts";
+import {
+  describeWhere,
+  messageOf,
+  PromptError,
+  type Where,
+} from "../core/errors.ts";
 import { toolOwner } from "../core/tools.ts";
 import type { PromptAssembly, ToolSchema } from "../core/types.ts";
 import type { DiagnosticCode, PromptDiagnostic } from "./diagnostics.ts";
+import { whereOf } from "../render/_problems.ts";
 import * as explain from "./explain.ts";
-import { eachPart, ownText } from "./_parts.ts";
 
 /** What the checks of several assemblies share: the variables referenced, the tools listed. */
 export type Seen = { references: Set<string>; tools: Set<string> };
@@ -51,14 +56,6 @@ export function diagnoseAssembly(
   const sentence = sentenceChecker(out);
   const owners = new Set(tools.map(toolOwner));
   for (const kind of ["section", "context"] as const) {
-    /** Where a rendered part sits: a top-level part, or an item under `path`. */
-    const place = (part: explain.ItemExplanation, path: readonly string[]) => {
-      const { name, owner, layer } = part;
-      const where: Where = path.length === 0
-        ? { [kind]: name, owner }
-        : { [kind]: path[0], item: name, list: path, owner };
-      return layer === undefined ? where : { ...where, layer };
-    };
     for (const part of kind === "section" ? sections : contexts) {
       referencesOf(part, seen.references);
       // Rendered on its own, again and again: after a variable's problem
@@ -76,26 +73,32 @@ export function diagnoseAssembly(
           variables[variable] = PLACEHOLDER;
         } else current = withoutItem(current, item);
       } while (current !== undefined);
-      const top = rendered instanceof PromptError ? undefined : rendered;
-      if (top?.sections[0] === undefined) continue;
-      const { name, order, owner } = top.sections[0];
+      if (rendered instanceof PromptError) continue;
+      const [top] = explain.partsOf(rendered);
+      if (top === undefined) continue;
+      const { name, order, owner } = top;
       if (
         kind === "section" && (order < 100 || order > 199) &&
         (name.startsWith("tool:") || (owner !== undefined && owners.has(owner)))
       ) {
         out.push(warning("tool-guidance-band", {
-          where: place(top.sections[0], []),
+          where: whereOf(top, { kind, path: [] }),
           say: (what) =>
             `Tool guidance belongs at orders 100–199: ${what} has order ${order}`,
         }));
       }
-      eachPart(top.sections, (part, path) => {
-        const where = place(part, path);
-        sentence(ownText(top.text, part), where);
+      // Each rendered part, its items at any depth after it.
+      for (
+        const part of [top].flatMap(function all(p): explain.Part[] {
+          return [p, ...(p.children ?? []).flatMap(all)];
+        })
+      ) {
+        const where = whereOf(part, { kind, path: part.list });
+        sentence(part.own, where);
         if (
           kind !== "section" || part.stability !== "step" ||
           part.items?.some((item) => item.stability === "step")
-        ) return;
+        ) continue;
         out.push(warning("volatile-section", {
           where,
           say: (what) =>
@@ -104,7 +107,7 @@ export function diagnoseAssembly(
             "it with context() instead, as a runtime-context entry outside " +
             "the cached system prompt",
         }));
-      });
+      }
     }
   }
   // A tool that cannot be explained (a getter that throws) fails the check.
@@ -119,13 +122,22 @@ export function diagnoseAssembly(
   return out;
 }
 
-/** A diagnostic from an error: its code (or `code`), message and fields. */
+/**
+ * A diagnostic from anything thrown: its message, and for a PromptError its
+ * fields and its code (`errorCode` when `code` is another).
+ */
 export function fromError(
-  error: PromptError,
-  code: DiagnosticCode = error.code,
+  error: unknown,
+  code?: DiagnosticCode,
 ): PromptDiagnostic {
+  if (!(error instanceof PromptError)) {
+    return { code: code!, severity: "error", message: messageOf(error) };
+  }
   const { message } = error;
-  const errorCode = code === error.code ? {} : { errorCode: error.code };
+  const errorCode = code === undefined || code === error.code
+    ? {}
+    : { errorCode: error.code };
+  code ??= error.code;
   return withFields({ code, severity: "error", message, ...errorCode }, error);
 }
 

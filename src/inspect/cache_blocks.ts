@@ -115,61 +115,47 @@ export function cacheBlocks(
   assembly: PromptAssembly,
   options: CacheBlocksOptions = {},
 ): CacheBlock[] {
-  const maxBreakpoints = checkedMaxBreakpoints(options);
+  const max = checkedMaxBreakpoints(options);
   // The runtime context is its own channel: a broken one does not block this.
   const { text, sections } = explainSequence(assembly, "section");
   const blocks: CacheBlock[] = [];
   let from = 0; // where the last block's text starts
   // A section's stability is already its most volatile item's.
   for (const { name, stability, separatorStart, start, end } of sections) {
-    const last = blocks.at(-1);
-    if (last?.stability === stability) {
-      last.sections.push(name);
-      last.text = text.slice(from, end);
-      continue;
+    if (blocks.at(-1)?.stability !== stability) {
+      const separator = text.slice(separatorStart, start);
+      // Its text is cut below, as for a section that joins it.
+      blocks.push({ separator, text, sections: [], stability, cache: false });
+      from = start;
     }
-    const separator = text.slice(separatorStart, start);
-    blocks.push({
-      separator,
-      text: text.slice(start, end),
-      sections: [name],
-      stability,
-      cache: false,
-    });
-    from = start;
+    const block = blocks.at(-1)!;
+    block.sections.push(name);
+    block.text = text.slice(from, end);
   }
   const step = blocks.findIndex((block) => block.stability === "step");
   const prefix = step === -1 ? blocks.length : step;
-  for (
-    const block of blocks.slice(Math.max(0, prefix - maxBreakpoints), prefix)
-  ) {
-    block.cache = true;
+  for (let i = Math.max(0, prefix - max); i < prefix; i++) {
+    blocks[i]!.cache = true;
   }
   return blocks;
 }
 
 function checkedMaxBreakpoints(options: CacheBlocksOptions): number {
-  const state = (expected: string, got: unknown) =>
-    failure(
-      "invalid-option",
-      "split cache blocks",
-      {},
-      `${expected}, got ${got}`,
-    );
+  const fail = (state: string) =>
+    failure("invalid-option", "split cache blocks", {}, state);
+  const wrong = (state: string, value: unknown) =>
+    new TypeError(fail(`${state}, got ${describeValue(value)}`).message);
   if (typeof options !== "object" || options === null) {
-    const got = describeValue(options);
-    throw new TypeError(state("options must be an object", got).message);
+    throw wrong("options must be an object", options);
   }
   const { maxBreakpoints = 3 } = options;
   if (typeof maxBreakpoints !== "number") {
-    const got = describeValue(maxBreakpoints);
-    throw new TypeError(state("maxBreakpoints must be a number", got).message);
+    throw wrong("maxBreakpoints must be a number", maxBreakpoints);
   }
-  if (!Number.isInteger(maxBreakpoints) || maxBreakpoints < 0) {
-    throw state(
-      "maxBreakpoints must be a non-negative integer",
-      maxBreakpoints,
-    );
+  if (Number.isInteger(maxBreakpoints) && maxBreakpoints >= 0) {
+    return maxBreakpoints;
   }
-  return maxBreakpoints;
+  throw fail(
+    `maxBreakpoints must be a non-negative integer, got ${maxBreakpoints}`,
+  );
 }

@@ -136,7 +136,7 @@ async function check<C>(
     }
   };
   const seen: Seen = { references: new Set(), tools: new Set() };
-  let assembled = 0;
+  let assembled = false;
   const how = { ...(layer && { layer }), ...(signal && { signal }) };
   for (const [i, each] of contexts.entries()) {
     let assembly: types.PromptAssembly;
@@ -146,19 +146,13 @@ async function check<C>(
       // An orphan item is a fault of the registrations, reported as such.
       const orphan = error instanceof PromptError &&
         error.code === "orphan-item";
-      const code = orphan ? "orphan-item" : "assemble-failed";
-      add(
-        error instanceof PromptError
-          ? fromError(error, code)
-          : { code, severity: "error", message: messageOf(error) },
-        i,
-      );
+      add(fromError(error, orphan ? "orphan-item" : "assemble-failed"), i);
       continue;
     }
-    assembled++;
+    assembled = true;
     diagnoseAssembly(assembly, seen).forEach((d) => add(d, i));
   }
-  if (assembled === 0) return [...found.values()];
+  if (!assembled) return [...found.values()];
   const checked = `the checked context${contexts.length > 1 ? "s" : ""}`;
   for (const tool of registrations.toolOrder) {
     if (tool === TOOL_ORDER_REST || seen.tools.has(tool)) continue;
@@ -186,26 +180,26 @@ async function check<C>(
   return [...found.values()];
 }
 
+type Variable = types.PromptRegistrations["variables"][number];
+
 /** The registered variables an assembly for `layer` sees: per name, the nearest layer's. */
 function variablesFor(
   { variables, layers }: types.PromptRegistrations,
   layer: string | undefined,
-): Iterable<types.PromptRegistrations["variables"][number]> {
+): Iterable<Variable> {
   const parents = new Map(layers.map((l) => [l.key, l.parent]));
   // How near each layer of the chain is; the global registrations are farthest.
   const near = new Map<string | undefined, number>([[undefined, 0]]);
-  for (
-    let key = layer;
-    key !== undefined && parents.has(key) && !near.has(key);
-    key = parents.get(key)
-  ) near.set(key, layers.length + 1 - near.size);
-  const nearest = new Map<string, (typeof variables)[number]>();
+  for (let key = layer; key !== undefined && !near.has(key);) {
+    if (!parents.has(key)) break;
+    near.set(key, layers.length + 1 - near.size);
+    key = parents.get(key);
+  }
+  const nearest = new Map<string, Variable>();
   for (const variable of variables) {
-    const at = near.get(variable.layer);
+    const at = near.get(variable.layer) ?? -1;
     const held = nearest.get(variable.name);
-    if (
-      at !== undefined && (held === undefined || near.get(held.layer)! < at)
-    ) {
+    if (at > (held === undefined ? -1 : near.get(held.layer)!)) {
       nearest.set(variable.name, variable);
     }
   }

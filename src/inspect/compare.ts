@@ -9,11 +9,12 @@
 import { describeWhere } from "../core/errors.ts";
 import type { PromptAssembly } from "../core/types.ts";
 import {
+  type Explained,
   explainPrompt,
-  type ItemExplanation,
+  type Part,
+  partsOf,
   type PromptExplanation,
 } from "./explain.ts";
-import { defined, ownText } from "./_parts.ts";
 
 /**
  * A tool, section, context entry or item that differs between two steps,
@@ -173,12 +174,9 @@ export function comparePrompts(
   next: PromptAssembly,
 ): PromptComparison {
   const [before, after] = [explainPrompt(previous), explainPrompt(next)];
-  const toolsOf = ({ tools }: PromptExplanation, objects: unknown[]) =>
-    tools.map((t, i): Part => ({ ...t, key: objects[i] }));
-  const tool = walk(
-    toolsOf(before, previous.tools),
-    toolsOf(after, next.tools),
-  );
+  const tools = ({ tools }: PromptExplanation, objects: unknown[]) =>
+    tools.map((t, i): Keyed => ({ ...t, key: objects[i] }));
+  const tool = walk(tools(before, previous.tools), tools(after, next.tools));
   const prompt = compareText(before, after);
   const context = compareText(before.context, after.context);
   return defined<PromptComparison>({
@@ -204,44 +202,38 @@ export function comparePrompts(
   });
 }
 
-/**
- * A rendered part (or a tool) as the walk compares it: by name, then by key
- * (its separator and text, or the tool); a list has its own text (heading,
- * footer) and its items as children.
- */
-type Part = Named & { key: unknown; own?: string; children?: Part[] };
-/** What names a part: for an item, `list` holds the lists above it. */
-type Named = Pick<ChangedPart, "name" | "owner" | "layer" | "list">;
-
+/** A part (or a tool) as the walk compares it: by name, then by key. */
+type Keyed = Pick<Part, "name" | "owner" | "layer"> & Walked;
+type Walked = {
+  key: unknown;
+  own?: string;
+  list?: string[];
+  children?: Keyed[];
+};
 /** The first difference of two sequences; `was` when a part changed in place. */
-type Change = { change: Kind; part: Part; index: number; was?: Part };
+type Change = { change: Kind; part: Keyed; index: number; was?: Keyed };
 type Kind = ChangedPart["change"];
 
-type Rendered = PromptExplanation["context"];
-
 /** The first change between two rendered sequences (the prompt's or the context's). */
-function compareText(before: Rendered, after: Rendered) {
+function compareText(before: Explained, after: Explained) {
   if (before.text === after.text) return undefined;
   const was = partsOf(before);
   const is = partsOf(after);
   // Texts that differ differ in some part: the parts and separators tile them.
   const first = walk(was, is)!;
-  const [earlier, later] = [was, is].map((all) => all.slice(first.index + 1));
-  const unchanged = first.was !== undefined && later!.length > 0 &&
-    later!.length === earlier!.length &&
-    later!.every((p, i) =>
-      p.name === earlier![i]!.name && p.key === earlier![i]!.key
-    );
+  const [rest, later] = [was.slice(first.index + 1), is.slice(first.index + 1)];
+  // A break: it changed in place, and every part after it is the same.
+  const broke = first.was && later.length > 0 && !walk(rest, later);
   return {
     offset: firstDifference(before.text, after.text),
     first: changedPart(first),
     item: firstChangedItem(first),
-    prefixBreak: unchanged ? prefixBreak(first.part, later!) : undefined,
+    prefixBreak: broke ? prefixBreak(first.part, later) : undefined,
   };
 }
 
 /** The finding when `part` changed and the `after` parts behind it did not. */
-function prefixBreak({ name, owner, layer }: Part, after: Part[]) {
+function prefixBreak({ name, owner, layer }: Keyed, after: Keyed[]) {
   const chars = after.reduce((sum, p) => sum + (p.key as string).length, 0);
   const n = after.length;
   // The owner is named even when absent: "of the root registry".
@@ -259,69 +251,39 @@ function prefixBreak({ name, owner, layer }: Part, after: Part[]) {
   });
 }
 
-/** Each rendered part with the separator before it as its key; a list's items as children. */
-function partsOf({ text, sections }: Rendered): Part[] {
-  const of = (parts: ItemExplanation[], list: string[]): Part[] =>
-    parts.map((part) => ({
-      ...part,
-      list,
-      key: text.slice(part.separatorStart, part.end),
-      ...(part.items && {
-        own: ownText(text, part),
-        children: of(part.items, [...list, part.name]),
-      }),
-    }));
-  return of(sections, []);
-}
-
 /**
  * Walks both sequences in order, matching parts by name: the first pair
  * that differs, a part only `before` has (removed), or one only `after`
  * has (added). A part both have at different places is `changed` where
  * `after` has it.
  */
-function walk(before: Part[], after: Part[]): Change | undefined {
+function walk(before: Keyed[], after: Keyed[]): Change | undefined {
   const had = new Set(before.map((part) => part.name));
   const has = new Set(after.map((part) => part.name));
   for (let index = 0; index < Math.max(before.length, after.length); index++) {
-    const [was, is] = [before[index], after[index]];
-    if (is === undefined) return { change: "removed", part: was!, index };
-    if (was === undefined) return { change: "added", part: is, index };
-    if (was.name !== is.name) {
-      if (!has.has(was.name)) return { change: "removed", part: was, index };
-      return {
-        change: had.has(is.name) ? "changed" : "added",
-        part: is,
-        index,
-      };
-    }
-    if (!same(was.key, is.key)) {
-      return { change: "changed", part: is, index, was };
-    }
+    const [a, b] = [before[index], after[index]]; // `before`'s, `after`'s
+    if (b === undefined) return { change: "removed", part: a!, index };
+    if (a === undefined) return { change: "added", part: b, index };
+    if (a.name === b.name && same(a.key, b.key)) continue;
+    if (a.name === b.name) return { change: "changed", part: b, index, was: a };
+    if (!has.has(a.name)) return { change: "removed", part: a, index };
+    return { change: had.has(b.name) ? "changed" : "added", part: b, index };
   }
   return undefined;
 }
 
 /** Inside a list changed in place, its own text unchanged: the deepest first changed item. */
 function firstChangedItem({ was, part }: Change): ChangedPart | undefined {
-  if (!was?.children || !part.children || was.own !== part.own) {
-    return undefined;
-  }
-  const item = walk(was.children, part.children);
+  const [a, b] = [was?.children, part.children];
+  if (!a || !b || was!.own !== part.own) return undefined;
+  const item = walk(a, b);
   return item && (firstChangedItem(item) ?? changedPart(item));
 }
 
 function changedPart({ part, index, change }: Change): ChangedPart {
-  const { name, owner, layer, list } = part;
-  const lists = list?.length ? list : undefined;
-  return defined<ChangedPart>({
-    name,
-    owner,
-    layer,
-    list: lists,
-    index,
-    change,
-  });
+  const { name, owner, layer } = part;
+  const list = part.list?.length ? part.list : undefined;
+  return defined<ChangedPart>({ name, owner, layer, list, index, change });
 }
 
 /** Where `a` and `b` first differ, moved off the middle of a surrogate pair. */
@@ -335,21 +297,35 @@ function firstDifference(a: string, b: string): number {
 
 /** Structural equality of JSON-like values; cycles and BigInts are fine. */
 function same(a: unknown, b: unknown): boolean {
-  const seen = new Map<object, unknown>();
-  const equal = (a: unknown, b: unknown): boolean => {
-    if (Object.is(a, b)) return true;
-    if (
-      typeof a !== "object" || typeof b !== "object" || a === null ||
-      b === null || Array.isArray(a) !== Array.isArray(b)
-    ) return false;
-    if (seen.get(a) === b) return true;
-    seen.set(a, b);
-    const [x, y] = [a, b] as Record<string, unknown>[];
-    const keys = Object.keys(x!);
-    return keys.length === Object.keys(y!).length &&
-      keys.every((key) => Object.hasOwn(y!, key) && equal(x![key], y![key]));
+  const seen = new Map<unknown, unknown>();
+  const equal = (x: unknown, y: unknown): boolean => {
+    if (Object.is(x, y)) return true;
+    if (typeof x !== "object" || typeof y !== "object" || !x || !y) {
+      return false;
+    }
+    if (Array.isArray(x) !== Array.isArray(y)) return false;
+    if (seen.get(x) === y) return true;
+    seen.set(x, y);
+    const keys = Object.keys(x);
+    return keys.length === Object.keys(y).length &&
+      keys.every((key) =>
+        Object.hasOwn(y, key) && equal(at(x, key), at(y, key))
+      );
   };
+  const at = (value: object, key: string) =>
+    (value as Record<string, unknown>)[key];
   return equal(a, b);
+}
+
+/** `value` without its `undefined` fields, as an optional-field type wants it. */
+function defined<T extends object>(
+  value: { [K in keyof T]-?: T[K] | undefined },
+): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (field !== undefined) out[key] = field;
+  }
+  return out as T;
 }
 
 /** The own keys whose values differ between two objects (a non-object has none). */

@@ -10,7 +10,6 @@ import { toolLayer, toolOwner } from "../core/tools.ts";
 import { templateOf } from "../render/_template.ts";
 import { type PartSpan, renderAssembly } from "../render/_walk.ts";
 import { estimateTokens } from "./estimate_tokens.ts";
-import { defined } from "./_parts.ts";
 
 /**
  * One rendered part of an explained prompt: an item of a list, and (as
@@ -183,52 +182,51 @@ export interface PromptExplanation {
 export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
   const prompt = explainSequence(assembly, "section");
   const context = explainSequence(assembly, "context");
-  const tools = Array.isArray(assembly.tools)
-    ? assembly.tools.map(explainTool)
-    : [];
+  const { tools: given } = assembly;
+  const tools = Array.isArray(given) ? given.map(explainTool) : [];
   const { text, sections } = prompt;
-  const toolTokens = tools.reduce((sum, tool) => sum + tool.tokens, 0);
-  const sizes = { chars: text.length, tokens: estimateTokens(text) };
-  const counts = { sections: sections.length, tools: tools.length };
-  return {
-    ...prompt,
-    tools,
-    context,
-    totals: { ...sizes, ...counts, toolTokens },
+  const totals = {
+    chars: text.length,
+    tokens: estimateTokens(text),
+    sections: sections.length,
+    tools: tools.length,
+    toolTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
   };
+  return { ...prompt, tools, context, totals };
 }
+
+/** One channel rendered and explained: the system prompt's or the runtime context's. */
+export type Explained = PromptExplanation["context"];
 
 const VOLATILITY = { static: 0, session: 1, step: 2 } as const;
 
 /**
- * One channel explained: the system prompt (`"section"`) or the runtime
+ * Explains one channel: the system prompt (`"section"`) or the runtime
  * context; a list is as volatile as its most volatile item.
  */
 export function explainSequence(
   assembly: PromptAssembly,
   kind: "section" | "context",
-): PromptExplanation["context"] {
+): Explained {
   const spans: PartSpan[] = [];
   const dropped: string[] = [];
   const text = renderAssembly(assembly, { kind, spans, dropped });
-  // A span's positions are relative to `offset`, its holder's start.
-  const explain = (
-    { part, ...span }: PartSpan,
-    offset: number,
-  ): ItemExplanation => {
-    const [start, end] = [offset + span.start, offset + span.end];
+  // A span's positions are relative to `at`, the start of the part holding it.
+  const explain = (span: PartSpan, at: number): ItemExplanation => {
+    const { part } = span;
+    const [start, end] = [at + span.start, at + span.end];
     const items = span.items?.map((item) => explain(item, start));
-    let stability: Stability = part.stability ?? "static";
-    for (const item of items ?? []) {
-      if (VOLATILITY[item.stability] > VOLATILITY[stability]) {
-        stability = item.stability;
-      }
-    }
-    return defined<ItemExplanation>({
+    const stability = (items ?? []).reduce<Stability>(
+      (most, { stability }) =>
+        VOLATILITY[stability] > VOLATILITY[most] ? stability : most,
+      part.stability ?? "static",
+    );
+    const { owner, layer, shadows } = part;
+    return {
       name: part.name,
       order: part.order,
       stability,
-      separatorStart: offset + span.separatorStart,
+      separatorStart: at + span.separatorStart,
       start,
       end,
       chars: end - start,
@@ -237,20 +235,46 @@ export function explainSequence(
       variables: part.literal === true ? [] : [
         ...new Set([part.text, part.list?.footer].flatMap(referencedNames)),
       ],
-      owner: part.owner,
-      layer: part.layer,
-      shadows: part.shadows === undefined ? undefined : { ...part.shadows },
-      items,
-    });
+      ...(owner !== undefined && { owner }),
+      ...(layer !== undefined && { layer }),
+      ...(shadows !== undefined && { shadows: { ...shadows } }),
+      ...(items && { items }),
+    };
   };
   return { text, sections: spans.map((span) => explain(span, 0)), dropped };
 }
 
+/**
+ * An explained part as `comparePrompts` and `checkPrompt` read it: with the
+ * lists above it, its `key` (the separator before it and its text), its
+ * `own` text (without its items: a list's heading and footer) and its items.
+ */
+export type Part = ItemExplanation & Keyed & { children?: Part[] };
+type Keyed = { list: string[]; key: string; own: string };
+
+/** The parts of an explained channel, with their items at any depth. */
+export function partsOf({ text, sections }: Explained): Part[] {
+  const of = (parts: ItemExplanation[], list: string[]): Part[] =>
+    parts.map((part) => {
+      const { separatorStart, start, end, items: [first, ...rest] = [] } = part;
+      // Its items, each after its separator, tile it between heading and footer.
+      const own = first === undefined
+        ? text.slice(start, end)
+        : text.slice(start, first.separatorStart) +
+          text.slice((rest.at(-1) ?? first).end, end);
+      const key = text.slice(separatorStart, end);
+      const children = part.items && of(part.items, [...list, part.name]);
+      return { ...part, list, key, own, ...(children && { children }) };
+    });
+  return of(sections, []);
+}
+
+/** A tool as a handler may have left it. */
+type Loose = Partial<Record<keyof ToolSchema, unknown>>;
+
 /** What can be counted of a tool, whatever a handler left in it. */
 function explainTool(tool: ToolSchema): ToolExplanation {
-  const { name, description, parameters } = (tool ?? {}) as Partial<
-    Record<keyof ToolSchema, unknown>
-  >;
+  const { name, description, parameters }: Loose = tool ?? {};
   let json = "";
   try {
     json = JSON.stringify(parameters) ?? "";
@@ -259,18 +283,20 @@ function explainTool(tool: ToolSchema): ToolExplanation {
   }
   const named = typeof name === "string" ? name : "";
   const described = typeof description === "string" ? description : "";
-  return defined<ToolExplanation>({
+  const [owner, layer] = [toolOwner(tool), toolLayer(tool)];
+  return {
     name: named,
     descriptionChars: described.length,
     parametersChars: json.length,
     tokens: estimateTokens(named + described + json),
-    owner: toolOwner(tool),
-    layer: toolLayer(tool),
-  });
+    ...(owner !== undefined && { owner }),
+    ...(layer !== undefined && { layer }),
+  };
 }
 
-/** The names `text` references, once each, in first-use order. */
+/** The names `text` references, in use order. */
 function referencedNames(text: string | undefined): string[] {
-  if (text === undefined) return [];
-  return templateOf(text).parts.filter((_, k) => k % 2 === 1);
+  return text === undefined
+    ? []
+    : templateOf(text).parts.filter((_, k) => k % 2);
 }
