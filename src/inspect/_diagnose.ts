@@ -7,12 +7,8 @@
  * @module
  */
 
-import {
-  describeWhere,
-  messageOf,
-  PromptError,
-  type Where,
-} from "../core/errors.ts";
+import { describeWhere, messageOf, PromptError } from "../core/errors.ts";
+import type { Where } from "../core/errors.ts";
 import { toolOwner } from "../core/tools.ts";
 import type { PromptAssembly, ToolSchema } from "../core/types.ts";
 import type { DiagnosticCode, PromptDiagnostic } from "./diagnostics.ts";
@@ -74,7 +70,8 @@ export function diagnoseAssembly(
         } else current = withoutItem(current, item);
       } while (current !== undefined);
       if (rendered instanceof PromptError) continue;
-      const [top] = explain.partsOf(rendered);
+      const all: explain.Part[] = [];
+      const [top] = explain.partsOf(rendered, all);
       if (top === undefined) continue;
       const { name, order, owner } = top;
       if (
@@ -87,12 +84,7 @@ export function diagnoseAssembly(
             `Tool guidance belongs at orders 100–199: ${what} has order ${order}`,
         }));
       }
-      // Each rendered part, its items at any depth after it.
-      for (
-        const part of [top].flatMap(function all(p): explain.Part[] {
-          return [p, ...(p.children ?? []).flatMap(all)];
-        })
-      ) {
+      for (const part of all) {
         const where = whereOf(part, { kind, path: part.list });
         sentence(part.own, where);
         if (

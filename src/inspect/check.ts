@@ -4,16 +4,12 @@
  * @module
  */
 
-import { describeWhere, messageOf, PromptError } from "../core/errors.ts";
+import { messageOf, PromptError } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
-import {
-  diagnoseAssembly,
-  fromError,
-  type Seen,
-  warning,
-} from "./_diagnose.ts";
+import { diagnoseAssembly, fromError, warning } from "./_diagnose.ts";
+import type { Seen } from "./_diagnose.ts";
 import type { PromptDiagnostic } from "./diagnostics.ts";
 
 /**
@@ -127,13 +123,12 @@ async function check<C>(
   // Taken first: the registrations the assemblies resolve.
   const registrations = prompt.registrations();
   const found = new Map<string, PromptDiagnostic>();
+  const many = contexts.length > 1;
   const add = (diagnostic: PromptDiagnostic, index?: number) => {
     const key = JSON.stringify(diagnostic);
     const held = found.get(key) ?? diagnostic;
     found.set(key, held);
-    if (index !== undefined && contexts.length > 1) {
-      (held.contexts ??= []).push(index);
-    }
+    if (many && index !== undefined) (held.contexts ??= []).push(index);
   };
   const seen: Seen = { references: new Set(), tools: new Set() };
   let assembled = false;
@@ -153,7 +148,7 @@ async function check<C>(
     diagnoseAssembly(assembly, seen).forEach((d) => add(d, i));
   }
   if (!assembled) return [...found.values()];
-  const checked = `the checked context${contexts.length > 1 ? "s" : ""}`;
+  const checked = `the checked context${many ? "s" : ""}`;
   for (const tool of registrations.toolOrder) {
     if (tool === TOOL_ORDER_REST || seen.tools.has(tool)) continue;
     const suggestion = closestName(tool, seen.tools);
@@ -166,16 +161,11 @@ async function check<C>(
   }
   for (const { name, owner, layer: at } of variablesFor(registrations, layer)) {
     if (seen.references.has(name)) continue;
-    const where = { variable: name, owner, ...(at && { layer: at }) };
-    add({
-      code: "unused-variable",
-      severity: "warning",
-      message: `No section, context entry or item of ${checked} ` +
-        `references ${describeWhere(where)}`,
-      ...(owner && { owner }),
-      ...(at && { layer: at }),
-      variable: name,
-    });
+    add(warning("unused-variable", {
+      where: { variable: name, owner, ...(at && { layer: at }) },
+      say: (what) =>
+        `No section, context entry or item of ${checked} references ${what}`,
+    }));
   }
   return [...found.values()];
 }
@@ -190,18 +180,15 @@ function variablesFor(
   const parents = new Map(layers.map((l) => [l.key, l.parent]));
   // How near each layer of the chain is; the global registrations are farthest.
   const near = new Map<string | undefined, number>([[undefined, 0]]);
-  for (let key = layer; key !== undefined && !near.has(key);) {
-    if (!parents.has(key)) break;
+  for (let key = layer; key !== undefined && parents.has(key);) {
+    if (near.has(key)) break;
     near.set(key, layers.length + 1 - near.size);
     key = parents.get(key);
   }
+  const rank = (v?: Variable) => v === undefined ? -1 : near.get(v.layer) ?? -1;
   const nearest = new Map<string, Variable>();
-  for (const variable of variables) {
-    const at = near.get(variable.layer) ?? -1;
-    const held = nearest.get(variable.name);
-    if (at > (held === undefined ? -1 : near.get(held.layer)!)) {
-      nearest.set(variable.name, variable);
-    }
+  for (const v of variables) {
+    if (rank(v) > rank(nearest.get(v.name))) nearest.set(v.name, v);
   }
   return nearest.values();
 }

@@ -8,13 +8,8 @@
 
 import { describeWhere } from "../core/errors.ts";
 import type { PromptAssembly } from "../core/types.ts";
-import {
-  type Explained,
-  explainPrompt,
-  type Part,
-  partsOf,
-  type PromptExplanation,
-} from "./explain.ts";
+import { explainPrompt, partsOf } from "./explain.ts";
+import type { Explained, Part, PromptExplanation } from "./explain.ts";
 
 /**
  * A tool, section, context entry or item that differs between two steps,

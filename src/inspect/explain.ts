@@ -252,19 +252,24 @@ export function explainSequence(
 export type Part = ItemExplanation & Keyed & { children?: Part[] };
 type Keyed = { list: string[]; key: string; own: string };
 
-/** The parts of an explained channel, with their items at any depth. */
-export function partsOf({ text, sections }: Explained): Part[] {
+/**
+ * The parts of an explained channel, with their items at any depth; with
+ * `all`, every part collected there too, each before its items.
+ */
+export function partsOf({ text, sections }: Explained, all?: Part[]): Part[] {
   const of = (parts: ItemExplanation[], list: string[]): Part[] =>
-    parts.map((part) => {
-      const { separatorStart, start, end, items: [first, ...rest] = [] } = part;
+    parts.map((explained) => {
+      const { separatorStart, start, end, items } = explained;
+      const [first, last] = [items?.[0], items?.at(-1)];
       // Its items, each after its separator, tile it between heading and footer.
       const own = first === undefined
         ? text.slice(start, end)
-        : text.slice(start, first.separatorStart) +
-          text.slice((rest.at(-1) ?? first).end, end);
+        : text.slice(start, first.separatorStart) + text.slice(last!.end, end);
       const key = text.slice(separatorStart, end);
-      const children = part.items && of(part.items, [...list, part.name]);
-      return { ...part, list, key, own, ...(children && { children }) };
+      const part: Part = { ...explained, list, key, own };
+      all?.push(part);
+      if (items) part.children = of(items, [...list, explained.name]);
+      return part;
     });
   return of(sections, []);
 }
