@@ -170,7 +170,7 @@ export function comparePrompts(
 ): PromptComparison {
   const [before, after] = [explainPrompt(previous), explainPrompt(next)];
   const tools = ({ tools }: PromptExplanation, objects: unknown[]) =>
-    tools.map((t, i): Keyed => ({ ...t, key: objects[i] }));
+    tools.map((t, i): Keyed => ({ ...t, key: objects[i], list: [], own: "" }));
   const tool = walk(tools(before, previous.tools), tools(after, next.tools));
   const prompt = compareText(before, after);
   const context = compareText(before.context, after.context);
@@ -197,14 +197,9 @@ export function comparePrompts(
   });
 }
 
-/** A part (or a tool) as the walk compares it: by name, then by key. */
-type Keyed = Pick<Part, "name" | "owner" | "layer"> & Walked;
-type Walked = {
-  key: unknown;
-  own?: string;
-  list?: string[];
-  children?: Keyed[];
-};
+/** A part (or a tool, its key the tool) as the walk compares it: by name, then by key. */
+type Keyed = Pick<Part, "name" | "owner" | "layer" | "list" | "own"> & Kin;
+type Kin = { key: unknown; children?: Keyed[] };
 /** The first difference of two sequences; `was` when a part changed in place. */
 type Change = { change: Kind; part: Keyed; index: number; was?: Keyed };
 type Kind = ChangedPart["change"];
@@ -239,10 +234,10 @@ function prefixBreak({ name, owner, layer }: Keyed, after: Keyed[]) {
     layer,
     unchangedAfter: n,
     charsAfter: chars,
-    message: `The change to ${what} invalidates the provider's prefix ` +
-      `cache for the ${n} section${n === 1 ? "" : "s"} (${chars} characters) ` +
-      "after it, which did not change; give it a higher order so that it " +
-      "renders after them, or make it a context entry",
+    message: `The change to ${what} invalidates the provider's prefix cache ` +
+      `for the ${n} section${n === 1 ? "" : "s"} (${chars} characters) after ` +
+      "it, which did not change; give it a higher order so that it renders " +
+      "after them, or make it a context entry",
   });
 }
 
@@ -277,7 +272,7 @@ function firstChangedItem({ was, part }: Change): ChangedPart | undefined {
 
 function changedPart({ part, index, change }: Change): ChangedPart {
   const { name, owner, layer } = part;
-  const list = part.list?.length ? part.list : undefined;
+  const list = part.list.length === 0 ? undefined : part.list;
   return defined<ChangedPart>({ name, owner, layer, list, index, change });
 }
 
@@ -285,9 +280,9 @@ function changedPart({ part, index, change }: Change): ChangedPart {
 function firstDifference(a: string, b: string): number {
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  const low = (code: number) => code >= 0xdc00 && code <= 0xdfff;
-  const high = a.charCodeAt(i - 1) >= 0xd800 && a.charCodeAt(i - 1) <= 0xdbff;
-  return high && (low(a.charCodeAt(i)) || low(b.charCodeAt(i))) ? i - 1 : i;
+  // The texts agree before `i`: a pair ending at `i` in either is cut.
+  const cut = (text: string) => (text.codePointAt(i - 1) ?? 0) > 0xffff;
+  return cut(a) || cut(b) ? i - 1 : i;
 }
 
 /** Structural equality of JSON-like values; cycles and BigInts are fine. */
@@ -295,20 +290,18 @@ function same(a: unknown, b: unknown): boolean {
   const seen = new Map<unknown, unknown>();
   const equal = (x: unknown, y: unknown): boolean => {
     if (Object.is(x, y)) return true;
-    if (typeof x !== "object" || typeof y !== "object" || !x || !y) {
+    if (!x || !y || typeof x !== "object" || typeof y !== "object") {
       return false;
     }
     if (Array.isArray(x) !== Array.isArray(y)) return false;
     if (seen.get(x) === y) return true;
     seen.set(x, y);
-    const keys = Object.keys(x);
-    return keys.length === Object.keys(y).length &&
-      keys.every((key) =>
-        Object.hasOwn(y, key) && equal(at(x, key), at(y, key))
-      );
+    const p = x as Record<string, unknown>;
+    const q = y as Record<string, unknown>;
+    const keys = Object.keys(p);
+    return keys.length === Object.keys(q).length &&
+      keys.every((key) => Object.hasOwn(q, key) && equal(p[key], q[key]));
   };
-  const at = (value: object, key: string) =>
-    (value as Record<string, unknown>)[key];
   return equal(a, b);
 }
 
