@@ -116,20 +116,18 @@ export function diagnoseAssembly(
 
 /**
  * A diagnostic from anything thrown: its message, and for a PromptError its
- * fields and its code (`errorCode` when `code` is another).
+ * fields and its code, or `as` with the error's as `errorCode`.
  */
 export function fromError(
   error: unknown,
-  code?: DiagnosticCode,
+  as?: DiagnosticCode,
 ): PromptDiagnostic {
+  const message = messageOf(error);
   if (!(error instanceof PromptError)) {
-    return { code: code!, severity: "error", message: messageOf(error) };
+    return { code: as!, severity: "error", message };
   }
-  const { message } = error;
-  const errorCode = code === undefined || code === error.code
-    ? {}
-    : { errorCode: error.code };
-  code ??= error.code;
+  const code = as ?? error.code;
+  const errorCode = code === error.code ? {} : { errorCode: error.code };
   return withFields({ code, severity: "error", message, ...errorCode }, error);
 }
 
@@ -142,15 +140,13 @@ export function warning(
   return withFields({ code, severity: "warning", message }, where);
 }
 
-function withFields(
-  diagnostic: PromptDiagnostic,
-  from: Where | PromptError,
-): PromptDiagnostic {
+/** `found` with the fields of `from` that hold a string. */
+function withFields(found: PromptDiagnostic, from: Where): PromptDiagnostic {
   for (const key of FIELDS) {
     const value = from[key];
-    if (typeof value === "string") diagnostic[key] = value;
+    if (typeof value === "string") found[key] = value;
   }
-  return diagnostic;
+  return found;
 }
 
 /** `part` without its first item (depth first) named `name`; undefined when none is. */
@@ -168,19 +164,20 @@ function withoutItem(part: unknown, name: string | undefined): unknown {
   return undefined;
 }
 
+type Loose = Record<string, unknown>;
+
 /** The names `part` (its heading, footer, items at any depth) references; none when literal. */
 function referencesOf(part: unknown, into: Set<string>): void {
-  const { text, literal, list, items } = (part ?? {}) as Record<
-    string,
-    unknown
-  >;
+  const { text, literal, list, items } = (part ?? {}) as Loose;
   const footer = (list as { footer?: unknown } | null)?.footer;
   for (const source of literal === true ? [] : [text, footer]) {
     if (typeof source !== "string") continue;
     for (const match of source.matchAll(REFERENCE)) into.add(match[1]!);
   }
-  for (const item of Array.isArray(items) ? items : []) {
-    referencesOf(item, into);
+  if (Array.isArray(items)) {
+    for (const item of items) {
+      referencesOf(item, into);
+    }
   }
 }
 

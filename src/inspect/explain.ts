@@ -185,14 +185,10 @@ export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
   const { tools: given } = assembly;
   const tools = Array.isArray(given) ? given.map(explainTool) : [];
   const { text, sections } = prompt;
-  const totals = {
-    chars: text.length,
-    tokens: estimateTokens(text),
-    sections: sections.length,
-    tools: tools.length,
-    toolTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
-  };
-  return { ...prompt, tools, context, totals };
+  const toolTokens = tools.reduce((sum, tool) => sum + tool.tokens, 0);
+  const size = { chars: text.length, tokens: estimateTokens(text) };
+  const count = { sections: sections.length, tools: tools.length, toolTokens };
+  return { ...prompt, tools, context, totals: { ...size, ...count } };
 }
 
 /** One channel rendered and explained: the system prompt's or the runtime context's. */
