@@ -51,6 +51,7 @@ export function diagnoseAssembly(
   }
   const sentence = sentenceChecker(out);
   const owners = new Set(tools.map(toolOwner));
+  owners.delete(undefined); // a tool without owner makes no section guidance
   for (const kind of ["section", "context"] as const) {
     for (const part of kind === "section" ? sections : contexts) {
       referencesOf(part, seen.references);
@@ -71,25 +72,23 @@ export function diagnoseAssembly(
       } while (current !== undefined);
       if (rendered instanceof PromptError) continue;
       const all: explain.Part[] = [];
-      const [top] = explain.partsOf(rendered, all);
-      if (top === undefined) continue;
-      const { name, order, owner } = top;
-      if (
-        kind === "section" && (order < 100 || order > 199) &&
-        (name.startsWith("tool:") || (owner !== undefined && owners.has(owner)))
-      ) {
-        out.push(warning("tool-guidance-band", {
-          where: whereOf(top, { kind, path: [] }),
-          say: (what) =>
-            `Tool guidance belongs at orders 100–199: ${what} has order ${order}`,
-        }));
-      }
+      explain.partsOf(rendered, all);
       for (const part of all) {
+        const { name, order, owner, stability, items } = part;
         const where = whereOf(part, { kind, path: part.list });
+        const top = kind === "section" && part === all[0];
+        const guidance = name.startsWith("tool:") || owners.has(owner);
+        if (top && guidance && (order < 100 || order > 199)) {
+          out.push(warning("tool-guidance-band", {
+            where,
+            say: (what) =>
+              `Tool guidance belongs at orders 100–199: ${what} has order ${order}`,
+          }));
+        }
         sentence(part.own, where);
         if (
-          kind !== "section" || part.stability !== "step" ||
-          part.items?.some((item) => item.stability === "step")
+          kind !== "section" || stability !== "step" ||
+          items?.some((item) => item.stability === "step")
         ) continue;
         out.push(warning("volatile-section", {
           where,

@@ -10,6 +10,7 @@
 const PIECE =
   /[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+/gu;
 const LETTER = /\p{L}/u;
+const DIGIT = /^\p{N}/u;
 const UPPER = /\p{Lu}/u;
 
 // Tokens per character of scripts without spaces between words, and of
@@ -23,7 +24,7 @@ const PER_CHARACTER: readonly [script: RegExp, tokens: number][] = [
 // A Latin word costs a token per this many letters (rounded down), at least one.
 const WORD_LETTERS = 5;
 // Characters per token in a run of punctuation.
-const PUNCTUATION_RUN = 4;
+const PER_MARKS = 4;
 
 /**
  * An estimate of how many tokens `text` costs with a current BPE tokenizer.
@@ -57,14 +58,11 @@ export function estimateTokens(text: string): number {
   let tokens = 0;
   for (const [piece] of text.matchAll(PIECE)) {
     const first = piece.codePointAt(0)!;
-    if (first <= 0x20 && piece.trim() === "") tokens += 1; // whitespace
+    // Whitespace, a word, up to 3 digits, punctuation (a token per 4 marks).
+    if (first <= 0x20 && piece.trim() === "") tokens += 1;
     else if (LETTER.test(piece)) tokens += wordTokens(piece);
-    else if ((first >= 0x30 && first <= 0x39) || /^\p{N}/u.test(piece)) {
-      tokens += 1; // up to 3 digits
-    } else {
-      const marks = [...piece.trim()].length;
-      tokens += Math.max(1, Math.ceil(marks / PUNCTUATION_RUN));
-    }
+    else if ((first >= 0x30 && first <= 0x39) || DIGIT.test(piece)) tokens++;
+    else tokens += Math.max(1, Math.ceil([...piece.trim()].length / PER_MARKS));
   }
   return Math.round(tokens);
 }
