@@ -6,7 +6,7 @@
  * @module
  */
 
-import { describeValue, failure } from "../core/errors.ts";
+import { optionError, type OptionFault } from "./_options.ts";
 import { explainSequence } from "./explain.ts";
 import type { PromptAssembly, Stability } from "../core/types.ts";
 
@@ -141,21 +141,20 @@ export function cacheBlocks(
 }
 
 function checkedMaxBreakpoints(options: CacheBlocksOptions): number {
-  const fail = (state: string) =>
-    failure("invalid-option", "split cache blocks", {}, state);
-  const wrong = (state: string, value: unknown) =>
-    new TypeError(fail(`${state}, got ${describeValue(value)}`).message);
+  const fail = (fault: OptionFault) => optionError("split cache blocks", fault);
   if (typeof options !== "object" || options === null) {
-    throw wrong("options must be an object", options);
+    throw fail({ state: "options must be an object", got: options });
   }
   const { maxBreakpoints = 3 } = options;
   if (typeof maxBreakpoints !== "number") {
-    throw wrong("maxBreakpoints must be a number", maxBreakpoints);
+    throw fail({
+      state: "maxBreakpoints must be a number",
+      got: maxBreakpoints,
+    });
   }
   if (Number.isInteger(maxBreakpoints) && maxBreakpoints >= 0) {
     return maxBreakpoints;
   }
-  throw fail(
-    `maxBreakpoints must be a non-negative integer, got ${maxBreakpoints}`,
-  );
+  const state = "maxBreakpoints must be a non-negative integer";
+  throw fail({ state: `${state}, got ${maxBreakpoints}` });
 }
