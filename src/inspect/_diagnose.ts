@@ -150,15 +150,14 @@ function withFields(found: PromptDiagnostic, from: Where): PromptDiagnostic {
 
 /** `part` without its first item (depth first) named `name`; undefined when none is. */
 function withoutItem(part: unknown, name: string | undefined): unknown {
-  const items = (part as { items?: unknown } | null)?.items;
+  const items = (part as Loose | null)?.items;
   if (name === undefined || !Array.isArray(items)) return undefined;
   for (let i = 0; i < items.length; i++) {
-    const hit = (items[i] as { name?: unknown } | null)?.name === name;
-    const inner = hit ? undefined : withoutItem(items[i], name);
-    if (!hit && inner === undefined) continue;
-    const copy = items.slice();
-    copy.splice(i, 1, ...(hit ? [] : [inner]));
-    return { ...(part as object), items: copy };
+    const hit = (items[i] as Loose | null)?.name === name;
+    const inner = hit ? [] : [withoutItem(items[i], name)];
+    if (!hit && inner[0] === undefined) continue;
+    const rest = [...items.slice(0, i), ...inner, ...items.slice(i + 1)];
+    return { ...(part as object), items: rest };
   }
   return undefined;
 }

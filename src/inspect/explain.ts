@@ -210,32 +210,31 @@ export function explainSequence(
   // A span's positions are relative to `at`, the start of the part holding it.
   const explain = (span: PartSpan, at: number): ItemExplanation => {
     const { part } = span;
-    const [start, end] = [at + span.start, at + span.end];
-    const items = span.items?.map((item) => explain(item, start));
-    const stability = (items ?? []).reduce<Stability>(
-      (most, { stability }) =>
-        VOLATILITY[stability] > VOLATILITY[most] ? stability : most,
-      part.stability ?? "static",
-    );
-    const { owner, layer, shadows } = part;
-    return {
+    const start = at + span.start;
+    const end = at + span.end;
+    const explained: ItemExplanation = {
       name: part.name,
       order: part.order,
-      stability,
+      stability: part.stability ?? "static",
       separatorStart: at + span.separatorStart,
       start,
       end,
       chars: end - start,
       tokens: estimateTokens(text.slice(start, end)),
-      // What its text (a list's heading and footer) references; none when literal.
-      variables: part.literal === true ? [] : [
-        ...new Set([part.text, part.list?.footer].flatMap(referencedNames)),
-      ],
-      ...(owner !== undefined && { owner }),
-      ...(layer !== undefined && { layer }),
-      ...(shadows !== undefined && { shadows: { ...shadows } }),
-      ...(items && { items }),
+      variables: variablesOf(part),
     };
+    const { owner, layer, shadows } = part;
+    if (owner !== undefined) explained.owner = owner;
+    if (layer !== undefined) explained.layer = layer;
+    if (shadows !== undefined) explained.shadows = { ...shadows };
+    if (span.items === undefined) return explained;
+    explained.items = span.items.map((item) => explain(item, start));
+    for (const { stability } of explained.items) {
+      if (VOLATILITY[stability] > VOLATILITY[explained.stability]) {
+        explained.stability = stability;
+      }
+    }
+    return explained;
   };
   return { text, sections: spans.map((span) => explain(span, 0)), dropped };
 }
@@ -284,20 +283,29 @@ function explainTool(tool: ToolSchema): ToolExplanation {
   }
   const named = typeof name === "string" ? name : "";
   const described = typeof description === "string" ? description : "";
-  const [owner, layer] = [toolOwner(tool), toolLayer(tool)];
-  return {
+  const explained: ToolExplanation = {
     name: named,
     descriptionChars: described.length,
     parametersChars: json.length,
     tokens: estimateTokens(named + described + json),
-    ...(owner !== undefined && { owner }),
-    ...(layer !== undefined && { layer }),
   };
+  const [owner, layer] = [toolOwner(tool), toolLayer(tool)];
+  if (owner !== undefined) explained.owner = owner;
+  if (layer !== undefined) explained.layer = layer;
+  return explained;
 }
 
-/** The names `text` references, in use order. */
-function referencedNames(text: string | undefined): string[] {
-  return text === undefined
-    ? []
-    : templateOf(text).parts.filter((_, k) => k % 2);
+/** What a part's text (a list's heading and footer) references, in use order; none when literal. */
+function variablesOf({ literal, text, list }: PartSpan["part"]): string[] {
+  if (literal === true) return [];
+  const names = new Set(referenced(text));
+  if (list?.footer !== undefined) {
+    referenced(list.footer).forEach(names.add, names);
+  }
+  return [...names];
+}
+
+/** The names `text` references. */
+function referenced(text: string): string[] {
+  return templateOf(text).parts.filter((_, k) => k % 2 === 1);
 }

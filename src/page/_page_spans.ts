@@ -79,9 +79,8 @@ export function pageSpans(explained: ExplainedText): PageSpan[] {
   const { text } = explained;
   const spans: PageSpan[] = [];
   const push = (
-    kind: PageSpan["kind"],
     [start, end]: [number, number],
-    of: Holder,
+    { kind, ...of }: Holder & Pick<PageSpan, "kind">,
   ) => {
     if (end <= start) return;
     const slice = text.slice(start, end);
@@ -93,16 +92,16 @@ export function pageSpans(explained: ExplainedText): PageSpan[] {
   const walk = (part: ItemExplanation, own: Holder, path: string[]) => {
     let cursor = part.start;
     for (const item of part.items ?? []) {
-      push("part", [cursor, item.start], own);
+      push([cursor, item.start], { kind: "part", ...own });
       const lists = { section: own.section, lists: path };
       walk(item, holderOf(item, lists), [...path, item.name]);
       cursor = item.end;
     }
-    push("part", [cursor, part.end], own);
+    push([cursor, part.end], { kind: "part", ...own });
   };
   for (const section of explained.sections) {
     const { name, separatorStart, start } = section;
-    push("separator", [separatorStart, start], { section: name });
+    push([separatorStart, start], { kind: "separator", section: name });
     walk(section, holderOf(section, { section: name }), []);
   }
   return spans;
