@@ -5,7 +5,12 @@
  * @module
  */
 
-import { estimateTokens, type ToolExplanation } from "../../inspect.ts";
+import type { PromptAssembly } from "../../mod.ts";
+import {
+  cacheBlocks,
+  estimateTokens,
+  type ToolExplanation,
+} from "../../inspect.ts";
 import { escapeHtml } from "./_escape_html.ts";
 import { type Owners, ROOT_LABEL } from "./_page_text.ts";
 
@@ -13,6 +18,23 @@ import { type Owners, ROOT_LABEL } from "./_page_text.ts";
 export interface Breakpoint {
   readonly offset: number;
   readonly label?: string | undefined;
+}
+
+/** The default breakpoints: where `cacheBlocks` says one pays. */
+export function blockBreakpoints(assembly: PromptAssembly): Breakpoint[] {
+  const breakpoints: Breakpoint[] = [];
+  let offset = 0;
+  for (
+    const { separator, text, cache, sections, stability } of cacheBlocks(
+      assembly,
+    )
+  ) {
+    offset += separator.length + text.length;
+    if (!cache) continue;
+    const label = `after ${sections.join(", ")} (${stability})`;
+    breakpoints.push({ offset, label });
+  }
+  return breakpoints;
 }
 
 /** A rule per owner: a fixed hue each, grey for the root registry. */

@@ -44,6 +44,18 @@ export interface Marker {
   html: string;
 }
 
+/** A marker at `offset`: an empty span whose title says what it marks. */
+export function marker(
+  offset: number,
+  { kind, n, title }: { kind: string; n?: number; title: string },
+): Marker {
+  const style = kind === "breakpoint" ? "bp" : "diff";
+  const numbered = n === undefined ? "" : ` data-n="${n}"`;
+  const html = `<span class="mk ${style}" data-marker="${kind}"${numbered} ` +
+    `title="${escapeHtml(title)}"></span>`;
+  return { offset, html };
+}
+
 /** How a text's spans are written: its markers, the owners' colours, the section that broke the prefix. */
 export interface TextHow {
   readonly markers: readonly Marker[];

@@ -9,7 +9,6 @@
 import { optionError, type OptionFault } from "../inspect/_options.ts";
 import type { PromptAssembly } from "../../mod.ts";
 import {
-  cacheBlocks,
   comparePrompts,
   estimateTokens,
   explainPrompt,
@@ -19,13 +18,14 @@ import { escapeHtml } from "./_escape_html.ts";
 import { PAGE_SCRIPT, PAGE_STYLE } from "./_page_assets.ts";
 import { changesHtml, type Removed } from "./_page_changes.ts";
 import {
+  blockBreakpoints,
   breakpointItems,
   ownerColours,
   ownerRows,
   toolRows,
 } from "./_page_sidebar.ts";
 import { markChanges, type PageSpan, pageSpans } from "./_page_spans.ts";
-import { type Marker, Owners, textHtml } from "./_page_text.ts";
+import { type Marker, marker, Owners, textHtml } from "./_page_text.ts";
 
 /**
  * A cache breakpoint: the provider caches the prompt up to `offset`.
@@ -114,35 +114,6 @@ function checkedOptions(
     }
   });
   return options;
-}
-
-/** The default breakpoints: where `cacheBlocks` says one pays. */
-function blockBreakpoints(assembly: PromptAssembly): InspectorBreakpoint[] {
-  const breakpoints: InspectorBreakpoint[] = [];
-  let offset = 0;
-  for (
-    const { separator, text, cache, sections, stability } of cacheBlocks(
-      assembly,
-    )
-  ) {
-    offset += separator.length + text.length;
-    if (!cache) continue;
-    const label = `after ${sections.join(", ")} (${stability})`;
-    breakpoints.push({ offset, label });
-  }
-  return breakpoints;
-}
-
-/** A marker at `offset`: an empty span whose title says what it marks. */
-function marker(
-  offset: number,
-  { kind, n, title }: { kind: string; n?: number; title: string },
-): Marker {
-  const style = kind === "breakpoint" ? "bp" : "diff";
-  const numbered = n === undefined ? "" : ` data-n="${n}"`;
-  const html = `<span class="mk ${style}" data-marker="${kind}"${numbered} ` +
-    `title="${escapeHtml(title)}"></span>`;
-  return { offset, html };
 }
 
 /**
