@@ -7,33 +7,21 @@
  * @module
  */
 
-import { describeWhere, PromptError, type Where } from "../core/errors.ts";
+import { describeWhere, messageOf, PromptError } from "../core/errors.ts";
+import type { Where } from "../core/errors.ts";
 import { toolOwner } from "../core/tools.ts";
-import { explainPrompt, type ItemExplanation } from "./explain.ts";
-import { ownText } from "./_parts.ts";
-import type { PromptDiagnostic } from "./diagnostics.ts";
 import type { PromptAssembly, ToolSchema } from "../core/types.ts";
+import type { DiagnosticCode, PromptDiagnostic } from "./diagnostics.ts";
+import { whereOf } from "../render/_problems.ts";
+import * as explain from "./explain.ts";
+import { type Part, partsOf } from "./_parts.ts";
 
-/** What the checks of several assemblies share. */
-export interface Seen {
-  /** Every variable name a text references. */
-  readonly references: Set<string>;
-  /** Every tool name an assembly listed. */
-  readonly tools: Set<string>;
-}
+/** What the checks of several assemblies share: the variables referenced, the tools listed. */
+export type Seen = { references: Set<string>; tools: Set<string> };
 
-type Kind = "section" | "context";
-
-const TOOL_BAND = [100, 199] as const;
 /** A reference-shaped group; an escaped one (`\{{x}}`) is no use of `x`. */
 const REFERENCE =
   /(?<!\\)\{\{[ \t]*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)[ \t]*\}\}/g;
-/** A step part's warning, around its description (deepest step parts only). */
-const VOLATILE = [
-  "Text that changes every step invalidates the provider's prefix cache from where it sits: ",
-  ' has stability "step"; register it with context() instead, as a ' +
-  "runtime-context entry outside the cached system prompt",
-] as const;
 /** The value a probe gives a variable that failed, to find the next problem. */
 const PLACEHOLDER = "…";
 const FIELDS =
@@ -46,43 +34,76 @@ export function diagnoseAssembly(
   seen: Seen,
 ): PromptDiagnostic[] {
   const { sections, contexts = [], tools = [] } = assembly ?? {};
+  const out: PromptDiagnostic[] = [];
+  /** `run()`, or its PromptError as a diagnostic (anything else is thrown on). */
+  const attempt = <T>(run: () => T): T | PromptError => {
+    try {
+      return run();
+    } catch (error) {
+      if (!(error instanceof PromptError)) throw error;
+      out.push(fromError(error));
+      return error;
+    }
+  };
   if (![sections, contexts, tools].every(Array.isArray)) {
     // Not an assembly: what explainPrompt says of it is the finding.
-    return errorsOf(() => explainPrompt(assembly));
+    attempt(() => explain.explainPrompt(assembly));
+    return out;
   }
-  const out: PromptDiagnostic[] = [];
   const sentence = sentenceChecker(out);
-  const owners = new Set(tools.map((tool) => toolOwner(tool)));
+  const owners = new Set(tools.map(toolOwner));
+  owners.delete(undefined); // a tool without owner makes no section guidance
   for (const kind of ["section", "context"] as const) {
     for (const part of kind === "section" ? sections : contexts) {
       referencesOf(part, seen.references);
-      const { errors, text, explained } = probe(kind, part, assembly.variables);
-      out.push(...errors);
-      if (explained === undefined) continue;
-      const { name, order, owner } = explained;
-      if (
-        kind === "section" && (order < TOOL_BAND[0] || order > TOOL_BAND[1]) &&
-        (name.startsWith("tool:") || (owner !== undefined && owners.has(owner)))
-      ) {
-        out.push(warning("tool-guidance-band", placeOf(kind, [], explained), [
-          `Tool guidance belongs at orders ${TOOL_BAND.join("–")}: `,
-          ` has order ${order}`,
-        ]));
-      }
-      eachPart(explained, [], (part, path) => {
-        const where = placeOf(kind, path, part);
-        sentence(ownText(text, part), where);
+      // Rendered on its own, again and again: after a variable's problem
+      // with a placeholder for it, after an item's without that item, until
+      // it renders or the problem has no such cure.
+      const variables = Object.assign(Object.create(null), assembly.variables);
+      let current: unknown = part;
+      let rendered;
+      do {
+        const one = { sections: [current], contexts: [current], variables };
+        rendered = attempt(() => explain.explainSequence(one as never, kind));
+        if (!(rendered instanceof PromptError)) break;
+        const { variable, item } = rendered;
+        if (variable !== undefined && variables[variable] !== PLACEHOLDER) {
+          variables[variable] = PLACEHOLDER;
+        } else current = withoutItem(current, item);
+      } while (current !== undefined);
+      if (rendered instanceof PromptError) continue;
+      const all: Part[] = [];
+      partsOf(rendered, all);
+      for (const part of all) {
+        const { name, order, owner, stability, items } = part;
+        const where = whereOf(part, { kind, path: part.list });
+        const top = kind === "section" && part === all[0];
+        const guidance = name.startsWith("tool:") || owners.has(owner);
+        if (top && guidance && (order < 100 || order > 199)) {
+          out.push(warning("tool-guidance-band", {
+            where,
+            say: (what) =>
+              `Tool guidance belongs at orders 100–199: ${what} has order ${order}`,
+          }));
+        }
+        sentence(part.own, where);
         if (
-          kind === "section" && part.stability === "step" &&
-          !part.items?.some((item) => item.stability === "step")
-        ) out.push(warning("volatile-section", where, VOLATILE));
-      });
+          kind !== "section" || stability !== "step" ||
+          items?.some((item) => item.stability === "step")
+        ) continue;
+        out.push(warning("volatile-section", {
+          where,
+          say: (what) =>
+            "Text that changes every step invalidates the provider's prefix " +
+            `cache from where it sits: ${what} has stability "step"; register ` +
+            "it with context() instead, as a runtime-context entry outside " +
+            "the cached system prompt",
+        }));
+      }
     }
   }
-  // What rendering the tools throws (a tool that is no tool), once.
-  out.push(
-    ...errorsOf(() => explainPrompt({ sections: [], tools, variables: {} })),
-  );
+  // A tool that cannot be explained (a getter that throws) fails the check.
+  explain.explainPrompt({ sections: [], tools, variables: {} });
   for (const tool of tools as Partial<ToolSchema>[]) {
     const { name, description } = tool ?? {};
     if (typeof name !== "string") continue;
@@ -93,138 +114,69 @@ export function diagnoseAssembly(
   return out;
 }
 
-/** A diagnostic from an error: its code (or `code`), message and fields. */
+/**
+ * A diagnostic from anything thrown: its message, and for a PromptError its
+ * fields and its code, or `as` with the error's as `errorCode`.
+ */
 export function fromError(
-  error: PromptError,
-  code: PromptDiagnostic["code"] = error.code,
+  error: unknown,
+  as?: DiagnosticCode,
 ): PromptDiagnostic {
-  const found: PromptDiagnostic = {
-    code,
-    severity: "error",
-    message: error.message,
-  };
-  if (code !== error.code) found.errorCode = error.code;
-  return withFields(found, error);
+  const message = messageOf(error);
+  if (!(error instanceof PromptError)) {
+    return { code: as!, severity: "error", message };
+  }
+  const code = as ?? error.code;
+  const errorCode = code === error.code ? {} : { errorCode: error.code };
+  return withFields({ code, severity: "error", message, ...errorCode }, error);
 }
 
-/** A warning about a part: `[before, after]` its description. */
-function warning(
-  code: PromptDiagnostic["code"],
-  where: Where,
-  [before, after]: readonly [string, string],
+/** A warning about `where`, worded by `say` around the grammar's name for it. */
+export function warning(
+  code: DiagnosticCode,
+  { where, say }: { where: Where; say: (what: string) => string },
 ): PromptDiagnostic {
-  const message = before + describeWhere(where) + after;
+  const message = say(describeWhere(where));
   return withFields({ code, severity: "warning", message }, where);
 }
 
-function withFields(
-  diagnostic: PromptDiagnostic,
-  from: Where | PromptError,
-): PromptDiagnostic {
+/** `found` with the fields of `from` that hold a string. */
+function withFields(found: PromptDiagnostic, from: Where): PromptDiagnostic {
   for (const key of FIELDS) {
     const value = from[key];
-    if (typeof value === "string") diagnostic[key] = value;
+    if (typeof value === "string") found[key] = value;
   }
-  return diagnostic;
-}
-
-/** The PromptError `run` throws, as diagnostics; anything else passes through. */
-function errorsOf(run: () => unknown): PromptDiagnostic[] {
-  try {
-    run();
-    return [];
-  } catch (error) {
-    if (error instanceof PromptError) return [fromError(error)];
-    throw error;
-  }
-}
-
-/**
- * Renders one part on its own, again and again: after a variable's problem
- * with a placeholder for it, after an item's problem without that item,
- * until it renders or the problem has no such cure. The errors met on the
- * way, and the explanation of what finally rendered.
- */
-function probe(kind: Kind, part: unknown, variables: unknown) {
-  const values = Object.assign(Object.create(null), variables);
-  const errors: PromptDiagnostic[] = [];
-  for (let current = part;;) {
-    const one = { sections: [current], tools: [], variables: values };
-    try {
-      const explained = explainPrompt(
-        (kind === "section"
-          ? one
-          : { ...one, sections: [], contexts: [current] }) as never,
-      );
-      const { text, sections } = kind === "section"
-        ? explained
-        : explained.context;
-      return { errors, text, explained: sections[0] };
-    } catch (error) {
-      if (!(error instanceof PromptError)) throw error;
-      errors.push(fromError(error));
-      const name = error.variable;
-      if (name !== undefined && values[name] !== PLACEHOLDER) {
-        values[name] = PLACEHOLDER;
-        continue;
-      }
-      current = withoutItem(current, error.item);
-      if (current === undefined) {
-        return { errors, text: "", explained: undefined };
-      }
-    }
-  }
+  return found;
 }
 
 /** `part` without its first item (depth first) named `name`; undefined when none is. */
 function withoutItem(part: unknown, name: string | undefined): unknown {
-  const items = (part as { items?: unknown } | null)?.items;
+  const items = (part as Loose | null)?.items;
   if (name === undefined || !Array.isArray(items)) return undefined;
   for (let i = 0; i < items.length; i++) {
-    const hit = (items[i] as { name?: unknown } | null)?.name === name;
-    const inner = hit ? undefined : withoutItem(items[i], name);
-    if (!hit && inner === undefined) continue;
-    const copy = items.slice();
-    copy.splice(i, 1, ...(hit ? [] : [inner]));
-    return { ...(part as object), items: copy };
+    const hit = (items[i] as Loose | null)?.name === name;
+    const inner = hit ? [] : [withoutItem(items[i], name)];
+    if (!hit && inner[0] === undefined) continue;
+    const rest = [...items.slice(0, i), ...inner, ...items.slice(i + 1)];
+    return { ...(part as object), items: rest };
   }
   return undefined;
 }
 
+type Loose = Record<string, unknown>;
+
 /** The names `part` (its heading, footer, items at any depth) references; none when literal. */
 function referencesOf(part: unknown, into: Set<string>): void {
-  const { text, literal, list, items } = (part ?? {}) as Record<
-    string,
-    unknown
-  >;
+  const { text, literal, list, items } = (part ?? {}) as Loose;
   const footer = (list as { footer?: unknown } | null)?.footer;
   for (const source of literal === true ? [] : [text, footer]) {
     if (typeof source !== "string") continue;
     for (const match of source.matchAll(REFERENCE)) into.add(match[1]!);
   }
-  for (const item of Array.isArray(items) ? items : []) {
-    referencesOf(item, into);
-  }
-}
-
-/** Where a rendered part sits: a top-level part, or an item under `path`. */
-function placeOf(kind: Kind, path: readonly string[], part: ItemExplanation) {
-  const { name, owner, layer } = part;
-  const where: Where = path.length === 0
-    ? { [kind]: name, owner }
-    : { [kind]: path[0], item: name, list: path, owner };
-  return layer === undefined ? where : { ...where, layer };
-}
-
-/** Visits a rendered part and its items at any depth, with the lists above each. */
-function eachPart(
-  part: ItemExplanation,
-  path: readonly string[],
-  visit: (part: ItemExplanation, path: readonly string[]) => void,
-): void {
-  visit(part, path);
-  for (const item of part.items ?? []) {
-    eachPart(item, [...path, part.name], visit);
+  if (Array.isArray(items)) {
+    for (const item of items) {
+      referencesOf(item, into);
+    }
   }
 }
 
@@ -238,27 +190,24 @@ export function sentences(text: string): string[] {
     .filter((sentence) => sentence.split(" ").length >= 5);
 }
 
-/** Remembers where each sentence was first seen; reports it seen elsewhere. */
+/** Remembers where each sentence was first seen; reports it seen elsewhere once. */
 function sentenceChecker(out: PromptDiagnostic[]) {
-  const first = new Map<string, string>();
-  const reported = new Set<string>();
+  const labels = new Map<string, Set<string>>();
   return (text: string, where: Where): void => {
     const label = (where.tool === undefined ? "" : "the description of ") +
       describeWhere(where);
     for (const sentence of sentences(text)) {
-      const earlier = first.get(sentence) ?? label;
-      first.set(sentence, earlier);
-      const pair = `${earlier}\0${label}\0${sentence}`;
-      if (earlier === label || reported.has(pair)) continue;
-      reported.add(pair);
-      const message = `The sentence ${JSON.stringify(sentence)} appears in ` +
-        `${earlier} and in ${label}: one fact, two owners`;
-      out.push(
-        withFields(
-          { code: "duplicate-sentence", severity: "warning", message },
-          where,
-        ),
-      );
+      const seen = labels.get(sentence) ?? new Set([label]);
+      labels.set(sentence, seen);
+      if (seen.has(label)) continue;
+      seen.add(label);
+      const [earlier] = seen;
+      out.push(warning("duplicate-sentence", {
+        where,
+        say: () =>
+          `The sentence ${JSON.stringify(sentence)} appears in ` +
+          `${earlier} and in ${label}: one fact, two owners`,
+      }));
     }
   };
 }

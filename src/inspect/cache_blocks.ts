@@ -6,8 +6,8 @@
  * @module
  */
 
-import { describeValue, failure } from "../core/errors.ts";
-import { explainSequence, type ItemExplanation } from "./explain.ts";
+import { optionError, type OptionFault } from "./_options.ts";
+import { explainSequence } from "./explain.ts";
 import type { PromptAssembly, Stability } from "../core/types.ts";
 
 /**
@@ -70,12 +70,6 @@ export interface CacheBlocksOptions {
   maxBreakpoints?: number;
 }
 
-const VOLATILITY: Readonly<Record<Stability, number>> = {
-  static: 0,
-  session: 1,
-  step: 2,
-};
-
 /**
  * Splits the rendered system prompt into blocks of consecutive sections
  * with the same stability, and marks where a cache breakpoint pays: at the
@@ -121,68 +115,46 @@ export function cacheBlocks(
   assembly: PromptAssembly,
   options: CacheBlocksOptions = {},
 ): CacheBlock[] {
-  const maxBreakpoints = checkedMaxBreakpoints(options);
+  const max = checkedMaxBreakpoints(options);
   // The runtime context is its own channel: a broken one does not block this.
   const { text, sections } = explainSequence(assembly, "section");
   const blocks: CacheBlock[] = [];
-  let end = 0;
-  for (const section of sections) {
-    const stability = mostVolatile(section);
-    const last = blocks.at(-1);
-    if (last?.stability === stability) {
-      last.sections.push(section.name);
-      last.text += text.slice(end, section.end);
-    } else {
-      blocks.push({
-        separator: text.slice(section.separatorStart, section.start),
-        text: text.slice(section.start, section.end),
-        sections: [section.name],
-        stability,
-        cache: false,
-      });
+  let from = 0; // where the last block's text starts
+  // A section's stability is already its most volatile item's.
+  for (const { name, stability, separatorStart, start, end } of sections) {
+    if (blocks.at(-1)?.stability !== stability) {
+      const separator = text.slice(separatorStart, start);
+      // Its text is cut below, as for a section that joins it.
+      blocks.push({ separator, text, sections: [], stability, cache: false });
+      from = start;
     }
-    end = section.end;
+    const block = blocks.at(-1)!;
+    block.sections.push(name);
+    block.text = text.slice(from, end);
   }
-  let prefix = blocks.findIndex((block) => block.stability === "step");
-  if (prefix === -1) prefix = blocks.length;
-  for (let i = Math.max(0, prefix - maxBreakpoints); i < prefix; i++) {
+  const step = blocks.findIndex((block) => block.stability === "step");
+  const prefix = step === -1 ? blocks.length : step;
+  for (let i = Math.max(0, prefix - max); i < prefix; i++) {
     blocks[i]!.cache = true;
   }
   return blocks;
 }
 
-/** A part's stability, or its most volatile rendered item's (at any depth). */
-function mostVolatile(part: ItemExplanation): Stability {
-  return (part.items ?? []).map(mostVolatile).reduce(
-    (most, stability) =>
-      VOLATILITY[stability] > VOLATILITY[most] ? stability : most,
-    part.stability,
-  );
-}
-
 function checkedMaxBreakpoints(options: CacheBlocksOptions): number {
-  const state = (expected: string, value: unknown) =>
-    failure(
-      "invalid-option",
-      "split cache blocks",
-      {},
-      `${expected}, got ${value}`,
-    );
+  const fail = (fault: OptionFault) => optionError("split cache blocks", fault);
   if (typeof options !== "object" || options === null) {
-    throw new TypeError(
-      state("options must be an object", describeValue(options)).message,
-    );
+    throw fail({ state: "options must be an object", got: options });
   }
   const { maxBreakpoints = 3 } = options;
   if (typeof maxBreakpoints !== "number") {
-    const got = describeValue(maxBreakpoints);
-    throw new TypeError(state("maxBreakpoints must be a number", got).message);
+    throw fail({
+      state: "maxBreakpoints must be a number",
+      got: maxBreakpoints,
+    });
   }
-  if (!Number.isInteger(maxBreakpoints) || maxBreakpoints < 0) {
-    throw state(
-      "maxBreakpoints must be a non-negative integer",
-      maxBreakpoints,
-    );
+  if (Number.isInteger(maxBreakpoints) && maxBreakpoints >= 0) {
+    return maxBreakpoints;
   }
-  return maxBreakpoints;
+  const state = "maxBreakpoints must be a non-negative integer";
+  throw fail({ state: `${state}, got ${maxBreakpoints}` });
 }

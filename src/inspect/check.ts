@@ -4,18 +4,13 @@
  * @module
  */
 
-import { describeWhere, messageOf, PromptError } from "../core/errors.ts";
+import { messageOf, PromptError } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
-import { diagnoseAssembly, fromError, type Seen } from "./_diagnose.ts";
+import type * as types from "../core/types.ts";
+import { diagnoseAssembly, fromError, warning } from "./_diagnose.ts";
+import type { Seen } from "./_diagnose.ts";
 import type { PromptDiagnostic } from "./diagnostics.ts";
-import type {
-  AssembleArgs,
-  AssembleContext,
-  AssembleOptions,
-  PromptAssembly,
-  PromptRegistrations,
-} from "../core/types.ts";
 
 /**
  * Options of {@linkcode checkPrompt}: `assemble()`'s (`layer`, `signal`),
@@ -32,7 +27,8 @@ import type {
  * assert.equal(options.contexts?.length, 2);
  * ```
  */
-export interface CheckOptions<C = AssembleContext> extends AssembleOptions {
+export interface CheckOptions<C = types.AssembleContext>
+  extends types.AssembleOptions {
   /**
    * Contexts checked after the `context` argument (when one is given): a
    * variable is unused only when no checked context's parts reference it.
@@ -56,11 +52,11 @@ export interface CheckOptions<C = AssembleContext> extends AssembleOptions {
  * assert.equal(typeof prompt.registrations, "function");
  * ```
  */
-export interface CheckablePrompt<C = AssembleContext> {
+export interface CheckablePrompt<C = types.AssembleContext> {
   /** What the registry holds. */
-  registrations(): PromptRegistrations;
+  registrations(): types.PromptRegistrations;
   /** One step's assembly. */
-  assemble(...args: AssembleArgs<C>): Promise<PromptAssembly>;
+  assemble(...args: types.AssembleArgs<C>): Promise<types.PromptAssembly>;
 }
 
 /**
@@ -105,114 +101,94 @@ export interface CheckablePrompt<C = AssembleContext> {
  */
 export async function checkPrompt<C>(
   prompt: CheckablePrompt<C>,
-  ...args: AssembleArgs<C, CheckOptions<C>>
+  ...args: types.AssembleArgs<C, CheckOptions<C>>
 ): Promise<PromptDiagnostic[]> {
-  const [context, options] = args as [C?, CheckOptions<C>?];
   try {
-    return await check(prompt, context, options ?? {});
+    return await check(prompt, ...(args as [C?, CheckOptions<C>?]));
   } catch (error) {
-    return [{
-      code: "check-failed",
-      severity: "error",
-      message: `Cannot check the prompt: ${messageOf(error)}`,
-    }];
+    const message = `Cannot check the prompt: ${messageOf(error)}`;
+    return [{ code: "check-failed", severity: "error", message }];
   }
 }
 
 async function check<C>(
   prompt: CheckablePrompt<C>,
-  context: C | undefined,
-  { contexts: more, layer, signal }: CheckOptions<C>,
+  context?: C,
+  options?: CheckOptions<C>,
 ): Promise<PromptDiagnostic[]> {
+  const { contexts: more, layer, signal } = options ?? {};
   const contexts: C[] = !Array.isArray(more) || more.length === 0
     ? [context ?? {} as C]
     : [...(context === undefined ? [] : [context]), ...more];
   // Taken first: the registrations the assemblies resolve.
   const registrations = prompt.registrations();
   const found = new Map<string, PromptDiagnostic>();
+  const many = contexts.length > 1;
   const add = (diagnostic: PromptDiagnostic, index?: number) => {
     const key = JSON.stringify(diagnostic);
     const held = found.get(key) ?? diagnostic;
     found.set(key, held);
-    if (index !== undefined && contexts.length > 1) {
-      (held.contexts ??= []).push(index);
-    }
+    if (many && index !== undefined) (held.contexts ??= []).push(index);
   };
   const seen: Seen = { references: new Set(), tools: new Set() };
-  let assembled = 0;
-  const options = { ...(layer && { layer }), ...(signal && { signal }) };
+  let assembled = false;
+  const how = { ...(layer && { layer }), ...(signal && { signal }) };
   for (const [i, each] of contexts.entries()) {
-    let assembly: PromptAssembly;
+    let assembly: types.PromptAssembly;
     try {
-      assembly = await prompt.assemble(...[each, options] as AssembleArgs<C>);
+      assembly = await prompt.assemble(...[each, how] as types.AssembleArgs<C>);
     } catch (error) {
       // An orphan item is a fault of the registrations, reported as such.
-      const code = error instanceof PromptError && error.code === "orphan-item"
-        ? "orphan-item"
-        : "assemble-failed";
-      add(
-        error instanceof PromptError ? fromError(error, code) : {
-          code,
-          severity: "error",
-          message: messageOf(error),
-        },
-        i,
-      );
+      const orphan = error instanceof PromptError &&
+        error.code === "orphan-item";
+      add(fromError(error, orphan ? "orphan-item" : "assemble-failed"), i);
       continue;
     }
-    assembled++;
+    assembled = true;
     diagnoseAssembly(assembly, seen).forEach((d) => add(d, i));
   }
-  if (assembled === 0) return [...found.values()];
-  const checked = `the checked context${contexts.length > 1 ? "s" : ""}`;
+  if (!assembled) return [...found.values()];
+  const checked = `the checked context${many ? "s" : ""}`;
   for (const tool of registrations.toolOrder) {
     if (tool === TOOL_ORDER_REST || seen.tools.has(tool)) continue;
     const suggestion = closestName(tool, seen.tools);
-    add({
-      code: "unknown-tool-order",
-      severity: "warning",
-      message: `No tool provider returns ${describeWhere({ tool })}, listed ` +
-        `in toolOrder, in ${checked}${didYouMean(suggestion)}`,
-      tool,
-      ...(suggestion && { suggestion }),
-    });
+    add(warning("unknown-tool-order", {
+      where: { tool, ...(suggestion && { suggestion }) },
+      say: (what) =>
+        `No tool provider returns ${what}, listed in toolOrder, in ` +
+        `${checked}${didYouMean(suggestion)}`,
+    }));
   }
-  for (const variable of variablesFor(registrations, layer)) {
-    const { name, owner, layer } = variable;
+  for (const { name, owner, layer: at } of variablesFor(registrations, layer)) {
     if (seen.references.has(name)) continue;
-    const where = { variable: name, owner, ...(layer && { layer }) };
-    add({
-      code: "unused-variable",
-      severity: "warning",
-      message: `No section, context entry or item of ${checked} ` +
-        `references ${describeWhere(where)}`,
-      ...(owner && { owner }),
-      ...(layer && { layer }),
-      variable: name,
-    });
+    add(warning("unused-variable", {
+      where: { variable: name, owner, ...(at && { layer: at }) },
+      say: (what) =>
+        `No section, context entry or item of ${checked} references ${what}`,
+    }));
   }
   return [...found.values()];
 }
 
+type Variable = types.PromptRegistrations["variables"][number];
+
 /** The registered variables an assembly for `layer` sees: per name, the nearest layer's. */
 function variablesFor(
-  { variables, layers }: PromptRegistrations,
+  { variables, layers }: types.PromptRegistrations,
   layer: string | undefined,
-): Iterable<PromptRegistrations["variables"][number]> {
+): Iterable<Variable> {
   const parents = new Map(layers.map((l) => [l.key, l.parent]));
-  const chain: (string | undefined)[] = [undefined];
+  // How near each layer of the chain is; the global registrations are farthest.
+  const near = new Map<string | undefined, number>([[undefined, 0]]);
   for (let key = layer; key !== undefined && parents.has(key);) {
-    if (chain.includes(key)) break;
-    chain.splice(1, 0, key);
+    if (near.has(key)) break;
+    near.set(key, layers.length + 1 - near.size);
     key = parents.get(key);
   }
-  const nearest = new Map<string, PromptRegistrations["variables"][number]>();
-  for (const variable of variables) {
-    const held = nearest.get(variable.name);
-    const at = chain.indexOf(variable.layer);
-    if (at !== -1 && (held === undefined || chain.indexOf(held.layer) < at)) {
-      nearest.set(variable.name, variable);
-    }
+  const rank = (v?: Variable) => v === undefined ? -1 : near.get(v.layer) ?? -1;
+  const nearest = new Map<string, Variable>();
+  for (const v of variables) {
+    if (rank(v) > rank(nearest.get(v.name))) nearest.set(v.name, v);
   }
   return nearest.values();
 }

@@ -7,17 +7,11 @@
  */
 
 import { describeWhere } from "../core/errors.ts";
-import { explainPrompt, type ItemExplanation } from "./explain.ts";
-import {
-  type Change,
-  changedKeys,
-  defined,
-  firstDifference,
-  type Part,
-  partsOf,
-  walk,
-} from "./_parts.ts";
 import type { PromptAssembly } from "../core/types.ts";
+import { explainPrompt } from "./explain.ts";
+import type { Explained, PromptExplanation } from "./explain.ts";
+import { type Part, partsOf } from "./_parts.ts";
+import { changedKeys, defined, firstDifference, same } from "./_values.ts";
 
 /**
  * A tool, section, context entry or item that differs between two steps,
@@ -176,14 +170,10 @@ export function comparePrompts(
   previous: PromptAssembly,
   next: PromptAssembly,
 ): PromptComparison {
-  const before = explainPrompt(previous);
-  const after = explainPrompt(next);
-  const toolsOf = (tools: typeof before.tools, objects: unknown[]) =>
-    tools.map((t, i): Part => ({ ...t, key: objects[i] }));
-  const tool = walk(
-    toolsOf(before.tools, previous.tools),
-    toolsOf(after.tools, next.tools),
-  );
+  const [before, after] = [explainPrompt(previous), explainPrompt(next)];
+  const tools = ({ tools }: PromptExplanation, objects: unknown[]) =>
+    tools.map((t, i): Keyed => ({ ...t, key: objects[i], list: [], own: "" }));
+  const tool = walk(tools(before, previous.tools), tools(after, next.tools));
   const prompt = compareText(before, after);
   const context = compareText(before.context, after.context);
   return defined<PromptComparison>({
@@ -198,7 +188,7 @@ export function comparePrompts(
       changed: tool !== undefined,
       previous: before.tools.map((t) => t.name),
       next: after.tools.map((t) => t.name),
-      firstChanged: tool && changedPart(tool, []),
+      firstChanged: tool && changedPart(tool),
     }),
     context: defined({
       changed: context !== undefined,
@@ -209,85 +199,81 @@ export function comparePrompts(
   });
 }
 
+/** A part (or a tool, its key the tool) as the walk compares it: by name, then by key. */
+type Keyed = Pick<Part, "name" | "owner" | "layer" | "list" | "own"> & Kin;
+type Kin = { key: unknown; children?: Keyed[] };
+/** The first difference of two sequences; `was` when a part changed in place. */
+type Change = { change: Kind; part: Keyed; index: number; was?: Keyed };
+type Kind = ChangedPart["change"];
+
 /** The first change between two rendered sequences (the prompt's or the context's). */
-function compareText(
-  before: { text: string; sections: ItemExplanation[] },
-  after: { text: string; sections: ItemExplanation[] },
-) {
+function compareText(before: Explained, after: Explained) {
   if (before.text === after.text) return undefined;
-  const offset = firstDifference(before.text, after.text);
-  const was = partsOf(before.text, before.sections);
-  const is = partsOf(after.text, after.sections);
-  const first = walk(was, is);
-  // Texts that differ always differ in some part; this guards the walk.
-  if (first === undefined) return { offset };
+  const was = partsOf(before);
+  const is = partsOf(after);
+  // Texts that differ differ in some part: the parts and separators tile them.
+  const first = walk(was, is)!;
+  const [rest, later] = [was.slice(first.index + 1), is.slice(first.index + 1)];
+  // A break: it changed in place, and every part after it is the same.
+  const broke = first.was && later.length > 0 && !walk(rest, later);
   return {
-    offset,
-    first: changedPart(first, []),
-    item: firstChangedItem(was[first.index], first, []),
-    prefixBreak: prefixBreak(was, is, first),
+    offset: firstDifference(before.text, after.text),
+    first: changedPart(first),
+    item: firstChangedItem(first),
+    prefixBreak: broke ? prefixBreak(first.part, later) : undefined,
   };
 }
 
-function prefixBreak(
-  was: readonly Part[],
-  is: readonly Part[],
-  { change, index, part }: Change,
-): PrefixBreak | undefined {
-  const [before, after] = [was.slice(index + 1), is.slice(index + 1)];
-  if (
-    change !== "changed" || was[index]!.name !== part.name ||
-    after.length === 0 || before.length !== after.length ||
-    after.some((p, i) => p.name !== before[i]!.name || p.key !== before[i]!.key)
-  ) return undefined;
+/** The finding when `part` changed and the `after` parts behind it did not. */
+function prefixBreak({ name, owner, layer }: Keyed, after: Keyed[]) {
   const chars = after.reduce((sum, p) => sum + (p.key as string).length, 0);
   const n = after.length;
-  const { name, owner, layer } = part;
   // The owner is named even when absent: "of the root registry".
-  const where = describeWhere({
-    section: name,
-    owner,
-    ...(layer && { layer }),
-  });
+  const what = describeWhere({ section: name, owner, ...(layer && { layer }) });
   return defined<PrefixBreak>({
     section: name,
     owner,
     layer,
     unchangedAfter: n,
     charsAfter: chars,
-    message: `The change to ${where} invalidates the provider's prefix ` +
-      `cache for the ${n} section${n === 1 ? "" : "s"} (${chars} characters) ` +
-      "after it, which did not change; give it a higher order so that it " +
-      "renders after them, or make it a context entry",
+    message: `The change to ${what} invalidates the provider's prefix cache ` +
+      `for the ${n} section${n === 1 ? "" : "s"} (${chars} characters) after ` +
+      "it, which did not change; give it a higher order so that it renders " +
+      "after them, or make it a context entry",
   });
+}
+
+/**
+ * Walks both sequences in order, matching parts by name: the first pair
+ * that differs, a part only `before` has (removed), or one only `after`
+ * has (added). A part both have at different places is `changed` where
+ * `after` has it.
+ */
+function walk(before: Keyed[], after: Keyed[]): Change | undefined {
+  const had = new Set(before.map((part) => part.name));
+  const has = new Set(after.map((part) => part.name));
+  for (let index = 0; index < Math.max(before.length, after.length); index++) {
+    const [a, b] = [before[index], after[index]]; // `before`'s, `after`'s
+    if (b === undefined) return { change: "removed", part: a!, index };
+    if (a === undefined) return { change: "added", part: b, index };
+    if (a.name === b.name && same(a.key, b.key)) continue;
+    if (a.name === b.name) return { change: "changed", part: b, index, was: a };
+    if (!has.has(a.name)) return { change: "removed", part: a, index };
+    return { change: had.has(b.name) ? "changed" : "added", part: b, index };
+  }
+  return undefined;
 }
 
 /** Inside a list changed in place, its own text unchanged: the deepest first changed item. */
-function firstChangedItem(
-  was: Part | undefined,
-  first: Change,
-  path: readonly string[],
-): ChangedPart | undefined {
-  const is = first.part;
-  if (
-    first.change !== "changed" || was?.name !== is.name ||
-    was.children === undefined || is.children === undefined ||
-    was.own !== is.own
-  ) return undefined;
-  const list = [...path, is.name];
-  const item = walk(was.children, is.children);
-  return item && (firstChangedItem(was.children[item.index], item, list) ??
-    changedPart(item, list));
+function firstChangedItem({ was, part }: Change): ChangedPart | undefined {
+  const [a, b] = [was?.children, part.children];
+  if (!a || !b || was!.own !== part.own) return undefined;
+  const item = walk(a, b);
+  return item && (firstChangedItem(item) ?? changedPart(item));
 }
 
-function changedPart({ part, index, change }: Change, list: string[]) {
+function changedPart({ part, index, change }: Change): ChangedPart {
   const { name, owner, layer } = part;
-  return defined<ChangedPart>({
-    name,
-    owner,
-    layer,
-    list: list.length === 0 ? undefined : list,
-    index,
-    change,
-  });
+  const list = part.list.length === 0 ? undefined : part.list;
+  return defined<ChangedPart>({ name, owner, layer, list, index, change });
 }

@@ -10,10 +10,11 @@
 const PIECE =
   /[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+/gu;
 const LETTER = /\p{L}/u;
+const DIGIT = /^\p{N}/u;
+const UPPER = /\p{Lu}/u;
 const HAN = /\p{sc=Han}/u;
 const KANA = /[\p{sc=Hiragana}\p{sc=Katakana}]/u;
 const HANGUL = /\p{sc=Hangul}/u;
-const UPPER = /\p{Lu}/u;
 
 // Tokens per character of scripts without spaces between words, and of
 // other non-Latin letters; measured against o200k_base (see the test).
@@ -21,11 +22,10 @@ const PER_HAN = 0.75;
 const PER_KANA = 0.8;
 const PER_HANGUL = 0.7;
 const PER_OTHER_LETTER = 0.5;
-// A Latin word costs one token up to this many letters, one more per as
-// many letters again.
+// A Latin word costs a token per this many letters (rounded down), at least one.
 const WORD_LETTERS = 5;
 // Characters per token in a run of punctuation.
-const PUNCTUATION_RUN = 4;
+const PER_MARKS = 4;
 
 /**
  * An estimate of how many tokens `text` costs with a current BPE tokenizer.
@@ -59,16 +59,11 @@ export function estimateTokens(text: string): number {
   let tokens = 0;
   for (const [piece] of text.matchAll(PIECE)) {
     const first = piece.codePointAt(0)!;
-    if (first <= 0x20 && piece.trim() === "") {
-      tokens += 1; // whitespace
-    } else if (LETTER.test(piece)) {
-      tokens += wordTokens(piece);
-    } else if (first >= 0x30 && first <= 0x39 || /^\p{N}/u.test(piece)) {
-      tokens += 1; // up to 3 digits
-    } else {
-      const marks = [...piece.trim()].length;
-      tokens += Math.max(1, Math.ceil(marks / PUNCTUATION_RUN));
-    }
+    // Whitespace, a word, up to 3 digits, punctuation (a token per 4 marks).
+    if (first <= 0x20 && piece.trim() === "") tokens += 1;
+    else if (LETTER.test(piece)) tokens += wordTokens(piece);
+    else if ((first >= 0x30 && first <= 0x39) || DIGIT.test(piece)) tokens++;
+    else tokens += Math.max(1, Math.ceil([...piece.trim()].length / PER_MARKS));
   }
   return Math.round(tokens);
 }
@@ -79,15 +74,11 @@ function wordTokens(piece: string): number {
   let letters = 0; // of the current Latin word
   let upperRun = false;
   const endWord = () => {
-    if (letters > 0) {
-      tokens += 1 +
-        Math.floor(Math.max(0, letters - WORD_LETTERS) / WORD_LETTERS);
-    }
+    if (letters > 0) tokens += Math.max(1, Math.floor(letters / WORD_LETTERS));
     letters = 0;
   };
   for (const char of piece) {
-    const code = char.codePointAt(0)!;
-    if (code < 0x250 && LETTER.test(char)) {
+    if (char.codePointAt(0)! < 0x250 && LETTER.test(char)) {
       const upper = UPPER.test(char);
       // camelCase and HTTPServer split where a capital starts a word.
       if (upper && letters > 0 && !upperRun) endWord();

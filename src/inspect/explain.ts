@@ -5,12 +5,7 @@
  * @module
  */
 
-import type {
-  AssembledItem,
-  PromptAssembly,
-  Stability,
-  ToolSchema,
-} from "../core/types.ts";
+import type { PromptAssembly, Stability, ToolSchema } from "../core/types.ts";
 import { toolLayer, toolOwner } from "../core/tools.ts";
 import { templateOf } from "../render/_template.ts";
 import { type PartSpan, renderAssembly } from "../render/_walk.ts";
@@ -187,93 +182,69 @@ export interface PromptExplanation {
 export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
   const prompt = explainSequence(assembly, "section");
   const context = explainSequence(assembly, "context");
-  const tools = Array.isArray(assembly.tools)
-    ? assembly.tools.map(explainTool)
-    : [];
-  return {
-    ...prompt,
-    tools,
-    context,
-    totals: {
-      chars: prompt.text.length,
-      tokens: estimateTokens(prompt.text),
-      sections: prompt.sections.length,
-      tools: tools.length,
-      toolTokens: tools.reduce((sum, tool) => sum + tool.tokens, 0),
-    },
-  };
+  const { tools: given } = assembly;
+  const tools = Array.isArray(given) ? given.map(explainTool) : [];
+  const { text, sections } = prompt;
+  const toolTokens = tools.reduce((sum, tool) => sum + tool.tokens, 0);
+  const size = { chars: text.length, tokens: estimateTokens(text) };
+  const count = { sections: sections.length, tools: tools.length, toolTokens };
+  return { ...prompt, tools, context, totals: { ...size, ...count } };
 }
 
-/** One channel explained: the system prompt (`"section"`) or the runtime context. */
+/** One channel rendered and explained: the system prompt's or the runtime context's. */
+export type Explained = PromptExplanation["context"];
+
+const VOLATILITY = { static: 0, session: 1, step: 2 } as const;
+
+/**
+ * Explains one channel: the system prompt (`"section"`) or the runtime
+ * context; a list is as volatile as its most volatile item.
+ */
 export function explainSequence(
   assembly: PromptAssembly,
   kind: "section" | "context",
-): PromptExplanation["context"] {
+): Explained {
   const spans: PartSpan[] = [];
   const dropped: string[] = [];
   const text = renderAssembly(assembly, { kind, spans, dropped });
-  return {
-    text,
-    sections: spans.map((span) => explainPart(span, text, 0)),
-    dropped,
-  };
-}
-
-const VOLATILITY: Readonly<Record<Stability, number>> = {
-  static: 0,
-  session: 1,
-  step: 2,
-};
-
-/** A span (relative to `offset`, its holder's start) with absolute positions. */
-function explainPart(
-  span: PartSpan,
-  text: string,
-  offset: number,
-): ItemExplanation {
-  const part: AssembledItem = span.part;
-  const start = offset + span.start;
-  const end = offset + span.end;
-  const explained: ItemExplanation = {
-    name: part.name,
-    order: part.order,
-    stability: part.stability ?? "static",
-    separatorStart: offset + span.separatorStart,
-    start,
-    end,
-    chars: end - start,
-    tokens: estimateTokens(text.slice(start, end)),
-    variables: variablesOf(part),
-  };
-  if (part.owner !== undefined) explained.owner = part.owner;
-  if (part.layer !== undefined) explained.layer = part.layer;
-  if (part.shadows !== undefined) explained.shadows = { ...part.shadows };
-  if (span.items !== undefined) {
-    const items = span.items.map((item) => explainPart(item, text, start));
-    explained.items = items;
-    for (const item of items) {
-      if (VOLATILITY[item.stability] > VOLATILITY[explained.stability]) {
-        explained.stability = item.stability;
+  // A span's positions are relative to `at`, the start of the part holding it.
+  const explain = (span: PartSpan, at: number): ItemExplanation => {
+    const { part } = span;
+    const start = at + span.start;
+    const end = at + span.end;
+    const explained: ItemExplanation = {
+      name: part.name,
+      order: part.order,
+      stability: part.stability ?? "static",
+      separatorStart: at + span.separatorStart,
+      start,
+      end,
+      chars: end - start,
+      tokens: estimateTokens(text.slice(start, end)),
+      variables: variablesOf(part),
+    };
+    const { owner, layer, shadows } = part;
+    if (owner !== undefined) explained.owner = owner;
+    if (layer !== undefined) explained.layer = layer;
+    if (shadows !== undefined) explained.shadows = { ...shadows };
+    if (span.items === undefined) return explained;
+    explained.items = span.items.map((item) => explain(item, start));
+    for (const { stability } of explained.items) {
+      if (VOLATILITY[stability] > VOLATILITY[explained.stability]) {
+        explained.stability = stability;
       }
     }
-  }
-  return explained;
+    return explained;
+  };
+  return { text, sections: spans.map((span) => explain(span, 0)), dropped };
 }
 
-/** What the part's text (a list's heading and footer) references; none when literal. */
-function variablesOf(part: AssembledItem): string[] {
-  if (part.literal === true) return [];
-  const names = referencedNames(part.text);
-  const footer = part.list?.footer;
-  if (footer === undefined) return names;
-  return [...new Set([...names, ...referencedNames(footer)])];
-}
+/** A tool as a handler may have left it. */
+type Loose = Partial<Record<keyof ToolSchema, unknown>>;
 
 /** What can be counted of a tool, whatever a handler left in it. */
 function explainTool(tool: ToolSchema): ToolExplanation {
-  const { name, description, parameters } = (tool ?? {}) as Partial<
-    Record<keyof ToolSchema, unknown>
-  >;
+  const { name, description, parameters }: Loose = tool ?? {};
   let json = "";
   try {
     json = JSON.stringify(parameters) ?? "";
@@ -294,7 +265,17 @@ function explainTool(tool: ToolSchema): ToolExplanation {
   return explained;
 }
 
-/** The names `text` references, once each, in first-use order. */
-function referencedNames(text: string): string[] {
-  return [...new Set(templateOf(text).parts.filter((_, k) => k % 2 === 1))];
+/** What a part's text (a list's heading and footer) references, in use order; none when literal. */
+function variablesOf({ literal, text, list }: PartSpan["part"]): string[] {
+  if (literal === true) return [];
+  const names = new Set(referenced(text));
+  if (list?.footer !== undefined) {
+    referenced(list.footer).forEach(names.add, names);
+  }
+  return [...names];
+}
+
+/** The names `text` references. */
+function referenced(text: string): string[] {
+  return templateOf(text).parts.filter((_, k) => k % 2 === 1);
 }

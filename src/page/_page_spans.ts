@@ -13,19 +13,8 @@ import {
   type PromptExplanation,
 } from "../../inspect.ts";
 
-/** The registration a part shadows: its owner and layer. */
-export interface ShadowedPart {
-  owner?: string;
-  layer?: string;
-}
-
-/** One span of the rendered text, `[start, end)`. */
-export interface PageSpan {
-  /** `"part"`: a section's or an item's text; `"separator"`: between two sections. */
-  kind: "part" | "separator";
-  start: number;
-  end: number;
-  text: string;
+/** Who a span belongs to: its section, item and the lists above it, owner, layer. */
+export interface Holder {
   /** The section (or context entry) it belongs to (for a separator: the one after it). */
   section: string;
   /** The list item, when the span is one (the innermost, for a nested list's item). */
@@ -37,7 +26,16 @@ export interface PageSpan {
   /** The layer it was registered in; absent for a global registration. */
   layer?: string;
   /** The farther registration it shadows in its layer chain. */
-  shadows?: ShadowedPart;
+  shadows?: ItemExplanation["shadows"];
+}
+
+/** One span of the rendered text, `[start, end)`. */
+export interface PageSpan extends Holder {
+  /** `"part"`: a section's or an item's text; `"separator"`: between two sections. */
+  kind: "part" | "separator";
+  start: number;
+  end: number;
+  text: string;
   /** `estimateTokens` of `text`. */
   tokens: number;
   /** Set when a previous step was given and the part is not the same there. */
@@ -45,12 +43,7 @@ export interface PageSpan {
 }
 
 /** A part the previous step rendered and this one does not. */
-export interface RemovedPart {
-  section: string;
-  item?: string;
-  lists?: string[];
-  owner?: string;
-}
+export type RemovedPart = Pick<Holder, "section" | "item" | "lists" | "owner">;
 
 /** One rendered sequence: the system prompt's or the runtime context's. */
 export type ExplainedText = Pick<
@@ -58,35 +51,27 @@ export type ExplainedText = Pick<
   "text" | "sections"
 >;
 
-/** Who a span belongs to. */
-interface Holder {
-  section: string;
-  item?: string;
-  lists?: string[];
-  owner?: string;
-  layer?: string;
-  shadows?: ShadowedPart;
-}
-
 function holderOf(
   part: ItemExplanation,
-  section: string,
-  path: readonly string[] | undefined,
+  { section, lists }: { section: string; lists?: readonly string[] },
 ): Holder {
-  const holder: Holder = { section };
-  if (path !== undefined) {
-    holder.item = part.name;
-    if (path.length > 0) holder.lists = [...path];
-  }
-  if (part.owner !== undefined) holder.owner = part.owner;
-  if (part.layer !== undefined) holder.layer = part.layer;
-  if (part.shadows !== undefined) {
-    const shadows: ShadowedPart = {};
-    if (part.shadows.owner !== undefined) shadows.owner = part.shadows.owner;
-    if (part.shadows.layer !== undefined) shadows.layer = part.shadows.layer;
-    holder.shadows = shadows;
-  }
-  return holder;
+  const { owner, layer, shadows } = part;
+  return {
+    section,
+    ...(lists && { item: part.name }),
+    ...(lists?.length && { lists: [...lists] }),
+    ...(owner !== undefined && { owner }),
+    ...(layer !== undefined && { layer }),
+    ...(shadows && { shadows: shadowed(shadows) }),
+  };
+}
+
+/** A copy of `shadows` without its `undefined` fields. */
+function shadowed({ owner, layer }: NonNullable<Holder["shadows"]>) {
+  return {
+    ...(owner !== undefined && { owner }),
+    ...(layer !== undefined && { layer }),
+  };
 }
 
 /** The spans of an explained sequence, in text order; they tile the text. */
@@ -94,55 +79,37 @@ export function pageSpans(explained: ExplainedText): PageSpan[] {
   const { text } = explained;
   const spans: PageSpan[] = [];
   const push = (
-    kind: PageSpan["kind"],
-    start: number,
-    end: number,
-    of: Holder,
+    [start, end]: [number, number],
+    { kind, ...of }: Holder & Pick<PageSpan, "kind">,
   ) => {
     if (end <= start) return;
     const slice = text.slice(start, end);
-    spans.push({
-      kind,
-      start,
-      end,
-      text: slice,
-      ...of,
-      tokens: estimateTokens(slice),
-    });
+    const tokens = estimateTokens(slice);
+    spans.push({ kind, start, end, text: slice, ...of, tokens });
   };
   // A list's heading, footer and the separators between its items are its
   // own; each item is its owner's, a nested list's items likewise.
-  const walk = (
-    part: ItemExplanation,
-    own: Holder,
-    path: readonly string[],
-  ) => {
+  const walk = (part: ItemExplanation, own: Holder, path: string[]) => {
     let cursor = part.start;
     for (const item of part.items ?? []) {
-      push("part", cursor, item.start, own);
-      walk(item, holderOf(item, own.section, path), [...path, item.name]);
+      push([cursor, item.start], { kind: "part", ...own });
+      const lists = { section: own.section, lists: path };
+      walk(item, holderOf(item, lists), [...path, item.name]);
       cursor = item.end;
     }
-    push("part", cursor, part.end, own);
+    push([cursor, part.end], { kind: "part", ...own });
   };
   for (const section of explained.sections) {
-    push("separator", section.separatorStart, section.start, {
-      section: section.name,
-    });
-    walk(section, holderOf(section, section.name, undefined), []);
+    const { name, separatorStart, start } = section;
+    push([separatorStart, start], { kind: "separator", section: name });
+    walk(section, holderOf(section, { section: name }), []);
   }
   return spans;
 }
 
 /** What a part is called across steps: its section, the lists above it and its item. */
-function partKey(
-  span: { section: string; item?: string; lists?: string[] },
-): string {
-  return JSON.stringify([
-    span.section,
-    ...(span.lists ?? []),
-    span.item ?? null,
-  ]);
+function partKey({ section, lists = [], item }: Holder): string {
+  return JSON.stringify([section, ...lists, item ?? null]);
 }
 
 /**
@@ -180,17 +147,17 @@ export function markChanges(
     else if (was !== span.text) span.change = "changed";
   }
   const current = new Set(spans.map(partKey));
-  const removed: RemovedPart[] = [];
-  const seen = new Set<string>();
+  const removed = new Map<string, RemovedPart>();
   for (const span of previous) {
     const key = partKey(span);
-    if (span.kind !== "part" || current.has(key) || seen.has(key)) continue;
-    seen.add(key);
-    const part: RemovedPart = { section: span.section };
-    if (span.item !== undefined) part.item = span.item;
-    if (span.lists !== undefined) part.lists = [...span.lists];
-    if (span.owner !== undefined) part.owner = span.owner;
-    removed.push(part);
+    if (span.kind !== "part" || current.has(key) || removed.has(key)) continue;
+    const { section, item, lists, owner } = span;
+    removed.set(key, {
+      section,
+      ...(item !== undefined && { item }),
+      ...(lists && { lists: [...lists] }),
+      ...(owner !== undefined && { owner }),
+    });
   }
-  return removed;
+  return [...removed.values()];
 }

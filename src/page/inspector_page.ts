@@ -1,15 +1,14 @@
 /**
  * `inspectorPage`: one or two steps' assemblies as a self-contained HTML
- * page that shows who owns each span of the prompt. Built only on the
- * public entry points.
+ * page that shows who owns each span of the prompt. Built on the public
+ * entry points and the library's message grammar.
  *
  * @module
  */
 
-import { type PromptAssembly, PromptError } from "../../mod.ts";
+import { optionError, type OptionFault } from "../inspect/_options.ts";
+import type { PromptAssembly } from "../../mod.ts";
 import {
-  cacheBlocks,
-  type ChangedPart,
   comparePrompts,
   estimateTokens,
   explainPrompt,
@@ -17,13 +16,16 @@ import {
 } from "../../inspect.ts";
 import { escapeHtml } from "./_escape_html.ts";
 import { PAGE_SCRIPT, PAGE_STYLE } from "./_page_assets.ts";
+import { changesHtml, type Removed } from "./_page_changes.ts";
 import {
-  markChanges,
-  type PageSpan,
-  pageSpans,
-  type RemovedPart,
-  type ShadowedPart,
-} from "./_page_spans.ts";
+  blockBreakpoints,
+  breakpointItems,
+  ownerColours,
+  ownerRows,
+  toolRows,
+} from "./_page_sidebar.ts";
+import { markChanges, type PageSpan, pageSpans } from "./_page_spans.ts";
+import { type Marker, marker, Owners, textHtml } from "./_page_text.ts";
 
 /**
  * A cache breakpoint: the provider caches the prompt up to `offset`.
@@ -83,318 +85,35 @@ function hasContexts(assembly: PromptAssembly): boolean {
   return Array.isArray(assembly.contexts) && assembly.contexts.length > 0;
 }
 
-/** Owners in order of first appearance, each with a colour index. */
-class Owners {
-  readonly #index = new Map<string | undefined, number>();
-  readonly prompt: number[] = [];
-  readonly context: number[] = [];
-  readonly tools: number[] = [];
-
-  index(owner: string | undefined): number {
-    let index = this.#index.get(owner);
-    if (index === undefined) {
-      index = this.#index.size;
-      this.#index.set(owner, index);
-      this.prompt.push(0);
-      this.context.push(0);
-      this.tools.push(0);
-    }
-    return index;
-  }
-
-  entries(): [string | undefined, number][] {
-    return [...this.#index];
-  }
-}
-
-/** A marker at an offset of the text: a breakpoint or the first difference. */
-interface Marker {
-  offset: number;
-  html: string;
-}
-
-const ROOT_LABEL = "(none: the root registry)";
-
 function checkedOptions(
   options: InspectorPageOptions,
   length: number,
 ): InspectorPageOptions {
+  const fail = (fault: OptionFault) =>
+    optionError("build the inspector page", fault);
   if (typeof options !== "object" || options === null) {
-    throw new TypeError(
-      `Cannot build the inspector page: options must be an object, got ${typeof options}`,
-    );
+    throw fail({ state: "options must be an object", got: options });
   }
-  if (options.title !== undefined && typeof options.title !== "string") {
-    throw new TypeError(
-      `Cannot build the inspector page: title must be a string, got ${typeof options
-        .title}`,
-    );
+  const { title, breakpoints } = options;
+  if (title !== undefined && typeof title !== "string") {
+    throw fail({ state: "title must be a string", got: title });
   }
-  if (options.breakpoints !== undefined) {
-    if (!Array.isArray(options.breakpoints)) {
-      throw new TypeError(
-        "Cannot build the inspector page: breakpoints must be an array",
-      );
-    }
-    options.breakpoints.forEach((breakpoint, i) => {
-      const offset = (breakpoint as Partial<InspectorBreakpoint> | null)
-        ?.offset;
-      if (
-        typeof offset !== "number" || !Number.isInteger(offset) ||
-        offset < 0 || offset > length
-      ) {
-        throw new PromptError(
-          "invalid-option",
-          `Cannot build the inspector page: breakpoint ${i} must have an ` +
-            `integer offset from 0 to ${length} (the prompt's length), got ${
-              String(offset)
-            }`,
-        );
-      }
-    });
+  if (breakpoints !== undefined && !Array.isArray(breakpoints)) {
+    throw fail({ state: "breakpoints must be an array", got: breakpoints });
   }
-  return options;
-}
-
-/** The default breakpoints: where `cacheBlocks` says one pays. */
-function blockBreakpoints(assembly: PromptAssembly): InspectorBreakpoint[] {
-  const breakpoints: InspectorBreakpoint[] = [];
-  let offset = 0;
-  for (const block of cacheBlocks(assembly)) {
-    offset += block.separator.length + block.text.length;
-    if (block.cache) {
-      breakpoints.push({
-        offset,
-        label: `after ${block.sections.join(", ")} (${block.stability})`,
+  breakpoints?.forEach((breakpoint, i) => {
+    const offset = (breakpoint as Partial<InspectorBreakpoint> | null)?.offset;
+    if (
+      typeof offset !== "number" || !Number.isInteger(offset) ||
+      offset < 0 || offset > length
+    ) {
+      throw fail({
+        state: `breakpoint ${i} must have an integer offset from 0 to ` +
+          `${length} (the prompt's length), got ${String(offset)}`,
       });
     }
-  }
-  return breakpoints;
-}
-
-function spanHtml(
-  span: PageSpan,
-  text: string,
-  part: number,
-  owners: Owners,
-  extraClass: string,
-): string {
-  if (span.kind === "separator") {
-    return `<span class="sep">${escapeHtml(text)}</span>`;
-  }
-  const index = owners.index(span.owner);
-  const label = span.owner ?? ROOT_LABEL;
-  const lists = span.lists?.join(" › ");
-  const shadows = span.shadows === undefined
-    ? undefined
-    : describeShadowed(span.shadows);
-  const title = [
-    `section ${span.section}`,
-    ...(span.item === undefined
-      ? []
-      : [`item ${[...(span.lists ?? []), span.item].join(" › ")}`]),
-    ...(span.layer === undefined ? [] : [`layer ${span.layer}`]),
-    `owner ${label}`,
-    ...(shadows === undefined ? [] : [`shadows ${shadows}`]),
-    `~${span.tokens} tokens`,
-    ...(span.change === undefined ? [] : [span.change]),
-  ].join(" · ");
-  const attributes: [string, string | undefined][] = [
-    ["data-part", String(part)],
-    ["data-owner-index", String(index)],
-    ["data-owner", span.owner],
-    ["data-owner-label", label],
-    ["data-section", span.section],
-    ["data-lists", lists],
-    ["data-item", span.item],
-    ["data-layer", span.layer],
-    ["data-shadows", shadows],
-    ["data-tokens", String(span.tokens)],
-    ["data-change", span.change],
-    ["title", title],
-  ];
-  const classes = `p o${index}${
-    span.change === undefined ? "" : ` ch-${span.change}`
-  }${extraClass}`;
-  return `<span class="${classes}"${
-    attributes.filter(([, value]) => value !== undefined)
-      .map(([name, value]) => ` ${name}="${escapeHtml(value!)}"`).join("")
-  }>${escapeHtml(text)}</span>`;
-}
-
-/** The spans as HTML, cut where a marker sits inside one. */
-function textHtml(
-  spans: readonly PageSpan[],
-  markers: readonly Marker[],
-  owners: Owners,
-  breakSection: string | undefined,
-): string {
-  const sorted = [...markers].sort((a, b) => a.offset - b.offset);
-  let html = "";
-  let m = 0;
-  spans.forEach((span, part) => {
-    const extra = span.kind === "part" && span.section === breakSection
-      ? " brk"
-      : "";
-    let position = span.start;
-    while (m < sorted.length && sorted[m]!.offset <= position) {
-      html += sorted[m++]!.html;
-    }
-    while (m < sorted.length && sorted[m]!.offset < span.end) {
-      const offset = sorted[m]!.offset;
-      html += spanHtml(
-        span,
-        span.text.slice(position - span.start, offset - span.start),
-        part,
-        owners,
-        extra,
-      );
-      html += sorted[m++]!.html;
-      position = offset;
-    }
-    html += spanHtml(
-      span,
-      span.text.slice(position - span.start),
-      part,
-      owners,
-      extra,
-    );
   });
-  while (m < sorted.length) html += sorted[m++]!.html;
-  // The parser drops one newline right after <pre>: give it one to drop.
-  return `\n${html}`;
-}
-
-/** The registration a part shadows: `base (layer "writer")`, `the root registry (global)`. */
-function describeShadowed(shadows: ShadowedPart): string {
-  return `${shadows.owner ?? "the root registry"} (${
-    shadows.layer === undefined ? "global" : `layer ${shadows.layer}`
-  })`;
-}
-
-function quote(name: string): string {
-  return `"${name}"`;
-}
-
-/** ` of "owner"` (nothing for the root registry) and ` in layer "l"`. */
-function describeOwner(owner: string | undefined, layer?: string): string {
-  return (owner === undefined ? "" : ` of ${quote(owner)}`) +
-    (layer === undefined ? "" : ` in layer ${quote(layer)}`);
-}
-
-/** A changed part, as the library's messages name one. */
-function describeChanged(
-  kind: "section" | "context entry" | "tool",
-  part: ChangedPart,
-): string {
-  const what = part.list === undefined
-    ? `${kind} ${quote(part.name)}`
-    : `item ${quote(part.name)} of list ${part.list.map(quote).join(" > ")}`;
-  return what + describeOwner(part.owner, part.layer) +
-    (part.change === "changed" ? "" : ` (${part.change})`);
-}
-
-/** A part only the previous step rendered, in the prompt or the context. */
-type Removed = RemovedPart & { kind: "section" | "context entry" };
-
-function comparisonHtml(
-  comparison: PromptComparison,
-  removed: readonly Removed[],
-  spans: readonly PageSpan[],
-  withContext: boolean,
-): string {
-  const lines: string[] = [];
-  const { tools, context } = comparison;
-  if (comparison.identical) {
-    lines.push(
-      "Identical to the previous step: the provider's prompt cache hits in full.",
-    );
-  }
-  if (tools.changed) {
-    lines.push(
-      `Tools changed: ${tools.previous.join(", ") || "none"} → ${
-        tools.next.join(", ") || "none"
-      }` +
-        (tools.firstChanged === undefined
-          ? ""
-          : `; first ${describeChanged("tool", tools.firstChanged)}`) +
-        ". The tools come first in the cached prefix: the cache misses in full.",
-    );
-  }
-  if (!comparison.identical && comparison.sameText) {
-    lines.push(
-      tools.changed
-        ? "Same system prompt as the previous step."
-        : "Same tools and system prompt as the previous step: the provider's prompt cache hits in full.",
-    );
-  } else if (!comparison.sameText) {
-    const first = comparison.firstChangedSection;
-    const item = comparison.firstChangedItem;
-    lines.push(
-      `The text differs from the previous step at character ${comparison.offset}` +
-        (first === undefined
-          ? "."
-          : `, first in ${describeChanged("section", first)}` +
-            (item === undefined
-              ? ""
-              : `, ${describeChanged("section", item)}`) +
-            "."),
-    );
-  }
-  if (comparison.changedVariables.length > 0) {
-    lines.push(`Changed variables: ${comparison.changedVariables.join(", ")}.`);
-  }
-  if (comparison.prefixBreak !== undefined) {
-    lines.push(`Prefix break: ${comparison.prefixBreak.message}.`);
-  }
-  const changed = spans.filter((span) => span.change === "changed").length;
-  const added = spans.filter((span) => span.change === "added").length;
-  if (changed + added > 0) {
-    lines.push(
-      `${changed} span(s) changed (wavy red underline), ${added} added (green underline).`,
-    );
-  }
-  if (context.changed) {
-    const entry = context.firstChangedEntry;
-    const item = context.firstChangedItem;
-    lines.push("The runtime context changed: send it again this step.");
-    lines.push(
-      `It differs from the previous step's at character ${context.offset}` +
-        (entry === undefined
-          ? "."
-          : `, first in ${describeChanged("context entry", entry)}` +
-            (item === undefined
-              ? ""
-              : `, ${describeChanged("context entry", item)}`) +
-            "."),
-    );
-  } else if (withContext) {
-    lines.push("The runtime context is unchanged: no need to send it again.");
-  }
-  const removedHtml = removed.length === 0
-    ? ""
-    : `<p>Removed:</p><ul class="plain">${
-      removed.map((part) =>
-        `<li>${
-          escapeHtml(
-            part.item === undefined
-              ? `${part.kind} "${part.section}"${describeOwner(part.owner)}`
-              : `item "${part.item}" of list ${
-                [part.section, ...(part.lists ?? [])].map(quote).join(" > ")
-              }${describeOwner(part.owner)}`,
-          )
-        }</li>`
-      ).join("")
-    }</ul>`;
-  return `<section class="changes" id="changes"><h2>Since the previous step</h2>${
-    lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")
-  }${removedHtml}</section>`;
-}
-
-function percent(part: number, whole: number): string {
-  if (part === 0 || whole === 0) return "0%";
-  const share = (100 * part) / whole;
-  return share < 1 ? "<1%" : `${Math.round(share)}%`;
+  return options;
 }
 
 /**
@@ -447,7 +166,7 @@ export function inspectorPage(
   );
   const owners = new Owners();
   const spans = pageSpans(explained);
-  const context = explained.context;
+  const { context, totals } = explained;
   const showContext = hasContexts(assembly) || context.text !== "";
   const contextSpans = pageSpans(context);
 
@@ -460,132 +179,50 @@ export function inspectorPage(
     for (const part of markChanges(spans, pageSpans(before))) {
       removed.push({ ...part, kind: "section" });
     }
-    for (
-      const part of markChanges(contextSpans, pageSpans(before.context))
-    ) {
-      removed.push({ ...part, kind: "context entry" });
+    const was = pageSpans(before.context);
+    for (const part of markChanges(contextSpans, was)) {
+      removed.push({ ...part, kind: "context" });
     }
     withContext ||= hasContexts(previous);
   }
 
   // Colours follow first appearance: prompt, context, then tools.
-  for (const span of spans) {
-    if (span.kind === "part") {
-      owners.prompt[owners.index(span.owner)]! += span.tokens;
+  const count = (list: PageSpan[], into: number[]) => {
+    for (const { kind, owner, tokens } of list) {
+      if (kind === "part") into[owners.index(owner)]! += tokens;
     }
+  };
+  count(spans, owners.prompt);
+  count(contextSpans, owners.context);
+  for (const { owner, tokens } of explained.tools) {
+    owners.tools[owners.index(owner)]! += tokens;
   }
-  for (const span of contextSpans) {
-    if (span.kind === "part") {
-      owners.context[owners.index(span.owner)]! += span.tokens;
-    }
-  }
-  const tools = explained.tools.map((tool) => {
-    owners.tools[owners.index(tool.owner)]! += tool.tokens;
-    return { ...tool, index: owners.index(tool.owner) };
-  });
 
   const breakpoints = options.breakpoints ?? blockBreakpoints(assembly);
-  const markers: Marker[] = breakpoints.map((breakpoint, i) => ({
-    offset: breakpoint.offset,
-    html: `<span class="mk bp" data-marker="breakpoint" data-n="${
-      i + 1
-    }" title="${
-      escapeHtml(
-        `cache breakpoint ${i + 1} at character ${breakpoint.offset}` +
-          (breakpoint.label === undefined ? "" : `: ${breakpoint.label}`),
-      )
-    }"></span>`,
-  }));
-  if (comparison?.offset !== undefined) {
-    markers.push({
-      offset: comparison.offset,
-      html: `<span class="mk diff" data-marker="difference" title="${
-        escapeHtml(
-          `the texts first differ at character ${comparison.offset}: the cached prefix ends here`,
-        )
-      }"></span>`,
-    });
+  const markers: Marker[] = breakpoints.map(({ offset, label }, i) =>
+    marker(offset, {
+      kind: "breakpoint",
+      n: i + 1,
+      title: `cache breakpoint ${i + 1} at character ${offset}` +
+        (label === undefined ? "" : `: ${label}`),
+    })
+  );
+  const differs = comparison?.offset;
+  if (differs !== undefined) {
+    markers.push(marker(differs, {
+      kind: "difference",
+      title: `the texts first differ at character ${differs}: ` +
+        "the cached prefix ends here",
+    }));
   }
-  const contextMarkers: Marker[] = comparison?.context.offset === undefined
-    ? []
-    : [{
-      offset: comparison.context.offset,
-      html: `<span class="mk diff" data-marker="context-difference" title="${
-        escapeHtml(
-          `the runtime contexts first differ at character ${comparison.context.offset}`,
-        )
-      }"></span>`,
-    }];
+  const contextDiffers = comparison?.context.offset;
+  const contextMarkers = contextDiffers === undefined ? [] : [
+    marker(contextDiffers, {
+      kind: "context-difference",
+      title: `the runtime contexts first differ at character ${contextDiffers}`,
+    }),
+  ];
 
-  const promptTokens = owners.prompt.reduce((sum, n) => sum + n, 0);
-  const ownerEntries = owners.entries();
-  const colours = ownerEntries.map(([owner, i]) => {
-    const hue = owner === undefined ? 0 : Math.round((i * 137.508) % 360);
-    const [bg, edge] = owner === undefined
-      ? ["hsl(0 0% 90%)", "hsl(0 0% 55%)"]
-      : [`hsl(${hue} 80% 88%)`, `hsl(${hue} 60% 42%)`];
-    return `.o${i} { background: ${bg}; --bg: ${bg}; --edge: ${edge}; }`;
-  }).join("\n");
-  const ownerRows = [...ownerEntries]
-    .sort(([, a], [, b]) =>
-      owners.prompt[b]! - owners.prompt[a]! ||
-      owners.tools[b]! - owners.tools[a]!
-    )
-    .map(([owner, i]) => {
-      const share = percent(owners.prompt[i]!, promptTokens);
-      const extra = [
-        ...(owners.context[i]! > 0 ? [`context ~${owners.context[i]}`] : []),
-        ...(owners.tools[i]! > 0 ? [`tools ~${owners.tools[i]}`] : []),
-      ].join(", ");
-      return `<li data-owner-index="${i}" title="${
-        escapeHtml(
-          `${owner ?? ROOT_LABEL}: ~${
-            owners.prompt[i]
-          } prompt tokens (${share})` +
-            (extra === "" ? "" : `; ${extra}`),
-        )
-      }"><span class="sw o${i}"></span><span class="name">${
-        escapeHtml(owner ?? ROOT_LABEL)
-      }${
-        extra === "" ? "" : ` <small>${escapeHtml(extra)}</small>`
-      }</span><span class="num">~${
-        owners.prompt[i]
-      }</span><span class="num">${share}</span><span class="bar o${i}" style="width: ${
-        promptTokens === 0
-          ? 0
-          : ((100 * owners.prompt[i]!) / promptTokens).toFixed(1)
-      }%"></span></li>`;
-    }).join("");
-
-  const breakpointItems = breakpoints.length === 0
-    ? `<p class="note">No cache breakpoint.</p>`
-    : `<ol id="breakpoints">${
-      breakpoints.map((breakpoint) =>
-        `<li data-offset="${breakpoint.offset}">${
-          escapeHtml(
-            `at character ${breakpoint.offset}, ~${
-              estimateTokens(explained.text.slice(0, breakpoint.offset))
-            } tokens before it` +
-              (breakpoint.label === undefined ? "" : `: ${breakpoint.label}`),
-          )
-        }</li>`
-      ).join("")
-    }</ol>`;
-  const toolRows = tools.length === 0
-    ? `<p class="note">No tools.</p>`
-    : `<table id="tools"><tr><th>tool</th><th>owner</th><th class="num">~tokens</th></tr>${
-      tools.map((tool) =>
-        `<tr data-owner-index="${tool.index}"><td class="name">${
-          escapeHtml(tool.name)
-        }</td><td><span class="sw o${tool.index}" style="display: inline-block"></span> ${
-          escapeHtml(
-            (tool.owner ?? ROOT_LABEL) +
-              (tool.layer === undefined ? "" : ` (layer ${tool.layer})`),
-          )
-        }</td><td class="num">${tool.tokens}</td></tr>`
-      ).join("")
-    }</table>`;
-  const { totals } = explained;
   const contextHtml = !showContext
     ? ""
     : `<section id="context"><h2>Runtime context</h2><p class="note">${
@@ -603,8 +240,14 @@ export function inspectorPage(
             : "; unchanged since the previous step."),
       )
     }</p><pre class="prompt" id="context-text">${
-      textHtml(contextSpans, contextMarkers, owners, undefined)
+      textHtml(contextSpans, { markers: contextMarkers, owners })
     }</pre></section>`;
+  const changes = comparison && changesHtml(comparison, {
+    removed,
+    spans: [...spans, ...contextSpans],
+    withContext,
+  });
+  const breakSection = comparison?.prefixBreak?.section;
 
   return `<!doctype html>
 <html lang="en">
@@ -613,7 +256,7 @@ export function inspectorPage(
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>${PAGE_STYLE}${colours}
+<style>${PAGE_STYLE}${ownerColours(owners)}
 </style>
 </head>
 <body>
@@ -628,24 +271,21 @@ export function inspectorPage(
   }</p></header>
 <div class="layout">
 <main>
-${
-    comparison === undefined ? "" : comparisonHtml(
-      comparison,
-      removed,
-      [...spans, ...contextSpans],
-      withContext,
-    )
-  }<h2>System prompt</h2>
+${changes ?? ""}<h2>System prompt</h2>
 <pre class="prompt" id="prompt">${
-    textHtml(spans, markers, owners, comparison?.prefixBreak?.section)
+    textHtml(spans, { markers, owners, breakSection })
   }</pre>
 ${contextHtml}
 </main>
 <aside>
 <section><h2>Span</h2><dl id="details"><dt>hover</dt><dd>a span of the prompt to see its section, item, layer, owner, what it shadows and its tokens</dd></dl></section>
-<section><h2>Owners · ~tokens · share</h2><ul class="owners" id="owners">${ownerRows}</ul></section>
-<section><h2>Cache breakpoints</h2>${breakpointItems}</section>
-<section><h2>Tools</h2>${toolRows}</section>
+<section><h2>Owners · ~tokens · share</h2><ul class="owners" id="owners">${
+    ownerRows(owners)
+  }</ul></section>
+<section><h2>Cache breakpoints</h2>${
+    breakpointItems(breakpoints, explained.text)
+  }</section>
+<section><h2>Tools</h2>${toolRows(explained.tools, owners)}</section>
 </aside>
 </div>
 <script>${PAGE_SCRIPT}</script>
