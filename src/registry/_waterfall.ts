@@ -20,85 +20,90 @@ import type {
 import { aborted, isThenable } from "./_guard.ts";
 import type { FunctionEntry } from "./_store.ts";
 
+/** One step's waterfall: what it runs, and what it found out. */
+export interface WaterfallRun<C> {
+  readonly handlers: readonly FunctionEntry[];
+  readonly context: C;
+  /** The audit's log, when the audit is on. */
+  readonly log: AuditEntry[] | undefined;
+  readonly signal: AbortSignal | undefined;
+  /** Set to the last handler that changed the assembly's shape, if one did. */
+  blame: FunctionEntry | undefined;
+}
+
+type Result = PromptAssembly | Promise<PromptAssembly>;
+
 /**
  * Runs the handlers on the assembly; the sync prefix never awaits, and a
  * handler's promise continues the same loop from the next handler.
  */
 export function waterfall<C>(
-  handlers: readonly FunctionEntry[],
   first: PromptAssembly,
-  context: C,
-  run: {
-    log: AuditEntry[] | undefined;
-    signal: AbortSignal | undefined;
-    /** Set to the last handler that changed the assembly's shape. */
-    blame?: FunctionEntry;
-  },
-): PromptAssembly | Promise<PromptAssembly> {
+  run: WaterfallRun<C>,
+): Result {
   // With one handler the blame is clear without a shape.
-  const shape = handlers.length > 1 ? new Shape() : undefined;
-  return loop({ handlers, context, run, shape }, 0, first);
+  const shape = run.handlers.length > 1 ? new Shape(first) : undefined;
+  return loop({ run, shape, from: 0 }, first);
 }
 
 interface Loop<C> {
-  readonly handlers: readonly FunctionEntry[];
-  readonly context: C;
-  readonly run: Parameters<typeof waterfall>[3];
+  readonly run: WaterfallRun<C>;
   readonly shape: Shape | undefined;
+  /** The next handler to run: one loop at a time, so a promise moves it on. */
+  from: number;
 }
 
-/** The handlers from `from` on; a handler's promise continues the loop. */
-function loop<C>(
-  state: Loop<C>,
-  from: number,
-  current: PromptAssembly,
-): PromptAssembly | Promise<PromptAssembly> {
-  const { handlers, context, run, shape } = state;
-  let assembly = current;
-  for (let i = from; i < handlers.length; i++) {
+function loop<C>(state: Loop<C>, first: PromptAssembly): Result {
+  const { handlers, context, log, signal } = state.run;
+  let assembly = first;
+  for (let i = state.from; i < handlers.length; i++) {
     // An abandoned step runs no further handler.
-    if (run.signal?.aborted) throw aborted(run.signal);
+    if (signal?.aborted) throw aborted(signal);
     const entry = handlers[i]!;
-    const before = run.log === undefined ? undefined : fingerprint(assembly);
-    shape?.take(assembly);
-    let result: unknown;
+    const before = log === undefined ? undefined : fingerprint(assembly);
+    let value: unknown;
     try {
       const handler = entry.fn; // called through a local: `this` is undefined
-      result = handler(assembly, context);
+      value = handler(assembly, context);
     } catch (cause) {
       throw handlerFailed(entry, cause);
     }
-    if (isThenable(result)) {
-      const got = assembly;
-      return Promise.resolve(result).then(
-        (value) =>
-          loop(state, i + 1, settle(state, { entry, got, value, before })),
-        (cause) => {
-          throw handlerFailed(entry, cause);
-        },
-      );
+    if (isThenable(value)) {
+      state.from = i + 1;
+      return resume(state, { entry, got: assembly, value, before });
     }
-    assembly = settle(state, { entry, got: assembly, value: result, before });
+    assembly = settle(state, { entry, got: assembly, value, before });
   }
   return assembly;
 }
 
-function settle<C>(
-  state: Loop<C>,
-  step: {
-    entry: FunctionEntry;
-    got: PromptAssembly;
-    value: unknown;
-    before: Map<string, string> | undefined;
-  },
-): PromptAssembly {
+interface Step {
+  readonly entry: FunctionEntry;
+  readonly got: PromptAssembly;
+  readonly value: unknown;
+  readonly before: Map<string, string> | undefined;
+}
+
+// Apart from the loop: a closure there would allocate its variables per
+// handler, promise or not.
+function resume<C>(state: Loop<C>, step: Step): Promise<PromptAssembly> {
+  return Promise.resolve(step.value).then(
+    (value) => loop(state, settle(state, { ...step, value })),
+    (cause) => {
+      throw handlerFailed(step.entry, cause);
+    },
+  );
+}
+
+/** The assembly a handler leaves, accepted, audited and compared. */
+function settle<C>(state: Loop<C>, step: Step): PromptAssembly {
   const { entry, before } = step;
-  const accepted = accept(entry, step.got, step.value);
-  if (before !== undefined) audit(before, accepted, entry, state.run.log!);
-  if (state.shape !== undefined && !state.shape.same(accepted)) {
-    state.run.blame = entry;
-  }
-  return accepted;
+  const assembly = step.value === undefined
+    ? step.got
+    : accept(entry, step.value);
+  if (before !== undefined) audit(before, { assembly, entry, state });
+  if (state.shape?.changed(assembly)) state.run.blame = entry;
+  return assembly;
 }
 
 /**
@@ -118,36 +123,37 @@ class Shape {
   #contextCount: unknown;
   #separator: unknown;
 
-  take(assembly: PromptAssembly): void {
-    this.#assembly = assembly;
+  constructor(assembly: PromptAssembly) {
+    this.changed(assembly);
+  }
+
+  /** Whether the shape differs from the last one seen; remembers this one. */
+  changed(assembly: PromptAssembly): boolean {
     try {
-      this.#sections = assembly.sections;
-      this.#sectionCount = assembly.sections?.length;
-      this.#tools = assembly.tools;
-      this.#toolCount = assembly.tools?.length;
-      this.#variables = assembly.variables;
-      this.#contexts = assembly.contexts;
-      this.#contextCount = assembly.contexts?.length;
-      this.#separator = assembly.separator;
+      const { sections, tools, variables, contexts, separator } = assembly;
+      const sectionCount = sections?.length;
+      const toolCount = tools?.length;
+      const contextCount = contexts?.length;
+      if (
+        this.#assembly === assembly && this.#sections === sections &&
+        this.#sectionCount === sectionCount && this.#tools === tools &&
+        this.#toolCount === toolCount && this.#variables === variables &&
+        this.#contexts === contexts && this.#contextCount === contextCount &&
+        this.#separator === separator
+      ) return false;
+      this.#assembly = assembly;
+      this.#sections = sections;
+      this.#sectionCount = sectionCount;
+      this.#tools = tools;
+      this.#toolCount = toolCount;
+      this.#variables = variables;
+      this.#contexts = contexts;
+      this.#contextCount = contextCount;
+      this.#separator = separator;
     } catch {
       // Unreadable: the check after the handlers reports it.
     }
-  }
-
-  same(assembly: PromptAssembly): boolean {
-    try {
-      return this.#assembly === assembly &&
-        this.#sections === assembly.sections &&
-        this.#sectionCount === assembly.sections?.length &&
-        this.#tools === assembly.tools &&
-        this.#toolCount === assembly.tools?.length &&
-        this.#variables === assembly.variables &&
-        this.#contexts === assembly.contexts &&
-        this.#contextCount === assembly.contexts?.length &&
-        this.#separator === assembly.separator;
-    } catch {
-      return false;
-    }
+    return true;
   }
 }
 
@@ -182,12 +188,8 @@ function handlerFailed(entry: FunctionEntry, cause: unknown): Error {
   );
 }
 
-function accept(
-  entry: FunctionEntry,
-  assembly: PromptAssembly,
-  result: unknown,
-): PromptAssembly {
-  if (result === undefined) return assembly;
+/** What a handler returned (not `undefined`), when it is an assembly. */
+function accept(entry: FunctionEntry, result: unknown): PromptAssembly {
   let ok = false;
   try {
     ok = typeof result === "object" && result !== null &&
@@ -217,33 +219,24 @@ function accept(
   return result as PromptAssembly;
 }
 
+const key = (kind: string, list: string, name: string) =>
+  JSON.stringify([kind, list, name]);
+
 /** What the audit compares: one string per part, tool, variable and layout field. */
 function fingerprint(assembly: PromptAssembly): Map<string, string> {
   const found = new Map<string, string>();
+  const parts = (list: readonly AssembledItem[] | undefined, at: string[]) => {
+    for (const part of list ?? []) {
+      const { name, items, owner: _o, layer: _l, shadows: _s, ...fields } =
+        part;
+      found.set(key(at[0]!, at[1]!, name), JSON.stringify(fields));
+      const path = at[1] === "" ? name : `${at[1]}/${name}`;
+      if (Array.isArray(items)) parts(items, ["item", path]);
+    }
+  };
   try {
-    const parts = (
-      kind: string,
-      list: readonly AssembledItem[] | undefined,
-      path: string,
-    ) => {
-      for (const part of list ?? []) {
-        const {
-          name,
-          items,
-          owner: _owner,
-          layer: _layer,
-          shadows: _shadows,
-          ...fields
-        } = part;
-        const key = JSON.stringify([path === "" ? kind : "item", path, name]);
-        found.set(key, JSON.stringify(fields));
-        if (Array.isArray(items)) {
-          parts("item", items, path === "" ? name : `${path}/${name}`);
-        }
-      }
-    };
-    parts("section", assembly.sections, "");
-    parts("context", assembly.contexts, "");
+    parts(assembly.sections, ["section", ""]);
+    parts(assembly.contexts, ["context", ""]);
     for (const tool of assembly.tools) {
       let schema: string;
       try {
@@ -251,22 +244,15 @@ function fingerprint(assembly: PromptAssembly): Map<string, string> {
       } catch {
         schema = "?";
       }
-      found.set(
-        JSON.stringify(["tool", "", tool.name]),
-        `${tool.description}\0${schema}`,
-      );
+      found.set(key("tool", "", tool.name), `${tool.description}\0${schema}`);
     }
     for (const name of Object.keys(assembly.variables)) {
-      found.set(
-        JSON.stringify(["variable", "", name]),
-        JSON.stringify([assembly.variables[name]]),
-      );
+      const value = JSON.stringify([assembly.variables[name]]);
+      found.set(key("variable", "", name), value);
     }
     if (assembly.separator !== undefined) {
-      found.set(
-        JSON.stringify(["layout", "", "separator"]),
-        JSON.stringify(assembly.separator),
-      );
+      const value = JSON.stringify(assembly.separator);
+      found.set(key("layout", "", "separator"), value);
     }
   } catch {
     // An unreadable assembly is the check's to report.
@@ -274,7 +260,7 @@ function fingerprint(assembly: PromptAssembly): Map<string, string> {
   return found;
 }
 
-const KINDS: readonly AuditEntry["kind"][] = [
+const KINDS: readonly string[] = [
   "section",
   "context",
   "item",
@@ -283,20 +269,16 @@ const KINDS: readonly AuditEntry["kind"][] = [
   "layout",
 ];
 
-function audit(
+/** Logs what the handler changed, grouped by kind, as a reader scans them. */
+function audit<C>(
   before: Map<string, string>,
-  assembly: PromptAssembly,
-  entry: FunctionEntry,
-  log: AuditEntry[],
+  step: { assembly: PromptAssembly; entry: FunctionEntry; state: Loop<C> },
 ): void {
-  const after = fingerprint(assembly);
+  const { entry } = step;
+  const after = fingerprint(step.assembly);
   const found: AuditEntry[] = [];
   const record = (key: string, change: AuditEntry["change"]) => {
-    const [kind, list, name] = JSON.parse(key) as [
-      AuditEntry["kind"],
-      string,
-      string,
-    ];
+    const [kind, list, name] = JSON.parse(key);
     const logged: AuditEntry = { handler: entry.name, kind, name, change };
     if (entry.owner !== undefined) logged.owner = entry.owner;
     if (kind === "item") logged.list = list;
@@ -307,7 +289,7 @@ function audit(
     else if (before.get(key) !== value) record(key, "changed");
   }
   for (const key of before.keys()) if (!after.has(key)) record(key, "removed");
-  // Grouped by kind, as a reader scans them; stable within a kind.
+  // Stable within a kind.
   found.sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind));
-  log.push(...found);
+  step.state.run.log!.push(...found);
 }
