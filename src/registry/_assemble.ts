@@ -27,7 +27,7 @@ import { build, resolveStep, toolRecords } from "./_resolve.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import type { FunctionEntry } from "./_store.ts";
 import type { ToolCopies, ToolOrder } from "./_tools.ts";
-import { handlerWhere, waterfall, type WaterfallRun } from "./_waterfall.ts";
+import { handlerWhere, Waterfall } from "./_waterfall.ts";
 
 /** What the registry lends one assembly. */
 export interface AssembleState {
@@ -77,17 +77,12 @@ function finish<C>(
   const complete = node === undefined
     ? undefined
     : part(snapshot, values, node) as AssembledSection;
-  const run: WaterfallRun<C> = {
-    handlers,
-    context,
-    log: state.audit ? [] : undefined,
-    signal: state.signal,
-    blame: undefined,
-  };
+  const run = new Waterfall(handlers, context, state);
   const tools = builtTools(assembly.tools);
+  const copies = state.copies;
   const done = (result: PromptAssembly) => {
     const last = run.blame ?? handlers[handlers.length - 1];
-    checkAssembly(result, { snapshot, tools, copies: state.copies, last });
+    checkAssembly(result, { snapshot, tools, copies, last });
     if (complete === undefined && run.log === undefined) return result;
     // Never written into: the object a handler returned may be shared.
     const final = { ...result };
@@ -95,15 +90,16 @@ function finish<C>(
     if (run.log !== undefined) final.audit = run.log;
     return final;
   };
-  const result = waterfall(assembly, run);
+  const result = run.run(assembly);
   return isThenable(result) ? result.then(done) : done(result);
 }
 
 /**
- * The step's tools as built, before any handler: name, schema, name,
- * schema… Each name once, and schemas the registry checked and froze.
+ * The step's tools before any handler: name, schema, name, schema… Each
+ * name once, each schema one the registry checked.
  */
 function builtTools(tools: readonly ToolSchema[]): readonly unknown[] {
+  if (tools.length === 0) return tools;
   const built = new Array<unknown>(tools.length * 2);
   for (let i = 0; i < tools.length; i++) {
     built[2 * i] = tools[i]!.name;
@@ -144,6 +140,11 @@ class Blame {
   fail(state: string, fields?: object): never {
     throw this.error(state, fields);
   }
+
+  /** `<what> is <value>, not <expected>` */
+  notA(what: string, value: unknown, expected: string, fields?: object): never {
+    this.fail(`${what} is ${describeValue(value)}, not ${expected}`, fields);
+  }
 }
 
 /**
@@ -153,8 +154,8 @@ class Blame {
  *
  * Fast path: a walk that allocates nothing proves the assembly valid,
  * names unique because they follow the step's own order (which holds each
- * once) and tool schemas the registry's because they are the step's. When
- * it cannot, the same walk in full throws the error, or finds none.
+ * once), and schemas checked because they are the step's. When it cannot,
+ * the same walk in full throws the error, or finds none.
  */
 function checkAssembly(assembly: PromptAssembly, by: Check): void {
   try {
@@ -171,11 +172,9 @@ function checkAssembly(assembly: PromptAssembly, by: Check): void {
   }
 }
 
-// No closure in the walk: a captured loop variable costs an allocation per
-// iteration even when no error is made.
+// No closure in the walk: a captured loop variable allocates per iteration.
 function walk(assembly: PromptAssembly, by: Check): boolean {
-  const { blame } = by;
-  const built = by.tools;
+  const { blame, tools: built } = by;
   if (!sequence(assembly.sections, "section", by)) return false;
   const contexts = assembly.contexts;
   if (contexts !== undefined && !sequence(contexts, "context", by)) {
@@ -183,23 +182,17 @@ function walk(assembly: PromptAssembly, by: Check): boolean {
   }
   const separator: unknown = assembly.separator;
   if (separator !== undefined && typeof separator !== "string") {
-    return blame?.fail(
-      `its separator is ${describeValue(separator)}, not a string`,
-    ) ?? false;
+    return blame?.notA("its separator", separator, "a string") ?? false;
   }
-  const names = blame === undefined ? undefined : new Set<string>();
-  const { tools } = assembly;
-  let next = 0;
-  for (let i = 0; i < tools.length; i++) {
+  const names = blame && new Set<string>();
+  const tools = assembly.tools;
+  for (let i = 0, next = 0; i < tools.length; i++, next += 2) {
     const tool: unknown = tools[i];
     if (tools[i] !== tool) {
       return blame?.fail(`item ${i} of tools changed while it was checked`) ??
         false;
     }
-    const { name, description, parameters } = (tool ?? {}) as Record<
-      string,
-      unknown
-    >;
+    const { name, description, parameters } = (tool ?? {}) as ToolSchema;
     if (
       typeof tool !== "object" || tool === null || typeof name !== "string" ||
       name === "" || name === TOOL_ORDER_REST
@@ -209,38 +202,32 @@ function walk(assembly: PromptAssembly, by: Check): boolean {
       ) ?? false;
     }
     if (typeof description !== "string") {
-      return blame?.fail(
-        `tool "${name}" has ${
-          describeValue(description)
-        } as description, not a string`,
-        { tool: name },
-      ) ?? false;
+      const state = `has ${describeValue(description)} as description`;
+      return blame?.fail(`tool "${name}" ${state}, not a string`, {
+        tool: name,
+      }) ?? false;
     }
     if (names === undefined) {
-      // The step's own tools, in order, with the registry's checked schemas.
+      // The step's own tools, in its order, with their checked schemas.
       while (next < built.length && built[next] !== name) next += 2;
-      if (next >= built.length || built[next + 1] !== parameters) return false;
-      next += 2;
+      if (next === built.length || built[next + 1] !== parameters) return false;
     } else checkTool(name, parameters, { by, names });
   }
   const variables = assembly.variables;
   const keys = Object.keys(variables);
   for (let i = 0; i < keys.length; i++) {
-    const name = keys[i]!;
-    const value: unknown = variables[name];
+    const value: unknown = variables[keys[i]!];
     if (value !== undefined && typeof value !== "string") {
-      return blame?.fail(
-        `variable "${name}" is ${
-          describeValue(value)
-        }, not a string or undefined`,
-        { variable: name },
-      ) ?? false;
+      const what = `variable "${keys[i]}"`;
+      return blame?.notA(what, value, "a string or undefined", {
+        variable: keys[i],
+      }) ?? false;
     }
   }
   return true;
 }
 
-/** A tool in the full walk: its schema is JSON data, its name unique. */
+/** A tool in the full walk: a schema of JSON data, a name of its own. */
 function checkTool(
   name: string,
   parameters: unknown,
@@ -273,26 +260,18 @@ function sequence(
   const { blame } = by;
   if (!Array.isArray(parts)) {
     if (blame === undefined) return false;
-    throw failure(
-      "invalid-value",
-      `${blame.action} in`,
-      {},
-      `its ${kind}s are ${describeValue(parts)}, not an array`,
-      blame.at,
-    );
+    const state = `its ${kind}s are ${describeValue(parts)}, not an array`;
+    throw failure("invalid-value", `${blame.action} in`, {}, state, blame.at);
   }
   if (blame === undefined) {
-    // Each name once, as in the step's own sequence, which it follows.
-    const nodes = kind === "section"
-      ? by.snapshot.sections
-      : by.snapshot.contexts;
-    let next = 0;
-    for (let i = 0; i < parts.length; i++) {
+    // Each name once: they follow the step's own sequence.
+    const nodes = by.snapshot[kind === "section" ? "sections" : "contexts"];
+    for (let i = 0, next = 0; i < parts.length; i++, next++) {
       const part = parts[i];
       if (!isValidAssembled(part, kind)) return false;
       const { name } = part as AssembledItem;
       while (next < nodes.length && nodes[next]!.entry.name !== name) next++;
-      if (next++ === nodes.length) return false;
+      if (next === nodes.length) return false;
     }
     return true;
   }
@@ -308,12 +287,11 @@ function sequence(
       const where = { ...blame.at, [kind]: name } as Where;
       checkPart(part, { kind, mode: "assembled", action, where });
       if (names.has(name)) {
-        throw failure(
-          kind === "section" ? "duplicate-section" : "duplicate-context",
-          action,
-          where,
-          "another part of the sequence has this name",
-        );
+        const code = kind === "section"
+          ? "duplicate-section"
+          : "duplicate-context";
+        const state = "another part of the sequence has this name";
+        throw failure(code, action, where, state);
       }
       checkItemNames(part!, { where, action });
     }
@@ -326,16 +304,12 @@ function checkItemNames(
   part: AssembledItem,
   place: { where: Where; action: string },
 ): void {
-  if (part.items === undefined) return;
   const names = new Set<string>();
-  for (const item of part.items) {
+  for (const item of part.items ?? []) {
     if (names.has(item.name)) {
-      throw failure(
-        "duplicate-item",
-        place.action,
-        { ...place.where, item: item.name },
-        "another item of the list has this name",
-      );
+      const where = { ...place.where, item: item.name };
+      const state = "another item of the list has this name";
+      throw failure("duplicate-item", place.action, where, state);
     }
     names.add(item.name);
     checkItemNames(item, place);

@@ -20,61 +20,90 @@ import type {
 import { aborted, isThenable } from "./_guard.ts";
 import type { FunctionEntry } from "./_store.ts";
 
-/** One step's waterfall: what it runs, and what it found out. */
-export interface WaterfallRun<C> {
-  readonly handlers: readonly FunctionEntry[];
-  readonly context: C;
-  /** The audit's log, when the audit is on. */
-  readonly log: AuditEntry[] | undefined;
-  readonly signal: AbortSignal | undefined;
-  /** Set to the last handler that changed the assembly's shape, if one did. */
-  blame: FunctionEntry | undefined;
-}
-
 type Result = PromptAssembly | Promise<PromptAssembly>;
 
 /**
- * Runs the handlers on the assembly; the sync prefix never awaits, and a
- * handler's promise continues the same loop from the next handler.
+ * One step's waterfall: {@linkcode Waterfall.run} runs the handlers on the
+ * assembly, the sync prefix without a promise; a handler's promise
+ * continues the same loop from the next handler.
  */
-export function waterfall<C>(
-  first: PromptAssembly,
-  run: WaterfallRun<C>,
-): Result {
-  // With one handler the blame is clear without a shape.
-  const shape = run.handlers.length > 1 ? new Shape(first) : undefined;
-  return loop({ run, shape, from: 0 }, first);
-}
+export class Waterfall<C> {
+  /** The last handler that changed the assembly's shape, if one did. */
+  blame: FunctionEntry | undefined;
+  /** What each handler changed, when the audit is on. */
+  readonly log: AuditEntry[] | undefined;
+  readonly #handlers: readonly FunctionEntry[];
+  readonly #context: C;
+  readonly #signal: AbortSignal | undefined;
+  #shape: Shape | undefined;
+  /** The next handler: one loop runs at a time, and a promise moves it on. */
+  #next = 0;
 
-interface Loop<C> {
-  readonly run: WaterfallRun<C>;
-  readonly shape: Shape | undefined;
-  /** The next handler to run: one loop at a time, so a promise moves it on. */
-  from: number;
-}
-
-function loop<C>(state: Loop<C>, first: PromptAssembly): Result {
-  const { handlers, context, log, signal } = state.run;
-  let assembly = first;
-  for (let i = state.from; i < handlers.length; i++) {
-    // An abandoned step runs no further handler.
-    if (signal?.aborted) throw aborted(signal);
-    const entry = handlers[i]!;
-    const before = log === undefined ? undefined : fingerprint(assembly);
-    let value: unknown;
-    try {
-      const handler = entry.fn; // called through a local: `this` is undefined
-      value = handler(assembly, context);
-    } catch (cause) {
-      throw handlerFailed(entry, cause);
-    }
-    if (isThenable(value)) {
-      state.from = i + 1;
-      return resume(state, { entry, got: assembly, value, before });
-    }
-    assembly = settle(state, { entry, got: assembly, value, before });
+  constructor(
+    handlers: readonly FunctionEntry[],
+    context: C,
+    options: { signal: AbortSignal | undefined; audit: boolean },
+  ) {
+    this.#handlers = handlers;
+    this.#context = context;
+    this.#signal = options.signal;
+    this.log = options.audit ? [] : undefined;
   }
-  return assembly;
+
+  run(first: PromptAssembly): Result {
+    // With one handler the blame is clear without a shape.
+    if (this.#handlers.length > 1) this.#shape = new Shape(first);
+    return this.#loop(first);
+  }
+
+  #loop(first: PromptAssembly): Result {
+    const handlers = this.#handlers;
+    const context = this.#context;
+    const signal = this.#signal;
+    let assembly = first;
+    while (this.#next < handlers.length) {
+      // An abandoned step runs no further handler.
+      if (signal?.aborted) throw aborted(signal);
+      const entry = handlers[this.#next++]!;
+      const before = this.log && fingerprint(assembly);
+      let value: unknown;
+      try {
+        const handler = entry.fn; // called through a local: `this` is undefined
+        value = handler(assembly, context);
+      } catch (cause) {
+        throw handlerFailed(entry, cause);
+      }
+      if (isThenable(value)) {
+        return this.#resume({ entry, got: assembly, value, before });
+      }
+      assembly = this.#settle({ entry, got: assembly, value, before });
+    }
+    return assembly;
+  }
+
+  // Apart from the loop: a closure there would allocate its variables per
+  // handler, promise or not.
+  #resume(step: Step): Promise<PromptAssembly> {
+    return Promise.resolve(step.value).then(
+      (value) => this.#loop(this.#settle({ ...step, value })),
+      (cause) => {
+        throw handlerFailed(step.entry, cause);
+      },
+    );
+  }
+
+  /** The assembly a handler leaves: accepted, audited, its shape compared. */
+  #settle(step: Step): PromptAssembly {
+    const { entry, before } = step;
+    const assembly = step.value === undefined
+      ? step.got
+      : accept(entry, step.value);
+    if (before !== undefined) {
+      audit(before, { assembly, entry, log: this.log! });
+    }
+    if (this.#shape?.changed(assembly)) this.blame = entry;
+    return assembly;
+  }
 }
 
 interface Step {
@@ -84,33 +113,11 @@ interface Step {
   readonly before: Map<string, string> | undefined;
 }
 
-// Apart from the loop: a closure there would allocate its variables per
-// handler, promise or not.
-function resume<C>(state: Loop<C>, step: Step): Promise<PromptAssembly> {
-  return Promise.resolve(step.value).then(
-    (value) => loop(state, settle(state, { ...step, value })),
-    (cause) => {
-      throw handlerFailed(step.entry, cause);
-    },
-  );
-}
-
-/** The assembly a handler leaves, accepted, audited and compared. */
-function settle<C>(state: Loop<C>, step: Step): PromptAssembly {
-  const { entry, before } = step;
-  const assembly = step.value === undefined
-    ? step.got
-    : accept(entry, step.value);
-  if (before !== undefined) audit(before, { assembly, entry, state });
-  if (state.shape?.changed(assembly)) state.run.blame = entry;
-  return assembly;
-}
-
 /**
  * What a handler can change without a deep walk: the objects, arrays and
- * lengths at the top of the assembly, kept in fields (no allocation per
- * handler). Edits inside a section go unseen, so the blame then falls on
- * the last handler that changed the shape.
+ * lengths at the top of the assembly, read once per handler into fields
+ * (no allocation). Edits inside a section go unseen, so the blame then
+ * falls on the last handler that changed the shape.
  */
 class Shape {
   #assembly: unknown;
@@ -190,13 +197,13 @@ function handlerFailed(entry: FunctionEntry, cause: unknown): Error {
 
 /** What a handler returned (not `undefined`), when it is an assembly. */
 function accept(entry: FunctionEntry, result: unknown): PromptAssembly {
-  let ok = false;
+  const assembly = result as PromptAssembly;
   try {
-    ok = typeof result === "object" && result !== null &&
-      Array.isArray((result as PromptAssembly).sections) &&
-      Array.isArray((result as PromptAssembly).tools) &&
-      typeof (result as PromptAssembly).variables === "object" &&
-      (result as PromptAssembly).variables !== null;
+    if (
+      typeof result === "object" && result !== null &&
+      Array.isArray(assembly.sections) && Array.isArray(assembly.tools) &&
+      typeof assembly.variables === "object" && assembly.variables !== null
+    ) return assembly;
   } catch (cause) {
     throw failure(
       "invalid-value",
@@ -206,30 +213,26 @@ function accept(entry: FunctionEntry, result: unknown): PromptAssembly {
       { cause },
     );
   }
-  if (!ok) {
-    throw failure(
-      "invalid-value",
-      "run",
-      handlerWhere(entry),
-      `it returned ${
-        describeValue(result)
-      }, not an assembly (return undefined to keep the one it got)`,
-    );
-  }
-  return result as PromptAssembly;
+  throw failure(
+    "invalid-value",
+    "run",
+    handlerWhere(entry),
+    `it returned ${
+      describeValue(result)
+    }, not an assembly (return undefined to keep the one it got)`,
+  );
 }
-
-const key = (kind: string, list: string, name: string) =>
-  JSON.stringify([kind, list, name]);
 
 /** What the audit compares: one string per part, tool, variable and layout field. */
 function fingerprint(assembly: PromptAssembly): Map<string, string> {
   const found = new Map<string, string>();
+  const add = (at: [kind: string, list: string, name: string], value: string) =>
+    found.set(JSON.stringify(at), value);
   const parts = (list: readonly AssembledItem[] | undefined, at: string[]) => {
     for (const part of list ?? []) {
       const { name, items, owner: _o, layer: _l, shadows: _s, ...fields } =
         part;
-      found.set(key(at[0]!, at[1]!, name), JSON.stringify(fields));
+      add([at[0]!, at[1]!, name], JSON.stringify(fields));
       const path = at[1] === "" ? name : `${at[1]}/${name}`;
       if (Array.isArray(items)) parts(items, ["item", path]);
     }
@@ -238,21 +241,19 @@ function fingerprint(assembly: PromptAssembly): Map<string, string> {
     parts(assembly.sections, ["section", ""]);
     parts(assembly.contexts, ["context", ""]);
     for (const tool of assembly.tools) {
-      let schema: string;
+      let schema = "?";
       try {
         schema = JSON.stringify(tool.parameters);
       } catch {
-        schema = "?";
+        // An unreadable schema shows as "?".
       }
-      found.set(key("tool", "", tool.name), `${tool.description}\0${schema}`);
+      add(["tool", "", tool.name], `${tool.description}\0${schema}`);
     }
     for (const name of Object.keys(assembly.variables)) {
-      const value = JSON.stringify([assembly.variables[name]]);
-      found.set(key("variable", "", name), value);
+      add(["variable", "", name], JSON.stringify([assembly.variables[name]]));
     }
     if (assembly.separator !== undefined) {
-      const value = JSON.stringify(assembly.separator);
-      found.set(key("layout", "", "separator"), value);
+      add(["layout", "", "separator"], JSON.stringify(assembly.separator));
     }
   } catch {
     // An unreadable assembly is the check's to report.
@@ -260,19 +261,12 @@ function fingerprint(assembly: PromptAssembly): Map<string, string> {
   return found;
 }
 
-const KINDS: readonly string[] = [
-  "section",
-  "context",
-  "item",
-  "tool",
-  "variable",
-  "layout",
-];
+const KINDS = ["section", "context", "item", "tool", "variable", "layout"];
 
-/** Logs what the handler changed, grouped by kind, as a reader scans them. */
-function audit<C>(
+/** Logs what the handler changed, grouped by kind as a reader scans them. */
+function audit(
   before: Map<string, string>,
-  step: { assembly: PromptAssembly; entry: FunctionEntry; state: Loop<C> },
+  step: { assembly: PromptAssembly; entry: FunctionEntry; log: AuditEntry[] },
 ): void {
   const { entry } = step;
   const after = fingerprint(step.assembly);
@@ -291,5 +285,5 @@ function audit<C>(
   for (const key of before.keys()) if (!after.has(key)) record(key, "removed");
   // Stable within a kind.
   found.sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind));
-  step.state.run.log!.push(...found);
+  step.log.push(...found);
 }
