@@ -8,7 +8,6 @@
  */
 
 import { describeValue, failure, type Where } from "./errors.ts";
-import type { PromptErrorCode } from "./errors.ts";
 
 /** Which sequence a part belongs to. */
 export type PartKind = "section" | "context" | "item";
@@ -29,40 +28,31 @@ export interface FieldCheck {
   readonly where: Where;
 }
 
-type Rule = readonly [expected: string, type: (value: unknown) => boolean];
-const STRING: Rule = ["a string", (value) => typeof value === "string"];
-const BOOLEAN: Rule = ["a boolean", (value) => typeof value === "boolean"];
-const NOT_A_FIELD: Rule["1"] = () => false;
-
 /**
  * What each field must hold, as messages say it, and its JS type: at
- * registration a value of another type is a `TypeError`, a value of the
- * right type that breaks the rules a `PromptError` (an empty name, say).
+ * registration a value of another type is a `TypeError` (of type "any":
+ * never; "none": always), a value of the right type that breaks the rules
+ * a `PromptError` (an empty name, say).
  */
-const RULES: Readonly<Record<string, Rule>> = {
-  name: ["a non-empty string", STRING[1]],
-  order: ["a finite number", (value) => typeof value === "number"],
-  text: STRING,
-  stability: ['"static", "session" or "step"', () => true],
-  separator: STRING,
-  trim: BOOLEAN,
-  literal: BOOLEAN,
-  complete: BOOLEAN,
-  list: ["an object", NOT_A_FIELD],
-  headingSeparator: STRING,
-  footer: STRING,
-  footerSeparator: STRING,
-  empty: STRING,
-  dedupe: BOOLEAN,
-  items: ["an array", NOT_A_FIELD],
+const RULES: Readonly<Record<string, readonly [string, string]>> = {
+  name: ["a non-empty string", "string"],
+  order: ["a finite number", "number"],
+  text: ["a string", "string"],
+  stability: ['"static", "session" or "step"', "any"],
+  separator: ["a string", "string"],
+  trim: ["a boolean", "boolean"],
+  literal: ["a boolean", "boolean"],
+  complete: ["a boolean", "boolean"],
+  list: ["an object", "none"],
+  headingSeparator: ["a string", "string"],
+  footer: ["a string", "string"],
+  footerSeparator: ["a string", "string"],
+  empty: ["a string", "string"],
+  dedupe: ["a boolean", "boolean"],
+  items: ["an array", "none"],
 };
 
 const STABILITIES: readonly unknown[] = ["static", "session", "step"];
-const INVALID: Record<PartKind, PromptErrorCode> = {
-  section: "invalid-section",
-  context: "invalid-context",
-  item: "invalid-item",
-};
 
 /**
  * What {@linkcode faultOf} read last: the value at fault, or the items of
@@ -175,21 +165,21 @@ export function checkPart(part: unknown, check: FieldCheck): void {
     : [name];
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as { name?: unknown } | null;
+    const label = typeof item === "object" && item !== null &&
+        typeof item.name === "string"
+      ? item.name
+      : `#${i}`;
     checkPart(item, {
+      ...check,
       kind: "item",
-      mode: check.mode,
-      action: check.action,
       where: {
-        ...(section !== undefined ? { section } : {}),
-        ...(context !== undefined ? { context } : {}),
-        ...(handler !== undefined ? { handler } : {}),
-        item: typeof item === "object" && item !== null &&
-            typeof item.name === "string"
-          ? item.name
-          : `#${i}`,
+        section,
+        context,
+        handler,
+        item: label,
         list,
         owner: handler !== undefined ? owner : ownerOf(item),
-      },
+      } as Where,
     });
   }
 }
@@ -236,15 +226,15 @@ export function fieldError(
   value: unknown,
 ): Error {
   const state = `its ${field} is ${showValue(value)}, not ${expected}`;
-  const type = RULES[bare(field)]?.[1] ?? NOT_A_FIELD;
-  if (check.mode === "add" && !type(value)) {
+  const type = RULES[bare(field)]?.[1];
+  if (check.mode === "add" && type !== "any" && typeof value !== type) {
     return new TypeError(
       failure("invalid-value", check.action, check.where, state).message,
     );
   }
   const code = check.mode === "provided"
     ? "invalid-value"
-    : INVALID[check.kind];
+    : `invalid-${check.kind}` as const;
   return failure(code, check.action, check.where, state);
 }
 

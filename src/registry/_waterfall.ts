@@ -26,6 +26,11 @@ type Result = PromptAssembly | Promise<PromptAssembly>;
  * One step's waterfall: {@linkcode Waterfall.run} runs the handlers on the
  * assembly, the sync prefix without a promise; a handler's promise
  * continues the same loop from the next handler.
+ *
+ * Between handlers it keeps the assembly's shape: the objects, arrays and
+ * lengths at its top, what a handler can change without a deep walk, read
+ * once per handler into fields (no allocation). Edits inside a section go
+ * unseen, so the blame then falls on the last handler that changed it.
  */
 export class Waterfall<C> {
   /** The last handler that changed the assembly's shape, if one did. */
@@ -35,9 +40,17 @@ export class Waterfall<C> {
   readonly #handlers: readonly FunctionEntry[];
   readonly #context: C;
   readonly #signal: AbortSignal | undefined;
-  #shape: Shape | undefined;
   /** The next handler: one loop runs at a time, and a promise moves it on. */
   #next = 0;
+  #assembly: unknown;
+  #sections: unknown;
+  #sectionCount: unknown;
+  #tools: unknown;
+  #toolCount: unknown;
+  #variables: unknown;
+  #contexts: unknown;
+  #contextCount: unknown;
+  #separator: unknown;
 
   constructor(
     handlers: readonly FunctionEntry[],
@@ -51,8 +64,7 @@ export class Waterfall<C> {
   }
 
   run(first: PromptAssembly): Result {
-    // With one handler the blame is clear without a shape.
-    if (this.#handlers.length > 1) this.#shape = new Shape(first);
+    if (this.#handlers.length > 1) this.#changed(first);
     return this.#loop(first);
   }
 
@@ -101,41 +113,15 @@ export class Waterfall<C> {
     if (before !== undefined) {
       audit(before, { assembly, entry, log: this.log! });
     }
-    if (this.#shape?.changed(assembly)) this.blame = entry;
+    // With one handler the blame is clear without a shape.
+    if (this.#handlers.length > 1 && this.#changed(assembly)) {
+      this.blame = entry;
+    }
     return assembly;
-  }
-}
-
-interface Step {
-  readonly entry: FunctionEntry;
-  readonly got: PromptAssembly;
-  readonly value: unknown;
-  readonly before: Map<string, string> | undefined;
-}
-
-/**
- * What a handler can change without a deep walk: the objects, arrays and
- * lengths at the top of the assembly, read once per handler into fields
- * (no allocation). Edits inside a section go unseen, so the blame then
- * falls on the last handler that changed the shape.
- */
-class Shape {
-  #assembly: unknown;
-  #sections: unknown;
-  #sectionCount: unknown;
-  #tools: unknown;
-  #toolCount: unknown;
-  #variables: unknown;
-  #contexts: unknown;
-  #contextCount: unknown;
-  #separator: unknown;
-
-  constructor(assembly: PromptAssembly) {
-    this.changed(assembly);
   }
 
   /** Whether the shape differs from the last one seen; remembers this one. */
-  changed(assembly: PromptAssembly): boolean {
+  #changed(assembly: PromptAssembly): boolean {
     try {
       const { sections, tools, variables, contexts, separator } = assembly;
       const sectionCount = sections?.length;
@@ -162,6 +148,13 @@ class Shape {
     }
     return true;
   }
+}
+
+interface Step {
+  readonly entry: FunctionEntry;
+  readonly got: PromptAssembly;
+  readonly value: unknown;
+  readonly before: Map<string, string> | undefined;
 }
 
 /** Where a handler's errors point. */
