@@ -73,10 +73,10 @@ export class Waterfall<C> {
     const context = this.#context;
     const signal = this.#signal;
     let assembly = first;
-    while (this.#next < handlers.length) {
+    for (let i = this.#next; i < handlers.length; i++) {
       // An abandoned step runs no further handler.
       if (signal?.aborted) throw aborted(signal);
-      const entry = handlers[this.#next++]!;
+      const entry = handlers[i]!;
       const before = this.log && fingerprint(assembly);
       let value: unknown;
       try {
@@ -86,6 +86,7 @@ export class Waterfall<C> {
         throw handlerFailed(entry, cause);
       }
       if (isThenable(value)) {
+        this.#next = i + 1;
         return this.#resume({ entry, got: assembly, value, before });
       }
       assembly = this.#settle({ entry, got: assembly, value, before });
