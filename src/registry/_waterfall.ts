@@ -87,18 +87,18 @@ export class Waterfall<C> {
       }
       if (isThenable(value)) {
         this.#next = i + 1;
-        return this.#resume({ entry, got: assembly, value, before });
+        return this.#resume({ entry, got: assembly, before }, value);
       }
-      assembly = this.#settle({ entry, got: assembly, value, before });
+      assembly = this.#settle({ entry, got: assembly, before }, value);
     }
     return assembly;
   }
 
   // Apart from the loop: a closure there would allocate its variables per
   // handler, promise or not.
-  #resume(step: Step): Promise<PromptAssembly> {
-    return Promise.resolve(step.value).then(
-      (value) => this.#loop(this.#settle({ ...step, value })),
+  #resume(step: Step, pending: unknown): Promise<PromptAssembly> {
+    return Promise.resolve(pending).then(
+      (value) => this.#loop(this.#settle(step, value)),
       (cause) => {
         throw handlerFailed(step.entry, cause);
       },
@@ -106,11 +106,9 @@ export class Waterfall<C> {
   }
 
   /** The assembly a handler leaves: accepted, audited, its shape compared. */
-  #settle(step: Step): PromptAssembly {
+  #settle(step: Step, value: unknown): PromptAssembly {
     const { entry, before } = step;
-    const assembly = step.value === undefined
-      ? step.got
-      : accept(entry, step.value);
+    const assembly = value === undefined ? step.got : accept(entry, value);
     if (before !== undefined) {
       audit(before, { assembly, entry, log: this.log! });
     }
@@ -154,7 +152,6 @@ export class Waterfall<C> {
 interface Step {
   readonly entry: FunctionEntry;
   readonly got: PromptAssembly;
-  readonly value: unknown;
   readonly before: Map<string, string> | undefined;
 }
 
