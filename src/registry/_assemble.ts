@@ -193,25 +193,24 @@ function walk(assembly: PromptAssembly, by: Check): boolean {
         false;
     }
     const { name, description, parameters } = (tool ?? {}) as ToolSchema;
+    if (names === undefined) {
+      // The step's own tool, in its order, with its checked schema.
+      while (next < built.length && built[next] !== name) next += 2;
+      if (
+        next === built.length || built[next + 1] !== parameters ||
+        typeof tool !== "object" || typeof description !== "string"
+      ) return false;
+      continue;
+    }
     if (
       typeof tool !== "object" || tool === null || typeof name !== "string" ||
       name === "" || name === TOOL_ORDER_REST
-    ) {
-      return blame?.fail(
-        `item ${i} of tools is not a tool with a non-empty name`,
-      ) ?? false;
-    }
+    ) blame!.fail(`item ${i} of tools is not a tool with a non-empty name`);
     if (typeof description !== "string") {
       const state = `has ${describeValue(description)} as description`;
-      return blame?.fail(`tool "${name}" ${state}, not a string`, {
-        tool: name,
-      }) ?? false;
+      blame!.fail(`tool "${name}" ${state}, not a string`, { tool: name });
     }
-    if (names === undefined) {
-      // The step's own tools, in its order, with their checked schemas.
-      while (next < built.length && built[next] !== name) next += 2;
-      if (next === built.length || built[next + 1] !== parameters) return false;
-    } else checkTool(name, parameters, { by, names });
+    checkTool(name, parameters, { by, names });
   }
   const variables = assembly.variables;
   const keys = Object.keys(variables);
