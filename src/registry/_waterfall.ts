@@ -68,55 +68,53 @@ export class Waterfall<C> {
     return this.#loop(first);
   }
 
-  #loop(first: PromptAssembly): Result {
+  /**
+   * The handlers from the next one on; `resumed` is what the previous one's
+   * promise gave, to settle first.
+   */
+  #loop(first: PromptAssembly, resumed?: Pending): Result {
     const handlers = this.#handlers;
     const context = this.#context;
     const signal = this.#signal;
+    const log = this.log;
+    // With one handler the blame is clear without a shape.
+    const shaped = handlers.length > 1;
     let assembly = first;
     for (let i = this.#next; i < handlers.length; i++) {
-      // An abandoned step runs no further handler.
-      if (signal?.aborted) throw aborted(signal);
       const entry = handlers[i]!;
-      const before = this.log && fingerprint(assembly);
-      let value: unknown;
-      try {
-        const handler = entry.fn; // called through a local: `this` is undefined
-        value = handler(assembly, context);
-      } catch (cause) {
-        throw handlerFailed(entry, cause);
+      let { value, before } = resumed ?? NOTHING;
+      if (resumed !== undefined) resumed = undefined;
+      else {
+        // An abandoned step runs no further handler.
+        if (signal?.aborted) throw aborted(signal);
+        before = log && fingerprint(assembly);
+        try {
+          const handler = entry.fn; // called through a local: `this` is undefined
+          value = handler(assembly, context);
+        } catch (cause) {
+          throw handlerFailed(entry, cause);
+        }
+        if (value !== undefined && isThenable(value)) {
+          this.#next = i;
+          return this.#resume(assembly, { value, before });
+        }
       }
-      if (isThenable(value)) {
-        this.#next = i + 1;
-        return this.#resume({ entry, got: assembly, before }, value);
-      }
-      assembly = this.#settle({ entry, got: assembly, before }, value);
+      if (value !== undefined) assembly = accept(entry, value);
+      if (before !== undefined) audit(before, { assembly, entry, log: log! });
+      if (shaped && this.#changed(assembly)) this.blame = entry;
     }
     return assembly;
   }
 
   // Apart from the loop: a closure there would allocate its variables per
   // handler, promise or not.
-  #resume(step: Step, pending: unknown): Promise<PromptAssembly> {
-    return Promise.resolve(pending).then(
-      (value) => this.#loop(this.#settle(step, value)),
+  #resume(got: PromptAssembly, pending: Pending): Promise<PromptAssembly> {
+    return Promise.resolve(pending.value).then(
+      (value) => this.#loop(got, { value, before: pending.before }),
       (cause) => {
-        throw handlerFailed(step.entry, cause);
+        throw handlerFailed(this.#handlers[this.#next]!, cause);
       },
     );
-  }
-
-  /** The assembly a handler leaves: accepted, audited, its shape compared. */
-  #settle(step: Step, value: unknown): PromptAssembly {
-    const { entry, before } = step;
-    const assembly = value === undefined ? step.got : accept(entry, value);
-    if (before !== undefined) {
-      audit(before, { assembly, entry, log: this.log! });
-    }
-    // With one handler the blame is clear without a shape.
-    if (this.#handlers.length > 1 && this.#changed(assembly)) {
-      this.blame = entry;
-    }
-    return assembly;
   }
 
   /** Whether the shape differs from the last one seen; remembers this one. */
@@ -149,11 +147,13 @@ export class Waterfall<C> {
   }
 }
 
-interface Step {
-  readonly entry: FunctionEntry;
-  readonly got: PromptAssembly;
+/** A handler's result, and the audit's fingerprint from before it ran. */
+interface Pending {
+  readonly value: unknown;
   readonly before: Map<string, string> | undefined;
 }
+
+const NOTHING: Pending = { value: undefined, before: undefined };
 
 /** Where a handler's errors point. */
 export function handlerWhere(entry: FunctionEntry): Where {
