@@ -152,10 +152,11 @@ class Blame {
  * table as registration, names unique per sequence, tools and variables.
  * Blames the last handler that changed the assembly's shape.
  *
- * Fast path: a walk that allocates nothing proves the assembly valid,
- * names unique because they follow the step's own order (which holds each
- * once), and schemas checked because they are the step's. When it cannot,
- * the same walk in full throws the error, or finds none.
+ * Fast path: a walk that allocates nothing but the variables' names proves
+ * the assembly valid: names are unique because they follow the step's own
+ * order (which holds each once), schemas are checked because they are the
+ * step's. When it cannot, the same walk in full throws the error, or finds
+ * none (a handler added a tool, say).
  */
 function checkAssembly(assembly: PromptAssembly, by: Check): void {
   try {
