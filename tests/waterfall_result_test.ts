@@ -204,6 +204,105 @@ describe("the waterfall's result is checked", () => {
   });
 });
 
+describe("the check of the handlers' result, after edits that keep the shape", () => {
+  const registry = () => {
+    const prompt = new SystemPrompt();
+    prompt.section({ name: "a", order: 0, text: "A" });
+    prompt.section({ name: "b", order: 1, text: "B" });
+    prompt.context({ name: "now", order: 0, text: "N" });
+    prompt.context({ name: "then", order: 1, text: "T" });
+    prompt.tools(() => [tool("bash"), tool("read")]);
+    return prompt;
+  };
+  const rejects = async (
+    edit: (assembly: PromptAssembly) => void,
+    expected: Record<string, unknown>,
+  ) => {
+    const prompt = registry();
+    prompt.scope("p").on("system-prompt/assemble", function edits(assembly) {
+      edit(assembly);
+    });
+    await assert.rejects(prompt.assemble(), {
+      handler: "edits",
+      owner: "p",
+      ...expected,
+    });
+  };
+
+  it("rejects a name taken from another part, section, context entry or tool", async () => {
+    await rejects((a) => void (a.sections[1]!.name = "a"), {
+      code: "duplicate-section",
+      section: "a",
+    });
+    await rejects((a) => void (a.contexts![0]!.name = "then"), {
+      code: "duplicate-context",
+      context: "then",
+    });
+    await rejects((a) => void (a.tools[0]!.name = "read"), {
+      code: "duplicate-tool",
+      tool: "read",
+      message:
+        'Cannot accept what "system-prompt/assemble" handler "edits" of "p" left: tool "read" appears twice',
+    });
+  });
+
+  it("rejects tool parameters that are not JSON data, naming the tool", async () => {
+    await rejects(
+      (a) => void (a.tools[1]!.parameters = { at: new Date(0) } as never),
+      { code: "invalid-value", tool: "read" },
+    );
+  });
+
+  it("accepts parts and tools reordered, renamed to free names, or given another tool's schema", async () => {
+    const prompt = registry();
+    prompt.on("system-prompt/assemble", (assembly) => {
+      assembly.sections.reverse();
+      assembly.contexts!.reverse();
+      assembly.tools.reverse();
+      assembly.sections[0]!.name = "z";
+      const [first, second] = assembly.tools;
+      [first!.parameters, second!.parameters] = [
+        second!.parameters,
+        first!.parameters,
+      ];
+    });
+    const assembly = await prompt.assemble();
+    assert.deepEqual(assembly.sections.map((s) => s.name), ["z", "a"]);
+    assert.deepEqual(assembly.contexts!.map((c) => c.name), ["then", "now"]);
+    assert.deepEqual(assembly.tools.map((t) => t.name), ["read", "bash"]);
+  });
+
+  it("names the handler that last changed the assembly's shape, not a later one that kept it", async () => {
+    const prompt = registry();
+    prompt.scope("adder").on("system-prompt/assemble", function adds(a) {
+      a.tools.push(tool("bash"));
+    });
+    prompt.scope("reader").on("system-prompt/assemble", function reads(a) {
+      void a.tools.length;
+    });
+    await assert.rejects(prompt.assemble(), {
+      code: "duplicate-tool",
+      handler: "adds",
+      owner: "adder",
+    });
+  });
+
+  it("names the last handler when the break changed no shape", async () => {
+    const prompt = registry();
+    prompt.scope("renamer").on("system-prompt/assemble", function renames(a) {
+      a.tools[0]!.name = "read";
+    });
+    prompt.scope("reader").on("system-prompt/assemble", function reads(a) {
+      void a.tools.length;
+    });
+    await assert.rejects(prompt.assemble(), {
+      code: "duplicate-tool",
+      handler: "reads",
+      owner: "reader",
+    });
+  });
+});
+
 describe("toolOrder", () => {
   it("places listed tools at their position and the rest, by name, at the rest entry", async () => {
     const prompt = new SystemPrompt({

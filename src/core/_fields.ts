@@ -8,7 +8,6 @@
  */
 
 import { describeValue, failure, type Where } from "./errors.ts";
-import type { PromptErrorCode } from "./errors.ts";
 
 /** Which sequence a part belongs to. */
 export type PartKind = "section" | "context" | "item";
@@ -20,87 +19,6 @@ export type PartKind = "section" | "context" | "item";
  */
 export type FieldMode = "add" | "provided" | "assembled";
 
-interface Rule {
-  readonly key: string;
-  readonly expected: string;
-  /** The value is of the right JS type (else a TypeError at registration). */
-  readonly type: (value: unknown) => boolean;
-  /** The value keeps the rules (else `invalid-<kind>`). */
-  readonly valid: (value: unknown) => boolean;
-  /** A function is accepted at registration (resolved per assembly). */
-  readonly resolved?: true;
-  readonly optional?: true;
-}
-
-const STABILITIES: readonly unknown[] = ["static", "session", "step"];
-const isString = (value: unknown) => typeof value === "string";
-const isBoolean = (value: unknown) => typeof value === "boolean";
-const always = () => true;
-
-const text = (key: string, optional?: true): Rule => ({
-  key,
-  expected: "a string",
-  type: isString,
-  valid: isString,
-  resolved: true,
-  ...(optional ? { optional } : {}),
-});
-const flag = (
-  key: string,
-  expected: string,
-  test: (v: unknown) => boolean,
-) => ({
-  key,
-  expected,
-  type: test,
-  valid: test,
-  optional: true,
-} as const);
-
-/** The fields of every part, in the order they are checked. */
-const PART_RULES: readonly Rule[] = [
-  {
-    key: "name",
-    expected: "a non-empty string",
-    type: isString,
-    valid: (value) => value !== "",
-  },
-  {
-    key: "order",
-    expected: "a finite number",
-    type: (value) => typeof value === "number",
-    valid: Number.isFinite,
-  },
-  text("text"),
-  {
-    key: "stability",
-    expected: '"static", "session" or "step"',
-    type: always,
-    valid: (value) => STABILITIES.includes(value),
-    optional: true,
-  },
-  flag("separator", "a string", isString),
-  flag("trim", "a boolean", isBoolean),
-  flag("literal", "a boolean", isBoolean),
-];
-
-/** The fields of a list layout. */
-const LIST_RULES: readonly Rule[] = [
-  flag("separator", "a string", isString),
-  flag("headingSeparator", "a string", isString),
-  text("footer", true),
-  flag("footerSeparator", "a string", isString),
-  text("empty", true),
-  flag("dedupe", "a boolean", isBoolean),
-];
-
-const COMPLETE: Rule = flag("complete", "a boolean", isBoolean);
-const INVALID: Record<PartKind, PromptErrorCode> = {
-  section: "invalid-section",
-  context: "invalid-context",
-  item: "invalid-item",
-};
-
 /** How a part is checked, and how its errors name it. */
 export interface FieldCheck {
   readonly kind: PartKind;
@@ -111,77 +29,159 @@ export interface FieldCheck {
 }
 
 /**
+ * What each field must hold, as messages say it, and its JS type: at
+ * registration a value of another type is a `TypeError` (of type "any":
+ * never; "none": always), a value of the right type that breaks the rules
+ * a `PromptError` (an empty name, say).
+ */
+const RULES: Readonly<Record<string, readonly [string, string]>> = {
+  name: ["a non-empty string", "string"],
+  order: ["a finite number", "number"],
+  text: ["a string", "string"],
+  stability: ['"static", "session" or "step"', "any"],
+  separator: ["a string", "string"],
+  trim: ["a boolean", "boolean"],
+  literal: ["a boolean", "boolean"],
+  complete: ["a boolean", "boolean"],
+  list: ["an object", "none"],
+  headingSeparator: ["a string", "string"],
+  footer: ["a string", "string"],
+  footerSeparator: ["a string", "string"],
+  empty: ["a string", "string"],
+  dedupe: ["a boolean", "boolean"],
+  items: ["an array", "none"],
+};
+
+const STABILITIES: readonly unknown[] = ["static", "session", "step"];
+
+/**
+ * What {@linkcode faultOf} read last: the value at fault, or the items of
+ * a valid assembled part; {@linkcode take} clears it.
+ */
+let read: unknown;
+
+function found(field: string | undefined, value: unknown): string | undefined {
+  read = value;
+  return field;
+}
+
+function take(): unknown {
+  const value = read;
+  read = undefined;
+  return value;
+}
+
+const maybeString = (value: unknown) =>
+  value === undefined || typeof value === "string";
+const maybeBoolean = (value: unknown) =>
+  value === undefined || typeof value === "boolean";
+/** A string, or at registration a function that resolves to one. */
+const maybeText = (value: unknown, add: boolean) =>
+  maybeString(value) || add && typeof value === "function";
+
+/**
+ * The rules themselves: the first field of `part` at fault, in the order
+ * of {@linkcode RULES}, or `undefined`. Each field is read once, lazily,
+ * and nothing is allocated: this is also every caller's fast path.
+ * Registration accepts functions for what is resolved per assembly (text,
+ * footer, empty, an item's order). An assembled part's items are left in
+ * `read` for the caller to walk.
+ */
+function faultOf(
+  part: object,
+  kind: PartKind,
+  mode: FieldMode,
+): string | undefined {
+  const fields = part as Record<string, unknown>;
+  const add = mode === "add";
+  let value = fields.name;
+  if (typeof value !== "string" || value === "") return found("name", value);
+  value = fields.order;
+  if (
+    !(typeof value === "number" && Number.isFinite(value)) &&
+    !(add && kind === "item" && typeof value === "function")
+  ) return found("order", value);
+  value = fields.text;
+  if (typeof value !== "string" && !(add && typeof value === "function")) {
+    return found("text", value);
+  }
+  value = fields.stability;
+  if (value !== undefined && !STABILITIES.includes(value)) {
+    return found("stability", value);
+  }
+  if (!maybeString(value = fields.separator)) return found("separator", value);
+  if (!maybeBoolean(value = fields.trim)) return found("trim", value);
+  if (!maybeBoolean(value = fields.literal)) return found("literal", value);
+  if (kind === "section" && !maybeBoolean(value = fields.complete)) {
+    return found("complete", value);
+  }
+  const list = fields.list;
+  if (list === undefined) return found(undefined, undefined);
+  if (typeof list !== "object" || list === null || Array.isArray(list)) {
+    return found("list", list);
+  }
+  const layout = list as Record<string, unknown>;
+  if (!maybeString(value = layout.separator)) {
+    return found("list.separator", value);
+  }
+  if (!maybeString(value = layout.headingSeparator)) {
+    return found("list.headingSeparator", value);
+  }
+  if (!maybeText(value = layout.footer, add)) {
+    return found("list.footer", value);
+  }
+  if (!maybeString(value = layout.footerSeparator)) {
+    return found("list.footerSeparator", value);
+  }
+  if (!maybeText(value = layout.empty, add)) return found("list.empty", value);
+  if (!maybeBoolean(value = layout.dedupe)) return found("list.dedupe", value);
+  if (mode !== "assembled") return found(undefined, undefined);
+  value = fields.items;
+  return found(
+    value === undefined || Array.isArray(value) ? undefined : "items",
+    value,
+  );
+}
+
+/**
  * Checks a whole part (and, in an assembly, its list's items): throws the
- * table's error for the first field at fault. Each field is read once.
+ * table's error for the first field at fault.
  */
 export function checkPart(part: unknown, check: FieldCheck): void {
   if (typeof part !== "object" || part === null) {
     throw fieldError(check, "entry", "an object", part);
   }
-  const fields = part as Record<string, unknown>;
-  for (const rule of PART_RULES) {
-    checkValue(
-      rule,
-      rule.key === "order" && check.kind === "item" && check.mode === "add",
-      fields[rule.key],
-      check,
-    );
+  const field = faultOf(part, check.kind, check.mode);
+  const value = take();
+  if (field !== undefined) {
+    throw fieldError(check, field, RULES[bare(field)]![0], value);
   }
-  if (check.kind === "section") {
-    checkValue(COMPLETE, false, fields.complete, check);
-  }
-  const list = fields.list;
-  if (list === undefined) return;
-  if (typeof list !== "object" || list === null || Array.isArray(list)) {
-    throw fieldError(check, "list", "an object", list);
-  }
-  for (const rule of LIST_RULES) {
-    checkValue(
-      rule,
-      false,
-      (list as Record<string, unknown>)[rule.key],
-      check,
-      "list.",
-    );
-  }
-  if (check.mode !== "assembled") return;
-  const items = fields.items;
+  const items = value as readonly unknown[] | undefined;
   if (items === undefined) return;
-  if (!Array.isArray(items)) {
-    throw fieldError(check, "items", "an array", items);
-  }
-  const path = check.where.list ?? [];
-  const name = fields.name as string;
-  const list_ = check.kind === "item" ? [...path, name] : [name];
+  const { section, context, handler, owner } = check.where;
+  const name = (part as { name: string }).name;
+  const list = check.kind === "item"
+    ? [...check.where.list ?? [], name]
+    : [name];
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as { name?: unknown } | null;
-    const itemName =
-      typeof item === "object" && item !== null && typeof item.name === "string"
-        ? item.name
-        : `#${i}`;
+    const label = typeof item === "object" && item !== null &&
+        typeof item.name === "string"
+      ? item.name
+      : `#${i}`;
     checkPart(item, {
+      ...check,
       kind: "item",
-      mode: check.mode,
-      action: check.action,
       where: {
-        ...topOf(check),
-        item: itemName,
-        list: list_,
-        owner: check.where.handler !== undefined
-          ? check.where.owner
-          : ownerOf(item),
-      },
+        section,
+        context,
+        handler,
+        item: label,
+        list,
+        owner: handler !== undefined ? owner : ownerOf(item),
+      } as Where,
     });
   }
-}
-
-function topOf(check: FieldCheck): Where {
-  const { section, context, handler } = check.where;
-  return {
-    ...(section !== undefined ? { section } : {}),
-    ...(context !== undefined ? { context } : {}),
-    ...(handler !== undefined ? { handler } : {}),
-  };
 }
 
 function ownerOf(item: unknown): string | undefined {
@@ -190,24 +190,29 @@ function ownerOf(item: unknown): string | undefined {
   return typeof owner === "string" ? owner : undefined;
 }
 
-function checkValue(
-  rule: Rule,
-  resolved: boolean,
-  value: unknown,
-  check: FieldCheck,
-  prefix = "",
-): void {
-  if (value === undefined && rule.optional) return;
-  if (
-    check.mode === "add" && (rule.resolved || resolved) &&
-    typeof value === "function"
-  ) return;
-  if (check.mode === "add" && !rule.type(value)) {
-    throw fieldError(check, prefix + rule.key, rule.expected, value);
+/** A list field's rule goes by its own key: `list.footer` by `footer`. */
+function bare(field: string): string {
+  return field.replace(/^list\./, "");
+}
+
+/**
+ * Whether an assembled part keeps the table, its items too, with item
+ * names unique within each list: {@linkcode checkPart}'s verdict without
+ * its error, and no allocation.
+ */
+export function isValidAssembled(part: unknown, kind: PartKind): boolean {
+  if (typeof part !== "object" || part === null) return false;
+  const fault = faultOf(part, kind, "assembled");
+  const items = take() as readonly { name: string }[] | undefined;
+  if (fault !== undefined) return false;
+  if (items === undefined) return true;
+  for (let i = 0; i < items.length; i++) {
+    if (!isValidAssembled(items[i], "item")) return false;
+    const name = items[i]!.name;
+    // Names unique within a list (a quadratic scan: lists are short).
+    for (let j = 0; j < i; j++) if (items[j]!.name === name) return false;
   }
-  if (!rule.type(value) || !rule.valid(value)) {
-    throw fieldError(check, prefix + rule.key, rule.expected, value);
-  }
+  return true;
 }
 
 /**
@@ -221,19 +226,15 @@ export function fieldError(
   value: unknown,
 ): Error {
   const state = `its ${field} is ${showValue(value)}, not ${expected}`;
-  const rule = [...PART_RULES, ...LIST_RULES, COMPLETE].find((r) =>
-    r.key === field.replace(/^list\./, "")
-  );
-  const wrongType = rule === undefined || !rule.type(value) ||
-    (field === "order" && typeof value !== "number");
-  if (check.mode === "add" && wrongType && field !== "stability") {
+  const type = RULES[bare(field)]?.[1];
+  if (check.mode === "add" && type !== "any" && typeof value !== type) {
     return new TypeError(
       failure("invalid-value", check.action, check.where, state).message,
     );
   }
   const code = check.mode === "provided"
     ? "invalid-value"
-    : INVALID[check.kind];
+    : `invalid-${check.kind}` as const;
   return failure(code, check.action, check.where, state);
 }
 
@@ -245,59 +246,3 @@ function showValue(value: unknown): string {
   }
   return describeValue(value);
 }
-
-/**
- * Fast path of `checkPart` for an assembled part: the same rules as plain
- * `typeof` tests, no allocation. `false` sends the caller to `checkPart`,
- * which words the error.
- */
-export function isValidAssembled(part: unknown, kind: PartKind): boolean {
-  if (typeof part !== "object" || part === null) return false;
-  const { name, order, text, stability, separator, trim, literal } =
-    part as Record<string, unknown>;
-  if (typeof name !== "string" || name === "") return false;
-  if (typeof order !== "number" || !Number.isFinite(order)) return false;
-  if (typeof text !== "string") return false;
-  if (stability !== undefined && !STABILITIES.includes(stability)) return false;
-  if (separator !== undefined && typeof separator !== "string") return false;
-  if (trim !== undefined && typeof trim !== "boolean") return false;
-  if (literal !== undefined && typeof literal !== "boolean") return false;
-  const { complete, list, items } = part as Record<string, unknown>;
-  if (
-    kind === "section" && complete !== undefined &&
-    typeof complete !== "boolean"
-  ) {
-    return false;
-  }
-  if (list === undefined) return true;
-  if (typeof list !== "object" || list === null || Array.isArray(list)) {
-    return false;
-  }
-  const layout = list as Record<string, unknown>;
-  for (const key of LIST_STRINGS) {
-    const value = layout[key];
-    if (value !== undefined && typeof value !== "string") return false;
-  }
-  if (layout.dedupe !== undefined && typeof layout.dedupe !== "boolean") {
-    return false;
-  }
-  if (items === undefined) return true;
-  if (!Array.isArray(items)) return false;
-  for (let i = 0; i < items.length; i++) {
-    if (!isValidAssembled(items[i], "item")) return false;
-    const itemName = (items[i] as { name: string }).name;
-    // Names unique within a list (a quadratic scan: lists are short).
-    for (let j = 0; j < i; j++) {
-      if ((items[j] as { name: string }).name === itemName) return false;
-    }
-  }
-  return true;
-}
-
-const LIST_STRINGS = [
-  "separator",
-  "headingSeparator",
-  "footer",
-  "footerSeparator",
-  "empty",
-] as const;

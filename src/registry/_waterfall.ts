@@ -20,94 +20,28 @@ import type {
 import { aborted, isThenable } from "./_guard.ts";
 import type { FunctionEntry } from "./_store.ts";
 
-/**
- * Runs the handlers on the assembly; the sync prefix never awaits, and a
- * handler's promise continues the same loop from the next handler.
- */
-export function waterfall<C>(
-  handlers: readonly FunctionEntry[],
-  first: PromptAssembly,
-  context: C,
-  run: {
-    log: AuditEntry[] | undefined;
-    signal: AbortSignal | undefined;
-    /** Set to the last handler that changed the assembly's shape. */
-    blame?: FunctionEntry;
-  },
-): PromptAssembly | Promise<PromptAssembly> {
-  // With one handler the blame is clear without a shape.
-  const shape = handlers.length > 1 ? new Shape() : undefined;
-  return loop({ handlers, context, run, shape }, 0, first);
-}
-
-interface Loop<C> {
-  readonly handlers: readonly FunctionEntry[];
-  readonly context: C;
-  readonly run: Parameters<typeof waterfall>[3];
-  readonly shape: Shape | undefined;
-}
-
-/** The handlers from `from` on; a handler's promise continues the loop. */
-function loop<C>(
-  state: Loop<C>,
-  from: number,
-  current: PromptAssembly,
-): PromptAssembly | Promise<PromptAssembly> {
-  const { handlers, context, run, shape } = state;
-  let assembly = current;
-  for (let i = from; i < handlers.length; i++) {
-    // An abandoned step runs no further handler.
-    if (run.signal?.aborted) throw aborted(run.signal);
-    const entry = handlers[i]!;
-    const before = run.log === undefined ? undefined : fingerprint(assembly);
-    shape?.take(assembly);
-    let result: unknown;
-    try {
-      const handler = entry.fn; // called through a local: `this` is undefined
-      result = handler(assembly, context);
-    } catch (cause) {
-      throw handlerFailed(entry, cause);
-    }
-    if (isThenable(result)) {
-      const got = assembly;
-      return Promise.resolve(result).then(
-        (value) =>
-          loop(state, i + 1, settle(state, { entry, got, value, before })),
-        (cause) => {
-          throw handlerFailed(entry, cause);
-        },
-      );
-    }
-    assembly = settle(state, { entry, got: assembly, value: result, before });
-  }
-  return assembly;
-}
-
-function settle<C>(
-  state: Loop<C>,
-  step: {
-    entry: FunctionEntry;
-    got: PromptAssembly;
-    value: unknown;
-    before: Map<string, string> | undefined;
-  },
-): PromptAssembly {
-  const { entry, before } = step;
-  const accepted = accept(entry, step.got, step.value);
-  if (before !== undefined) audit(before, accepted, entry, state.run.log!);
-  if (state.shape !== undefined && !state.shape.same(accepted)) {
-    state.run.blame = entry;
-  }
-  return accepted;
-}
+type Result = PromptAssembly | Promise<PromptAssembly>;
 
 /**
- * What a handler can change without a deep walk: the objects, arrays and
- * lengths at the top of the assembly, kept in fields (no allocation per
- * handler). Edits inside a section go unseen, so the blame then falls on
- * the last handler that changed the shape.
+ * One step's waterfall: {@linkcode Waterfall.run} runs the handlers on the
+ * assembly, the sync prefix without a promise; a handler's promise
+ * continues the same loop from the next handler.
+ *
+ * Between handlers it keeps the assembly's shape: the objects, arrays and
+ * lengths at its top, what a handler can change without a deep walk, read
+ * once per handler into fields (no allocation). Edits inside a section go
+ * unseen, so the blame then falls on the last handler that changed it.
  */
-class Shape {
+export class Waterfall<C> {
+  /** The last handler that changed the assembly's shape, if one did. */
+  blame: FunctionEntry | undefined;
+  /** What each handler changed, when the audit is on. */
+  readonly log: AuditEntry[] | undefined;
+  readonly #handlers: readonly FunctionEntry[];
+  readonly #context: C;
+  readonly #signal: AbortSignal | undefined;
+  /** The next handler: one loop runs at a time, and a promise moves it on. */
+  #next = 0;
   #assembly: unknown;
   #sections: unknown;
   #sectionCount: unknown;
@@ -118,38 +52,108 @@ class Shape {
   #contextCount: unknown;
   #separator: unknown;
 
-  take(assembly: PromptAssembly): void {
-    this.#assembly = assembly;
+  constructor(
+    handlers: readonly FunctionEntry[],
+    context: C,
+    options: { signal: AbortSignal | undefined; audit: boolean },
+  ) {
+    this.#handlers = handlers;
+    this.#context = context;
+    this.#signal = options.signal;
+    this.log = options.audit ? [] : undefined;
+  }
+
+  run(first: PromptAssembly): Result {
+    if (this.#handlers.length > 1) this.#changed(first);
+    return this.#loop(first);
+  }
+
+  /**
+   * The handlers from the next one on; `resumed` is what the previous one's
+   * promise gave, to settle first.
+   */
+  #loop(first: PromptAssembly, resumed?: Pending): Result {
+    const handlers = this.#handlers;
+    const context = this.#context;
+    const signal = this.#signal;
+    const log = this.log;
+    // With one handler the blame is clear without a shape.
+    const shaped = handlers.length > 1;
+    let assembly = first;
+    for (let i = this.#next; i < handlers.length; i++) {
+      const entry = handlers[i]!;
+      let { value, before } = resumed ?? NOTHING;
+      if (resumed !== undefined) resumed = undefined;
+      else {
+        // An abandoned step runs no further handler.
+        if (signal?.aborted) throw aborted(signal);
+        before = log && fingerprint(assembly);
+        try {
+          const handler = entry.fn; // called through a local: `this` is undefined
+          value = handler(assembly, context);
+        } catch (cause) {
+          throw handlerFailed(entry, cause);
+        }
+        if (value !== undefined && isThenable(value)) {
+          this.#next = i;
+          return this.#resume(assembly, { value, before });
+        }
+      }
+      if (value !== undefined) assembly = accept(entry, value);
+      if (before !== undefined) audit(before, { assembly, entry, log: log! });
+      if (shaped && this.#changed(assembly)) this.blame = entry;
+    }
+    return assembly;
+  }
+
+  // Apart from the loop: a closure there would allocate its variables per
+  // handler, promise or not.
+  #resume(got: PromptAssembly, pending: Pending): Promise<PromptAssembly> {
+    return Promise.resolve(pending.value).then(
+      (value) => this.#loop(got, { value, before: pending.before }),
+      (cause) => {
+        throw handlerFailed(this.#handlers[this.#next]!, cause);
+      },
+    );
+  }
+
+  /** Whether the shape differs from the last one seen; remembers this one. */
+  #changed(assembly: PromptAssembly): boolean {
     try {
-      this.#sections = assembly.sections;
-      this.#sectionCount = assembly.sections?.length;
-      this.#tools = assembly.tools;
-      this.#toolCount = assembly.tools?.length;
-      this.#variables = assembly.variables;
-      this.#contexts = assembly.contexts;
-      this.#contextCount = assembly.contexts?.length;
-      this.#separator = assembly.separator;
+      const { sections, tools, variables, contexts, separator } = assembly;
+      const sectionCount = sections?.length;
+      const toolCount = tools?.length;
+      const contextCount = contexts?.length;
+      if (
+        this.#assembly === assembly && this.#sections === sections &&
+        this.#sectionCount === sectionCount && this.#tools === tools &&
+        this.#toolCount === toolCount && this.#variables === variables &&
+        this.#contexts === contexts && this.#contextCount === contextCount &&
+        this.#separator === separator
+      ) return false;
+      this.#assembly = assembly;
+      this.#sections = sections;
+      this.#sectionCount = sectionCount;
+      this.#tools = tools;
+      this.#toolCount = toolCount;
+      this.#variables = variables;
+      this.#contexts = contexts;
+      this.#contextCount = contextCount;
+      this.#separator = separator;
     } catch {
       // Unreadable: the check after the handlers reports it.
     }
-  }
-
-  same(assembly: PromptAssembly): boolean {
-    try {
-      return this.#assembly === assembly &&
-        this.#sections === assembly.sections &&
-        this.#sectionCount === assembly.sections?.length &&
-        this.#tools === assembly.tools &&
-        this.#toolCount === assembly.tools?.length &&
-        this.#variables === assembly.variables &&
-        this.#contexts === assembly.contexts &&
-        this.#contextCount === assembly.contexts?.length &&
-        this.#separator === assembly.separator;
-    } catch {
-      return false;
-    }
+    return true;
   }
 }
+
+/** A handler's result, and the audit's fingerprint from before it ran. */
+interface Pending {
+  readonly value: unknown;
+  readonly before: Map<string, string> | undefined;
+}
+
+const NOTHING: Pending = { value: undefined, before: undefined };
 
 /** Where a handler's errors point. */
 export function handlerWhere(entry: FunctionEntry): Where {
@@ -182,19 +186,15 @@ function handlerFailed(entry: FunctionEntry, cause: unknown): Error {
   );
 }
 
-function accept(
-  entry: FunctionEntry,
-  assembly: PromptAssembly,
-  result: unknown,
-): PromptAssembly {
-  if (result === undefined) return assembly;
-  let ok = false;
+/** What a handler returned (not `undefined`), when it is an assembly. */
+function accept(entry: FunctionEntry, result: unknown): PromptAssembly {
+  const assembly = result as PromptAssembly;
   try {
-    ok = typeof result === "object" && result !== null &&
-      Array.isArray((result as PromptAssembly).sections) &&
-      Array.isArray((result as PromptAssembly).tools) &&
-      typeof (result as PromptAssembly).variables === "object" &&
-      (result as PromptAssembly).variables !== null;
+    if (
+      typeof result === "object" && result !== null &&
+      Array.isArray(assembly.sections) && Array.isArray(assembly.tools) &&
+      typeof assembly.variables === "object" && assembly.variables !== null
+    ) return assembly;
   } catch (cause) {
     throw failure(
       "invalid-value",
@@ -204,69 +204,47 @@ function accept(
       { cause },
     );
   }
-  if (!ok) {
-    throw failure(
-      "invalid-value",
-      "run",
-      handlerWhere(entry),
-      `it returned ${
-        describeValue(result)
-      }, not an assembly (return undefined to keep the one it got)`,
-    );
-  }
-  return result as PromptAssembly;
+  throw failure(
+    "invalid-value",
+    "run",
+    handlerWhere(entry),
+    `it returned ${
+      describeValue(result)
+    }, not an assembly (return undefined to keep the one it got)`,
+  );
 }
 
 /** What the audit compares: one string per part, tool, variable and layout field. */
 function fingerprint(assembly: PromptAssembly): Map<string, string> {
   const found = new Map<string, string>();
+  const add = (at: [kind: string, list: string, name: string], value: string) =>
+    found.set(JSON.stringify(at), value);
+  const parts = (list: readonly AssembledItem[] | undefined, at: string[]) => {
+    for (const part of list ?? []) {
+      const { name, items, owner: _o, layer: _l, shadows: _s, ...fields } =
+        part;
+      add([at[0]!, at[1]!, name], JSON.stringify(fields));
+      const path = at[1] === "" ? name : `${at[1]}/${name}`;
+      if (Array.isArray(items)) parts(items, ["item", path]);
+    }
+  };
   try {
-    const parts = (
-      kind: string,
-      list: readonly AssembledItem[] | undefined,
-      path: string,
-    ) => {
-      for (const part of list ?? []) {
-        const {
-          name,
-          items,
-          owner: _owner,
-          layer: _layer,
-          shadows: _shadows,
-          ...fields
-        } = part;
-        const key = JSON.stringify([path === "" ? kind : "item", path, name]);
-        found.set(key, JSON.stringify(fields));
-        if (Array.isArray(items)) {
-          parts("item", items, path === "" ? name : `${path}/${name}`);
-        }
-      }
-    };
-    parts("section", assembly.sections, "");
-    parts("context", assembly.contexts, "");
+    parts(assembly.sections, ["section", ""]);
+    parts(assembly.contexts, ["context", ""]);
     for (const tool of assembly.tools) {
-      let schema: string;
+      let schema = "?";
       try {
         schema = JSON.stringify(tool.parameters);
       } catch {
-        schema = "?";
+        // An unreadable schema shows as "?".
       }
-      found.set(
-        JSON.stringify(["tool", "", tool.name]),
-        `${tool.description}\0${schema}`,
-      );
+      add(["tool", "", tool.name], `${tool.description}\0${schema}`);
     }
     for (const name of Object.keys(assembly.variables)) {
-      found.set(
-        JSON.stringify(["variable", "", name]),
-        JSON.stringify([assembly.variables[name]]),
-      );
+      add(["variable", "", name], JSON.stringify([assembly.variables[name]]));
     }
     if (assembly.separator !== undefined) {
-      found.set(
-        JSON.stringify(["layout", "", "separator"]),
-        JSON.stringify(assembly.separator),
-      );
+      add(["layout", "", "separator"], JSON.stringify(assembly.separator));
     }
   } catch {
     // An unreadable assembly is the check's to report.
@@ -274,29 +252,18 @@ function fingerprint(assembly: PromptAssembly): Map<string, string> {
   return found;
 }
 
-const KINDS: readonly AuditEntry["kind"][] = [
-  "section",
-  "context",
-  "item",
-  "tool",
-  "variable",
-  "layout",
-];
+const KINDS = ["section", "context", "item", "tool", "variable", "layout"];
 
+/** Logs what the handler changed, grouped by kind as a reader scans them. */
 function audit(
   before: Map<string, string>,
-  assembly: PromptAssembly,
-  entry: FunctionEntry,
-  log: AuditEntry[],
+  step: { assembly: PromptAssembly; entry: FunctionEntry; log: AuditEntry[] },
 ): void {
-  const after = fingerprint(assembly);
+  const { entry } = step;
+  const after = fingerprint(step.assembly);
   const found: AuditEntry[] = [];
   const record = (key: string, change: AuditEntry["change"]) => {
-    const [kind, list, name] = JSON.parse(key) as [
-      AuditEntry["kind"],
-      string,
-      string,
-    ];
+    const [kind, list, name] = JSON.parse(key);
     const logged: AuditEntry = { handler: entry.name, kind, name, change };
     if (entry.owner !== undefined) logged.owner = entry.owner;
     if (kind === "item") logged.list = list;
@@ -307,7 +274,7 @@ function audit(
     else if (before.get(key) !== value) record(key, "changed");
   }
   for (const key of before.keys()) if (!after.has(key)) record(key, "removed");
-  // Grouped by kind, as a reader scans them; stable within a kind.
+  // Stable within a kind.
   found.sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind));
-  log.push(...found);
+  step.log.push(...found);
 }
