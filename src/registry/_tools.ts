@@ -133,7 +133,8 @@ export class ToolCopies {
     }
     const ordered = raw.slice();
     prepare(ordered);
-    this.#last.set(snapshot, { results, raw, ordered: Object.freeze(ordered) });
+    // Not frozen: internal, and a frozen array is slower to read every step.
+    this.#last.set(snapshot, { results, raw, ordered });
     return ordered;
   }
 
