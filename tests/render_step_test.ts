@@ -7,6 +7,7 @@ import {
   SystemPrompt,
   type ToolSchema,
 } from "../mod.ts";
+import { toolOwner } from "../inspect.ts";
 
 const tool = (name: string): ToolSchema => ({
   name,
@@ -109,6 +110,37 @@ describe("SystemPrompt.render()", () => {
     assert.ok(Object.isFrozen(step.tools) && Object.isFrozen(step.tools[1]));
   });
 
+  it("with a handler, gives each tool as the handler left it, with its owner", async () => {
+    const prompt = host({
+      branch: "main",
+      clock: "9:00",
+      tools: [tool("a"), tool("b"), tool("c"), tool("d")],
+    });
+    prompt.scope("edit").on("system-prompt/assemble", (assembly) => {
+      assembly.tools = assembly.tools
+        .filter((t) => t.name !== "b")
+        .map((t) =>
+          t.name === "c"
+            ? { ...t, description: "edited" }
+            : t.name === "d"
+            ? { ...t, execute: "added" }
+            : t
+        );
+    });
+    for (let step = 0; step < 2; step++) {
+      const { tools } = await prompt.render({}, { agent: "main" });
+      const assembled = (await prompt.assemble()).tools;
+      assert.deepEqual(tools, assembled);
+      assert.deepEqual(tools.map((t) => t.name), ["a", "c", "d"]);
+      assert.equal(tools[1]!.description, "edited");
+      assert.equal(
+        (tools[2] as ToolSchema & { execute?: string }).execute,
+        "added",
+      );
+      assert.deepEqual(tools.map(toolOwner), ["tools", "tools", "tools"]);
+      assert.ok(tools.every((t) => Object.isFrozen(t)));
+    }
+  });
   it("fails with the errors assemble() and renderPrompt() give", async () => {
     const prompt = new SystemPrompt();
     prompt.scope("p").section({ name: "s", order: 0, text: "{{nope}}" });

@@ -14,6 +14,7 @@ import type {
   AssembledSection,
   PromptAssembly,
   RenderedStep,
+  ToolSchema,
 } from "../core/types.ts";
 import { renderContext, renderPrompt } from "../render/render.ts";
 import { renderAssembly, type RenderHow } from "../render/_walk.ts";
@@ -101,7 +102,9 @@ export function renderStep(
   state: StepState,
 ): Promise<RenderedStep> {
   if (snapshot.handlers.length > 0 || state.audit) {
-    return assemble(snapshot, context, state).then(fromAssembly);
+    return assemble(snapshot, context, state).then((assembly) =>
+      fromAssembly(assembly, state.copies.recordsOf(snapshot))
+    );
   }
   return resolveStep(snapshot, state, finish);
 }
@@ -292,15 +295,52 @@ function joined(
   return out;
 }
 
-function fromAssembly(assembly: PromptAssembly): RenderedStep {
-  const tools = Object.freeze(
-    assembly.tools.map((tool) =>
-      owned({ ...tool }, { owner: toolOwner(tool), layer: toolLayer(tool) })
-    ),
-  );
+/**
+ * A step from an assembly the handlers left: each tool frozen with its
+ * provenance, the registry's own copy when the handlers left it as it was.
+ */
+function fromAssembly(
+  assembly: PromptAssembly,
+  records: readonly ToolRecord[],
+): RenderedStep {
+  let next = 0;
+  const tools = Object.freeze(assembly.tools.map((tool) => {
+    // Handlers mostly filter: the records, in order, are searched ahead.
+    let at = next;
+    while (at < records.length && records[at]!.name !== tool.name) at++;
+    const record = records[at];
+    const fields: Record<string, unknown> = { ...tool }; // each field read once
+    if (record !== undefined && sameFields(fields, record)) {
+      next = at + 1;
+      return record.copy;
+    }
+    return owned(fields as unknown as ToolSchema, {
+      owner: toolOwner(tool),
+      layer: toolLayer(tool),
+    });
+  }));
   return Object.freeze({
     prompt: renderPrompt(assembly),
     tools,
     context: renderContext(assembly),
   });
+}
+
+/** Whether a plain copy of a tool holds exactly the fields of a record's copy. */
+function sameFields(
+  fields: Record<string, unknown>,
+  record: ToolRecord,
+): boolean {
+  if (
+    fields.name !== record.name || fields.description !== record.description ||
+    fields.parameters !== record.copy.parameters
+  ) return false;
+  const { host } = record;
+  for (let i = 0; i < host.length; i++) {
+    if (fields[host[i]![0]] !== host[i]![1]) return false;
+  }
+  let count = 0;
+  for (const _ in fields) count++;
+  // The copy's keys: the three of a schema and the host fields.
+  return count === 3 + host.length;
 }

@@ -115,6 +115,11 @@ export class ToolCopies {
     return last.ordered;
   }
 
+  /** The records of the chain's last step, in order. */
+  recordsOf(snapshot: object): readonly ToolRecord[] {
+    return this.#last.get(snapshot)?.ordered ?? [];
+  }
+
   /** The ordered records; `prepare` checks and sorts only what changed. */
   ordered(
     snapshot: { readonly tools: readonly { entry: object }[] },
