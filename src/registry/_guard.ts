@@ -21,22 +21,29 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
     value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
+/**
+ * `read()`, or `undefined` when it throws: for reading user values (a
+ * revoked proxy, a throwing getter or `then`) where a failure means there
+ * is nothing to read.
+ */
+function tryRead<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Marks a rejection as handled: the library has already reported its error. */
 export function ignoreRejection(value: unknown): void {
-  try {
-    if (isThenable(value)) value.then(undefined, () => {});
-  } catch {
-    // A `then` that throws rejects nothing.
-  }
+  tryRead(() => isThenable(value) && value.then(undefined, () => {}));
 }
 
 /** Handles every promise inside an array the library refused. */
 export function ignoreRejections(values: readonly unknown[]): void {
-  try {
+  tryRead(() => {
     for (let i = 0; i < values.length; i++) ignoreRejection(values[i]);
-  } catch {
-    // An array whose elements cannot be read holds no promise we can reach.
-  }
+  });
 }
 
 /**
@@ -44,27 +51,16 @@ export function ignoreRejections(values: readonly unknown[]): void {
  * array: the step failed or was abandoned, so nothing else reads them.
  */
 export function abandon(values: readonly unknown[]): void {
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i];
-    let array = false;
-    try {
-      array = Array.isArray(value);
-    } catch {
-      // A revoked proxy holds no promise we can reach.
-    }
-    if (array) ignoreRejections(value as unknown[]);
-    else ignoreRejection(value);
+  for (const value of values) {
+    if (tryRead(() => Array.isArray(value))) {
+      ignoreRejections(value as unknown[]);
+    } else ignoreRejection(value);
   }
 }
 
 /** A function's name for messages, or `#index` when it has none. */
 export function handlerName(fn: unknown, index: number): string {
-  let name: unknown;
-  try {
-    name = (fn as { name?: unknown }).name;
-  } catch {
-    name = undefined;
-  }
+  const name = tryRead(() => (fn as { name?: unknown }).name);
   return typeof name === "string" && name !== "" ? name : `#${index}`;
 }
 
@@ -98,15 +94,12 @@ export function raceAbort<T>(
   work: Promise<T>,
   signal: AbortSignal,
 ): Promise<T> {
-  if (signal.aborted) {
-    ignoreRejection(work);
-    return Promise.reject(aborted(signal));
-  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => {
       ignoreRejection(work);
       reject(aborted(signal));
     };
+    if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
     work.then(resolve, reject).finally(() =>
       signal.removeEventListener("abort", onAbort)
@@ -116,11 +109,7 @@ export function raceAbort<T>(
 
 /** `instanceof PromptError`, safe for thrown proxies whose traps throw. */
 export function isPromptError(value: unknown): value is PromptError {
-  try {
-    return value instanceof PromptError;
-  } catch {
-    return false;
-  }
+  return tryRead(() => value instanceof PromptError) === true;
 }
 
 /** Delivers change events in order, to listeners in registration order. */
@@ -146,31 +135,9 @@ export class ChangeEvents {
     this.#delivering = true;
     try {
       for (let next = 0; next < this.#queue.length; next++) {
-        const current = this.#queue[next]!;
         let index = 0;
-        for (const { listener, owner } of [...this.#listeners]) {
-          try {
-            const result: unknown = listener(current);
-            // An async listener's rejection is a listener failure too.
-            if (isThenable(result)) {
-              const label = handlerName(listener, index);
-              Promise.resolve(result).then(
-                undefined,
-                (cause) =>
-                  this.#report(listenerFailed(current, label, owner, cause)),
-              );
-            }
-          } catch (cause) {
-            this.#report(
-              listenerFailed(
-                current,
-                handlerName(listener, index),
-                owner,
-                cause,
-              ),
-            );
-          }
-          index++;
+        for (const entry of [...this.#listeners]) {
+          this.#call(this.#queue[next]!, { ...entry, index: index++ });
         }
       }
     } finally {
@@ -179,52 +146,45 @@ export class ChangeEvents {
     }
   }
 
-  #report(error: PromptError): void {
-    try {
-      this.onError(error);
-    } catch (hookError) {
+  /** Calls one listener; a throw or an async rejection is reported. */
+  #call(
+    change: PromptChange,
+    { listener, owner, index }: {
+      listener: ChangeListener;
+      owner: string | undefined;
+      index: number;
+    },
+  ): void {
+    const report = (cause: unknown, handler = handlerName(listener, index)) => {
+      const what = change.name === undefined ? "" : ` "${change.name}"`;
+      const error = new PromptError(
+        "listener-failed",
+        `A "system-prompt/change" listener "${handler}" of ${
+          describeOwner(owner)
+        } threw on ${change.action} of ${change.kind}${what}: ${
+          messageOf(cause)
+        }`,
+        { cause, owner, handler },
+      );
       try {
-        console.error(hookError, error);
-      } catch {
-        // Nothing left to report to.
+        this.onError(error);
+      } catch (hookError) {
+        tryRead(() => console.error(hookError, error));
       }
+    };
+    try {
+      const result: unknown = listener(change);
+      // An async listener's rejection is a listener failure too, named by
+      // the label it had when it was called.
+      if (isThenable(result)) {
+        const handler = handlerName(listener, index);
+        Promise.resolve(result).then(
+          undefined,
+          (cause) => report(cause, handler),
+        );
+      }
+    } catch (cause) {
+      report(cause);
     }
   }
-}
-
-function listenerFailed(
-  change: PromptChange,
-  handler: string,
-  owner: string | undefined,
-  cause: unknown,
-): PromptError {
-  const what = change.name === undefined ? "" : ` "${change.name}"`;
-  return new PromptError(
-    "listener-failed",
-    `A "system-prompt/change" listener "${handler}" of ${
-      describeOwner(owner)
-    } threw on ${change.action} of ${change.kind}${what}: ${messageOf(cause)}`,
-    { cause, owner, handler },
-  );
-}
-
-/** A change event's fields, only those that are set. */
-export function change(
-  kind: PromptChange["kind"],
-  action: PromptChange["action"],
-  fields: {
-    name?: string | undefined;
-    path?: readonly string[];
-    owner: string | undefined;
-    layer: string | undefined;
-  },
-): PromptChange {
-  const event: PromptChange = { kind, action };
-  if (fields.name !== undefined) event.name = fields.name;
-  if (fields.path !== undefined && fields.path.length > 0) {
-    event.list = fields.path.join("/");
-  }
-  if (fields.owner !== undefined) event.owner = fields.owner;
-  if (fields.layer !== undefined) event.layer = fields.layer;
-  return event;
 }

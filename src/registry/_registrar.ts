@@ -5,7 +5,7 @@
  * @module
  */
 
-import { failure } from "../core/errors.ts";
+import { failure, type PromptError } from "../core/errors.ts";
 import type {
   Disposer,
   EventHandler,
@@ -21,23 +21,47 @@ import type {
   ToolProvider,
   VariableProvider,
 } from "../core/types.ts";
-import { disposer, type Place, type Registry } from "./_registry.ts";
-import { listPath, type Table } from "./_store.ts";
+import {
+  disposer,
+  type Given,
+  type Kind,
+  type Place,
+  type Registry,
+} from "./_registry.ts";
+import type { Table } from "./_store.ts";
+
+/** How messages name a registration of each kind but handlers. */
+const WHAT: Record<Exclude<Kind, "assemble-handler">, string> = {
+  section: "section",
+  context: "context entry",
+  variable: "variable",
+  tools: "tool provider",
+  item: "item",
+  items: "item provider",
+};
 
 /**
  * The registration methods, bound to a place. A scope or layer tracks what
- * it registered, so disposing it removes everything at once.
+ * it registered, so disposing it removes everything at once; the root
+ * tracks nothing (it is never disposed).
  */
 export class Registrar<C> implements PromptRegistrar<C> {
   readonly #registry: Registry;
   readonly #place: Place;
   readonly #live: Set<Disposer> | undefined;
+  readonly #onDispose: (() => void) | undefined;
   #disposed = false;
 
-  constructor(registry: Registry, place: Place, tracked: boolean) {
+  constructor(
+    registry: Registry,
+    place: Place,
+    tracked?: { onDispose?: (() => void) | undefined },
+  ) {
     this.#registry = registry;
-    this.#place = place;
-    this.#live = tracked ? new Set() : undefined;
+    // Owner first, then layer: the order of every change event's fields.
+    this.#place = { owner: place.owner, layer: place.layer };
+    this.#live = tracked && new Set();
+    this.#onDispose = tracked?.onDispose;
   }
 
   get disposed(): boolean {
@@ -45,62 +69,39 @@ export class Registrar<C> implements PromptRegistrar<C> {
   }
 
   section(section: PromptSection<C>): Disposer {
-    return this.#track(
-      "section",
-      () => this.#registry.part("section", section, this.#place),
-    );
+    return this.#add("section", { value: section, what: WHAT.section });
   }
 
   context(entry: PromptContextEntry<C>): Disposer {
-    return this.#track(
-      "context entry",
-      () => this.#registry.part("context", entry, this.#place),
-    );
+    return this.#add("context", { value: entry, what: WHAT.context });
   }
 
   variable(name: string, provider: VariableProvider<C>): Disposer {
-    return this.#track(
-      "variable",
-      () => this.#registry.variable(name, provider, this.#place),
-    );
+    return this.#add("variable", {
+      value: provider,
+      key: name,
+      what: WHAT.variable,
+    });
   }
 
   tools(provider: ToolProvider<C>): Disposer {
-    return this.#track(
-      "tool provider",
-      () => this.#registry.provider("tools", provider, this.#place),
-    );
+    return this.#add("tools", { value: provider, what: WHAT.tools });
   }
 
   item(list: ListPath, item: PromptItem<C>): Disposer {
-    return this.#track(
-      "item",
-      () =>
-        this.#registry.part("item", item, this.#place, listPath(list, "item")),
-    );
+    return this.#add("item", { value: item, key: list, what: WHAT.item });
   }
 
   items(list: ListPath, provider: ItemProvider<C>): Disposer {
-    return this.#track(
-      "item provider",
-      () =>
-        this.#registry.provider(
-          "items",
-          provider,
-          this.#place,
-          listPath(list, "item provider"),
-        ),
-    );
+    return this.#add("items", { value: provider, key: list, what: WHAT.items });
   }
 
   on<E extends keyof PromptEvents<C>>(
     event: E,
     handler: EventHandler<C, E>,
   ): Disposer {
-    return this.#track(
-      `"${event}" handler`,
-      () => this.#registry.handler(event, handler, this.#place),
-    );
+    const what = `"${event}" handler`;
+    return this.#add("assemble-handler", { value: handler, key: event, what });
   }
 
   /** Removes everything this registrar registered, newest first. */
@@ -109,23 +110,35 @@ export class Registrar<C> implements PromptRegistrar<C> {
     this.#disposed = true;
     const live = [...this.#live].reverse();
     this.#live.clear();
-    disposeAll(live, 0);
+    // No disposer throws: a change listener's failure goes to onListenerError.
+    try {
+      for (const dispose of live) dispose();
+    } finally {
+      this.#onDispose?.();
+    }
   }
 
-  #track(what: string, register: () => Disposer): Disposer {
-    if (this.#disposed) {
-      const owner = this.#place.owner;
-      throw failure(
-        "scope-disposed",
-        `add ${what}`,
-        {},
-        owner === undefined
-          ? `layer "${this.#place.layer}" is disposed`
-          : `scope "${owner}" is disposed`,
-        { owner, layer: this.#place.layer },
-      );
-    }
-    const inner = register();
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  /** The `scope-disposed` error of an action on this registrar. */
+  protected refused(action: string): PromptError {
+    const { owner, layer } = this.#place;
+    return failure(
+      "scope-disposed",
+      action,
+      {},
+      owner === undefined
+        ? `layer "${layer}" is disposed`
+        : `scope "${owner}" is disposed`,
+      { owner, layer },
+    );
+  }
+
+  #add(kind: Kind, given: Given): Disposer {
+    if (this.#disposed) throw this.refused(`add ${given.what}`);
+    const inner = this.#registry.register(kind, this.#place, given);
     const live = this.#live;
     if (live === undefined) return inner;
     // A change listener disposed this registrar while it registered.
@@ -142,28 +155,16 @@ export class Registrar<C> implements PromptRegistrar<C> {
   }
 }
 
-/** Runs every disposer even when one throws; rethrows the first error. */
-function disposeAll(disposers: readonly Disposer[], from: number): void {
-  for (let i = from; i < disposers.length; i++) {
-    try {
-      disposers[i]!();
-    } catch (error) {
-      disposeAll(disposers, i + 1);
-      throw error;
-    }
-  }
-}
-
 /** An owner scope (global, or inside a layer). */
 export class Scope<C> extends Registrar<C> implements PromptScope<C> {
   readonly owner: string;
   readonly layer: string | undefined;
-  readonly #onDispose: ((scope: Scope<C>) => void) | undefined;
+
   constructor(
     registry: Registry,
-    owner: string,
-    place: { layer: string | undefined; onDispose?: (scope: Scope<C>) => void },
+    place: Place & { onDispose?: () => void },
   ) {
+    const { owner, layer } = place;
     if (typeof owner !== "string" || owner === "") {
       throw new TypeError(
         `Cannot open scope: owner must be a non-empty string, got ${
@@ -171,21 +172,9 @@ export class Scope<C> extends Registrar<C> implements PromptScope<C> {
         }`,
       );
     }
-    super(registry, { owner, layer: place.layer }, true);
+    super(registry, place, { onDispose: place.onDispose });
     this.owner = owner;
-    this.layer = place.layer;
-    this.#onDispose = place.onDispose;
-  }
-  override dispose(): void {
-    if (this.disposed) return;
-    try {
-      super.dispose();
-    } finally {
-      this.#onDispose?.(this);
-    }
-  }
-  [Symbol.dispose](): void {
-    this.dispose();
+    this.layer = layer;
   }
 }
 
@@ -194,56 +183,37 @@ export class Layer<C> extends Registrar<C> implements PromptLayer<C> {
   readonly key: string;
   readonly parent: string | undefined;
   readonly #registry: Registry;
-  readonly #table: Table;
-  readonly #onDispose: () => void;
   // Live scopes only: a disposed scope leaves the set.
-  readonly #scopes = new Set<Scope<C>>();
+  readonly #scopes: Set<Scope<C>>;
 
   constructor(
     registry: Registry,
-    table: Table,
-    onDispose: () => void,
+    { table, onDispose }: { table: Table; onDispose: () => void },
   ) {
-    super(registry, { owner: undefined, layer: table.key }, true);
+    const scopes = new Set<Scope<C>>();
+    // Disposed first: a listener told of what goes next sees a dead layer,
+    // and a layer it opens under this key is a new one, left alone.
+    super(registry, { owner: undefined, layer: table.key }, {
+      onDispose: () => {
+        for (const scope of [...scopes]) scope.dispose();
+        registry.removeLayer(table);
+        onDispose();
+      },
+    });
     this.#registry = registry;
-    this.#table = table;
-    this.#onDispose = onDispose;
+    this.#scopes = scopes;
     this.key = table.key!;
     this.parent = table.parent;
   }
 
   scope(owner: string): PromptScope<C> {
-    if (this.disposed) {
-      throw failure(
-        "scope-disposed",
-        "open scope",
-        {},
-        `layer "${this.key}" is disposed`,
-        { layer: this.key },
-      );
-    }
-    const scope = new Scope<C>(this.#registry, owner, {
+    if (this.disposed) throw this.refused("open scope");
+    const scope: Scope<C> = new Scope<C>(this.#registry, {
+      owner,
       layer: this.key,
-      onDispose: (done) => void this.#scopes.delete(done),
+      onDispose: () => void this.#scopes.delete(scope),
     });
     this.#scopes.add(scope);
     return scope;
-  }
-
-  override dispose(): void {
-    if (this.disposed) return;
-    // Disposed first: a listener told of what goes next sees a dead layer,
-    // and a layer it opens under this key is a new one, left alone.
-    try {
-      super.dispose();
-      for (const scope of [...this.#scopes]) scope.dispose();
-    } finally {
-      this.#registry.removeLayer(this.#table);
-      this.#onDispose();
-    }
-  }
-
-  [Symbol.dispose](): void {
-    this.dispose();
   }
 }

@@ -6,16 +6,24 @@
  * @module
  */
 
-import type { PartKind } from "../core/_fields.ts";
+import { byOrderThenName } from "../core/names.ts";
 import { failure, type PromptError } from "../core/errors.ts";
-import type { Disposer } from "../core/types.ts";
-import { change, ChangeEvents, handlerName } from "./_guard.ts";
+import type {
+  ChangeListener,
+  Disposer,
+  PromptChange,
+  PromptRegistrations,
+} from "../core/types.ts";
+import { ChangeEvents, handlerName } from "./_guard.ts";
 import { type Snapshot, snapshot } from "./_snapshot.ts";
 import {
   addPart,
   addVariable,
+  defined,
   type FunctionEntry,
   layerChain,
+  listPath,
+  type PartEntry,
   partEntry,
   partKey,
   requireFunction,
@@ -41,10 +49,17 @@ export interface Place {
   readonly layer: string | undefined;
 }
 
-const EVENTS: readonly string[] = [
-  "system-prompt/assemble",
-  "system-prompt/change",
-];
+/** What is registered: a part, a variable, a provider or a handler. */
+export type Kind = PromptChange["kind"];
+
+/** One registration: the value, and its list, name or event. */
+export interface Given {
+  readonly value: unknown;
+  /** The list of an item or item provider, a variable's name, an event. */
+  readonly key?: unknown;
+  /** How messages name it (`item provider`, `"…" handler`). */
+  readonly what: string;
+}
 
 /** The tables, the change events and the snapshot of each chain. */
 export class Registry {
@@ -52,26 +67,18 @@ export class Registry {
   readonly layers: Map<string, Table> = new Map();
   readonly events: ChangeEvents;
   #snapshots = new Map<string | undefined, Snapshot>();
-  #version = 0;
 
   constructor(onListenerError: (error: PromptError) => void) {
     this.events = new ChangeEvents(onListenerError);
   }
 
-  /** Bumped by every change: render() memory compares it. */
-  get version(): number {
-    return this.#version;
-  }
-
-  /** The snapshot of one chain, or `unknown-layer`. */
+  /** The snapshot of one chain, or `unknown-layer`; O(1) until a change. */
   snapshot(layer: string | undefined): Snapshot {
     let found = this.#snapshots.get(layer);
     if (found !== undefined) return found;
-    const chain = layer === undefined
-      ? [this.global]
-      : layerChain(this.layers, layer);
+    const chain = layer === undefined ? [] : layerChain(this.layers, layer);
     if (!Array.isArray(chain)) throw chain;
-    found = snapshot(layer === undefined ? chain : [this.global, ...chain]);
+    found = snapshot([this.global, ...chain]);
     this.#snapshots.set(layer, found);
     return found;
   }
@@ -101,6 +108,158 @@ export class Registry {
     return table;
   }
 
+  removeLayer(table: Table): void {
+    // Only its own table: a listener may have opened a new layer of the key.
+    if (this.layers.get(table.key!) !== table) return;
+    this.layers.delete(table.key!);
+    this.#invalidate();
+  }
+
+  /**
+   * Checks and stores one registration at a place; returns the disposer
+   * that undoes it. Both are announced as change events.
+   */
+  register(kind: Kind, place: Place, given: Given): Disposer {
+    const { value, key, what } = given;
+    if (kind === "assemble-handler" && !EVENTS.includes(key)) {
+      throw new TypeError(
+        `Cannot add handler: unknown event ${
+          JSON.stringify(key)
+        }; expected "system-prompt/assemble" or "system-prompt/change"`,
+      );
+    }
+    const path = kind === "item" || kind === "items" ? listPath(key, what) : [];
+    if (kind === "tools" || kind === "assemble-handler") {
+      requireFunction(value, what);
+    } else if (kind === "items") {
+      requireFunction(value, `${what} of list "${path.join("/")}"`);
+    }
+    if (key === "system-prompt/change" && kind === "assemble-handler") {
+      // Listeners are not registrations: no event, no snapshot change.
+      return disposer(this.events.listen(value as ChangeListener, place.owner));
+    }
+    const table = this.#table(place);
+    let remove: () => void;
+    let name: string | undefined;
+    if (kind === "section" || kind === "context" || kind === "item") {
+      const top = kind === "item" && this.#isContextList(path[0]!)
+        ? "context"
+        : "section";
+      const entry = partEntry(kind, value, { path, ...place, top });
+      const id = addPart(table, entry);
+      name = entry.name;
+      remove = () => {
+        if (table.parts.get(id) === entry) table.parts.delete(id);
+      };
+    } else {
+      const fn = value as UserFunction;
+      const label = kind === "assemble-handler"
+        ? handlerName(fn, table.handlerCount++)
+        : kind === "variable"
+        ? key as string
+        : "";
+      const entry: FunctionEntry = { fn, name: label, path, ...place };
+      if (kind === "variable") {
+        addVariable(table, entry);
+        name = label;
+        remove = () => {
+          if (table.variables.get(label) === entry) {
+            table.variables.delete(label);
+          }
+        };
+      } else {
+        const set = kind === "tools"
+          ? table.tools
+          : kind === "items"
+          ? table.itemProviders
+          : table.handlers;
+        set.add(entry);
+        remove = () => void set.delete(entry);
+      }
+    }
+    const fields = {
+      name,
+      list: path.length > 0 ? path.join("/") : undefined,
+      ...place,
+    };
+    this.#changed(defined({ kind, action: "register" as const, ...fields }));
+    return disposer(() => {
+      remove();
+      this.#changed(
+        defined({ kind, action: "unregister" as const, ...fields }),
+      );
+    });
+  }
+
+  /** What the registry holds, global and per layer, for inspection. */
+  describe(toolOrder: readonly string[]): PromptRegistrations {
+    const found: PromptRegistrations = {
+      sections: [],
+      contexts: [],
+      variables: [],
+      toolProviders: [],
+      handlers: [],
+      items: [],
+      itemProviders: [],
+      layers: [],
+      toolOrder: [...toolOrder],
+    };
+    for (const table of [this.global, ...this.layers.values()]) {
+      const { key, parent } = table;
+      if (key !== undefined) found.layers.push(defined({ key, parent }));
+      // Sections and context entries in prompt order, as a reader expects.
+      for (const part of [...table.parts.values()].sort(byNumericOrder)) {
+        const { name, path, owner, layer } = part;
+        const list = part.list && (true as const);
+        if (part.kind === "item") {
+          found.items.push(defined({
+            list: path.join("/"),
+            path: [...path],
+            name,
+            declaresList: list,
+            owner,
+            layer,
+          }));
+        } else {
+          const order = typeof part.order === "number" ? part.order : 0;
+          found[part.kind === "section" ? "sections" : "contexts"].push(
+            defined({ name, order, list, owner, layer }),
+          );
+        }
+      }
+      for (const { name, owner, layer } of table.variables.values()) {
+        found.variables.push(defined({ name, owner, layer }));
+      }
+      for (const { owner, layer } of table.tools) {
+        found.toolProviders.push(defined({ owner, layer }));
+      }
+      for (const { name, owner, layer } of table.handlers) {
+        found.handlers.push(defined({ handler: name, owner, layer }));
+      }
+      for (const { path, owner, layer } of table.itemProviders) {
+        const list = path.join("/");
+        found.itemProviders.push(
+          defined({ list, path: [...path], owner, layer }),
+        );
+      }
+    }
+    return found;
+  }
+
+  #table(place: Place): Table {
+    const table = place.layer === undefined
+      ? this.global
+      : this.layers.get(place.layer);
+    if (table !== undefined) return table;
+    throw failure(
+      "unknown-layer",
+      "add to layer",
+      { layer: place.layer },
+      "the layer is disposed",
+    );
+  }
+
+  /** Whether any table holds a context entry list of this name. */
   #isContextList(name: string): boolean {
     const key = partKey("context", [], name);
     for (const table of [this.global, ...this.layers.values()]) {
@@ -109,130 +268,25 @@ export class Registry {
     return false;
   }
 
-  removeLayer(table: Table): void {
-    // Only its own table: a listener may have opened a new layer of the key.
-    if (this.layers.get(table.key!) !== table) return;
-    this.layers.delete(table.key!);
+  #changed(change: PromptChange): void {
     this.#invalidate();
-  }
-
-  table(place: Place): Table {
-    if (place.layer === undefined) return this.global;
-    const table = this.layers.get(place.layer);
-    if (table === undefined) {
-      throw failure(
-        "unknown-layer",
-        "add to layer",
-        { layer: place.layer },
-        "the layer is disposed",
-      );
-    }
-    return table;
-  }
-
-  /** Registers and returns the disposer that undoes it, both announced. */
-  changed(event: Parameters<typeof change>, undo: () => void): Disposer {
-    this.#invalidate();
-    this.events.emit(change(event[0], "register", event[2]));
-    return disposer(() => {
-      undo();
-      this.#invalidate();
-      this.events.emit(change(event[0], "unregister", event[2]));
-    });
+    this.events.emit(change);
   }
 
   #invalidate(): void {
-    this.#version++;
     if (this.#snapshots.size > 0) this.#snapshots = new Map();
   }
+}
 
-  part(
-    kind: PartKind,
-    input: unknown,
-    place: Place,
-    path: readonly string[] = [],
-  ): Disposer {
-    const table = this.table(place);
-    const top = kind === "item" && this.#isContextList(path[0]!)
-      ? "context"
-      : "section";
-    const entry = partEntry(kind, input, { path, ...place, top });
-    const key = addPart(table, entry);
-    const kindName = kind === "item" ? "item" : kind;
-    return this.changed([kindName, "register", {
-      name: entry.name,
-      path,
-      ...place,
-    }], () => {
-      if (table.parts.get(key) === entry) table.parts.delete(key);
-    });
-  }
+const EVENTS: readonly unknown[] = [
+  "system-prompt/assemble",
+  "system-prompt/change",
+];
 
-  variable(name: string, fn: unknown, place: Place): Disposer {
-    const table = this.table(place);
-    const entry: FunctionEntry = {
-      fn: fn as UserFunction,
-      name,
-      path: [],
-      ...place,
-    };
-    addVariable(table, entry);
-    return this.changed(["variable", "register", { name, ...place }], () => {
-      if (table.variables.get(name) === entry) table.variables.delete(name);
-    });
-  }
-
-  provider(
-    kind: "tools" | "items",
-    fn: unknown,
-    place: Place,
-    path: readonly string[] = [],
-  ): Disposer {
-    requireFunction(
-      fn,
-      kind === "tools"
-        ? "tool provider"
-        : `item provider of list "${path.join("/")}"`,
-    );
-    const table = this.table(place);
-    const entry: FunctionEntry = {
-      fn: fn as UserFunction,
-      name: "",
-      path,
-      ...place,
-    };
-    const set = kind === "tools" ? table.tools : table.itemProviders;
-    set.add(entry);
-    return this.changed(
-      [kind, "register", { path, ...place }],
-      () => void set.delete(entry),
-    );
-  }
-
-  handler(event: string, fn: unknown, place: Place): Disposer {
-    if (!EVENTS.includes(event)) {
-      throw new TypeError(
-        `Cannot add handler: unknown event ${
-          JSON.stringify(event)
-        }; expected ` +
-          EVENTS.map((e) => `"${e}"`).join(" or "),
-      );
-    }
-    requireFunction(fn, `"${event}" handler`);
-    if (event === "system-prompt/change") {
-      return disposer(this.events.listen(fn as never, place.owner));
-    }
-    const table = this.table(place);
-    const entry: FunctionEntry = {
-      fn: fn as UserFunction,
-      name: handlerName(fn, table.handlerCount++),
-      path: [],
-      ...place,
-    };
-    table.handlers.add(entry);
-    return this.changed(
-      ["assemble-handler", "register", place],
-      () => void table.handlers.delete(entry),
-    );
-  }
+/** Order functions sort per step; here they keep their name order. */
+function byNumericOrder(a: PartEntry, b: PartEntry): number {
+  return byOrderThenName(
+    { order: typeof a.order === "number" ? a.order : 0, name: a.name },
+    { order: typeof b.order === "number" ? b.order : 0, name: b.name },
+  );
 }

@@ -1,7 +1,8 @@
 /**
  * What the registry holds: one table of registrations for the global
- * layer and one per named layer, the change events, and the snapshot each
- * layer chain assembles from, rebuilt once per change.
+ * layer and one per named layer, what each registration is checked into
+ * (every field read once, into the registry's own object), and the layer
+ * chain a snapshot is built from.
  *
  * @module
  */
@@ -73,17 +74,17 @@ export function partKey(
   path: readonly string[],
   name: string,
 ): string {
-  return kind === "item"
-    ? JSON.stringify(["i", path, name])
-    : JSON.stringify([kind[0], name]);
+  return JSON.stringify(kind === "item" ? ["i", path, name] : [kind[0], name]);
 }
+
+/** How deep lists nest: every walk of a part stays far from the stack's end. */
+const MAX_DEPTH = 1000;
 
 /** Checks a list address: a name, or a non-empty path of names. */
 export function listPath(list: unknown, what: string): readonly string[] {
   // Each element read once, into the registry's own array.
-  const path: unknown[] = [];
-  if (typeof list === "string") path.push(list);
-  else if (Array.isArray(list)) {
+  const path: unknown[] = typeof list === "string" ? [list] : [];
+  if (Array.isArray(list)) {
     for (let i = 0; i < list.length; i++) path.push(list[i]);
   }
   if (path.length === 0 || !path.every((n) => typeof n === "string")) {
@@ -92,35 +93,25 @@ export function listPath(list: unknown, what: string): readonly string[] {
     );
   }
   const names = path as string[];
+  const where = { item: "", list: names, section: names[0] };
   if (names.some((name) => name === "")) {
-    throw failure("invalid-item", "add", {
-      item: "",
-      list: names,
-      section: names[0],
-    }, "a list name must not be empty");
+    throw failure(
+      "invalid-item",
+      "add",
+      where,
+      "a list name must not be empty",
+    );
   }
   if (names.length > MAX_DEPTH) {
     throw failure(
       "invalid-item",
       "add",
-      { item: "", list: names.slice(0, 3), section: names[0] },
+      { ...where, list: names.slice(0, 3) },
       `lists nest at most ${MAX_DEPTH} deep; this path has ${names.length} names`,
     );
   }
   return Object.freeze(names);
 }
-
-/** How deep lists nest: every walk of a part stays far from the stack's end. */
-export const MAX_DEPTH = 1000;
-
-const INVALID_DUPLICATE: Record<
-  PartKind,
-  "duplicate-section" | "duplicate-context" | "duplicate-item"
-> = {
-  section: "duplicate-section",
-  context: "duplicate-context",
-  item: "duplicate-item",
-};
 
 /** Where a part's errors point. */
 export function partWhere(
@@ -138,66 +129,17 @@ export function partWhere(
   return where as Where;
 }
 
-/** Builds a part entry from a registration, checking every field once. */
-export function partEntry(
-  kind: PartKind,
-  input: unknown,
-  place: {
-    path: readonly string[];
-    owner: string | undefined;
-    layer: string | undefined;
-    top: "section" | "context";
-  },
-): PartEntry {
-  if (typeof input !== "object" || input === null) {
-    throw new TypeError(
-      `Cannot add ${kind}: expected an object, got ${
-        input === null ? "null" : typeof input
-      }`,
-    );
-  }
-  // Each field read once, into the registry's own object, then checked.
-  const raw = input as Record<string, unknown>;
-  const part: Record<string, unknown> = {
-    name: raw.name,
-    order: raw.order,
-    text: raw.text,
-    stability: raw.stability,
-    separator: raw.separator,
-    trim: raw.trim,
-    literal: raw.literal,
-    list: readList(raw.list),
-  };
-  if (kind === "section") part.complete = raw.complete;
-  const name = part.name;
-  const where = partWhere({
-    kind,
-    name: typeof name === "string" ? name : "",
-    ...place,
-  }, place.top);
-  checkPart(part, { kind, mode: "add", action: "add", where });
-  const list = part.list as ListLayout<never> | undefined;
-  return {
-    kind,
-    name: part.name as string,
-    path: place.path,
-    order: part.order as number,
-    text: part.text as string,
-    stability: part.stability as string | undefined,
-    separator: part.separator as string | undefined,
-    // Defaults add no field to the assembly.
-    trim: part.trim === true ? undefined : part.trim as boolean | undefined,
-    literal: part.literal === false
-      ? undefined
-      : part.literal as boolean | undefined,
-    complete: part.complete === true ? true : undefined,
-    // The registry's own copy: a later edit of the caller's object changes nothing.
-    list,
-    owner: place.owner,
-    layer: place.layer,
-    top: place.top,
-  };
-}
+/** A part's fields, in the order they are read. */
+const PART_FIELDS = [
+  "name",
+  "order",
+  "text",
+  "stability",
+  "separator",
+  "trim",
+  "literal",
+  "list",
+] as const;
 
 const LIST_FIELDS = [
   "separator",
@@ -208,21 +150,52 @@ const LIST_FIELDS = [
   "dedupe",
 ] as const;
 
-/**
- * A list layout's fields, each read once (inherited ones too) into the
- * registry's own object; anything but a plain object is left for the
- * field table to refuse.
- */
-function readList(list: unknown): unknown {
-  if (typeof list !== "object" || list === null || Array.isArray(list)) {
-    return list;
+/** Builds a part entry from a registration, checking every field once. */
+export function partEntry(
+  kind: PartKind,
+  input: unknown,
+  place: Pick<PartEntry, "path" | "owner" | "layer" | "top">,
+): PartEntry {
+  if (typeof input !== "object" || input === null) {
+    throw new TypeError(
+      `Cannot add ${kind}: expected an object, got ${
+        input === null ? "null" : typeof input
+      }`,
+    );
   }
-  const copy: Record<string, unknown> = {};
-  for (const key of LIST_FIELDS) {
-    const value = (list as Record<string, unknown>)[key];
-    if (value !== undefined) copy[key] = value;
+  // Each field read once (inherited ones too), into the registry's own
+  // object, then checked; a later edit of the caller's object changes nothing.
+  const raw = input as Record<string, unknown>;
+  const part: Record<string, unknown> = {};
+  for (const key of PART_FIELDS) part[key] = raw[key];
+  const list = part.list;
+  if (typeof list === "object" && list !== null && !Array.isArray(list)) {
+    // Anything but a plain object is left for the field table to refuse.
+    const copy: Record<string, unknown> = {};
+    for (const key of LIST_FIELDS) {
+      const value = (list as Record<string, unknown>)[key];
+      if (value !== undefined) copy[key] = value;
+    }
+    part.list = copy;
   }
-  return copy;
+  // Every entry has every key, in one order: one shape on the step's path.
+  part.complete = kind === "section" ? raw.complete : undefined;
+  const name = typeof part.name === "string" ? part.name : "";
+  checkPart(part, {
+    kind,
+    mode: "add",
+    action: "add",
+    where: partWhere({ kind, name, ...place }, place.top),
+  });
+  return {
+    ...part,
+    kind,
+    ...place,
+    // Defaults add no field to the assembly.
+    trim: part.trim === true ? undefined : part.trim,
+    literal: part.literal === false ? undefined : part.literal,
+    complete: part.complete === true ? true : undefined,
+  } as unknown as PartEntry;
 }
 
 /** Adds a part to a table, or throws its kind's duplicate error naming both. */
@@ -233,15 +206,14 @@ export function addPart(table: Table, entry: PartEntry): string {
   if (
     holder === undefined && entry.kind !== "item" && entry.list !== undefined
   ) {
-    const other = table.parts.get(
-      partKey(entry.kind === "section" ? "context" : "section", [], entry.name),
-    );
-    if (other?.list !== undefined) holder = other;
+    const other = entry.kind === "section" ? "context" : "section";
+    holder = table.parts.get(partKey(other, [], entry.name));
+    if (holder?.list === undefined) holder = undefined;
   }
   if (holder !== undefined) {
     const what = holder.kind === "context" ? "context entry" : holder.kind;
     throw failure(
-      INVALID_DUPLICATE[entry.kind],
+      `duplicate-${entry.kind}`,
       "add",
       partWhere(entry, entry.top),
       `${describeOwner(holder.owner)} already added ${
@@ -256,51 +228,40 @@ export function addPart(table: Table, entry: PartEntry): string {
 
 /** Checks a variable registration and adds it. */
 export function addVariable(table: Table, entry: FunctionEntry): void {
-  const where = {
-    variable: entry.name,
-    owner: entry.owner,
-    ...(entry.layer ? { layer: entry.layer } : {}),
-  };
-  if (typeof entry.name !== "string" || !isReferenceName(entry.name)) {
-    const shown = typeof entry.name === "string"
-      ? JSON.stringify(entry.name)
-      : String(typeof entry.name);
+  const { name, owner, layer } = entry;
+  if (typeof name !== "string" || !isReferenceName(name)) {
+    const shown = typeof name === "string" ? JSON.stringify(name) : typeof name;
     throw failure(
       "invalid-variable-name",
       `add variable ${shown}`,
       {},
       'a name is letters, digits and underscores, not starting with a digit, in segments joined by "."',
-      {
-        variable: typeof entry.name === "string" ? entry.name : shown,
-        owner: entry.owner,
-      },
+      { variable: typeof name === "string" ? name : shown, owner },
     );
   }
-  requireFunction(entry.fn, `variable "${entry.name}"`);
-  const holder = table.variables.get(entry.name);
+  requireFunction(entry.fn, `variable "${name}"`);
+  const holder = table.variables.get(name);
   if (holder !== undefined) {
     throw failure(
       "duplicate-variable",
       "add",
-      where,
+      { variable: name, owner, layer },
       `${describeOwner(holder.owner)} already registered it`,
       { owner: holder.owner },
     );
   }
-  table.variables.set(entry.name, entry);
+  table.variables.set(name, entry);
 }
 
 /** A registration that is not a function is a `TypeError`. */
 export function requireFunction(value: unknown, what: string): void {
-  if (typeof value !== "function") {
-    throw new TypeError(
-      `Cannot add ${what}: expected a function, got ${
-        typeof value === "object"
-          ? (value === null ? "null" : "an object")
-          : `a ${typeof value}`
-      }`,
-    );
-  }
+  if (typeof value === "function") return;
+  const got = typeof value !== "object"
+    ? `a ${typeof value}`
+    : value === null
+    ? "null"
+    : "an object";
+  throw new TypeError(`Cannot add ${what}: expected a function, got ${got}`);
 }
 
 /** The layer chain of a key, farthest first, or `unknown-layer`. */
@@ -313,14 +274,15 @@ export function layerChain(
   for (let next: string | undefined = key; next !== undefined;) {
     const table = layers.get(next);
     if (table === undefined || seen.has(next)) {
-      const suggestion = seen.has(next)
-        ? undefined
-        : closestName(next, layers.keys());
-      const state = seen.has(next)
+      const loop = seen.has(next);
+      const suggestion = loop ? undefined : closestName(next, layers.keys());
+      const state = loop
         ? `its parent chain loops back to "${next}"`
-        : next === key
-        ? `no live layer has this key${didYouMean(suggestion)}`
-        : `its parent "${next}" is not a live layer${didYouMean(suggestion)}`;
+        : `${
+          next === key
+            ? "no live layer has this key"
+            : `its parent "${next}" is not a live layer`
+        }${didYouMean(suggestion)}`;
       return failure("unknown-layer", `assemble layer "${key}"`, {}, state, {
         layer: key,
         suggestion,
@@ -332,3 +294,25 @@ export function layerChain(
   }
   return chain;
 }
+
+/**
+ * The object without its `undefined` fields, keys in their order: what an
+ * optional field of a change event or a registration looks like.
+ */
+export function defined<T extends object>(fields: T): Defined<T> {
+  const out: Record<string, unknown> = {};
+  for (const key in fields) {
+    if (fields[key] !== undefined) out[key] = fields[key];
+  }
+  return out as Defined<T>;
+}
+
+/** `T` with every field that may be `undefined` made optional instead. */
+export type Defined<T> =
+  & { [K in keyof T as undefined extends T[K] ? never : K]: T[K] }
+  & {
+    [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<
+      T[K],
+      undefined
+    >;
+  };

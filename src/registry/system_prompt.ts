@@ -7,7 +7,6 @@
  */
 
 import { failure } from "../core/errors.ts";
-import { byOrderThenName } from "../core/names.ts";
 import type {
   AssembleArgs,
   AssembleContext,
@@ -35,7 +34,6 @@ import type { Snapshot } from "./_snapshot.ts";
 import { Layer, Registrar, Scope } from "./_registrar.ts";
 import { Registry } from "./_registry.ts";
 import { renderStep, StepMemory, type StepState } from "./_step.ts";
-import type { Table } from "./_store.ts";
 import { ToolCopies, type ToolOrder, toolOrder } from "./_tools.ts";
 
 /**
@@ -85,7 +83,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
     this.#root = new Registrar(this.#registry, {
       owner: undefined,
       layer: undefined,
-    }, false);
+    });
   }
 
   /**
@@ -267,7 +265,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   scope(owner: string): PromptScope<C> {
-    return new Scope<C>(this.#registry, owner, { layer: undefined });
+    return new Scope<C>(this.#registry, { owner, layer: undefined });
   }
 
   /**
@@ -305,9 +303,11 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
       }
       return live;
     }
-    const table = this.#registry.addLayer(key, options.parent);
-    const layer: Layer<C> = new Layer<C>(this.#registry, table, () => {
-      if (this.#layers.get(key) === layer) this.#layers.delete(key);
+    const layer: Layer<C> = new Layer<C>(this.#registry, {
+      table: this.#registry.addLayer(key, options.parent),
+      onDispose: () => {
+        if (this.#layers.get(key) === layer) this.#layers.delete(key);
+      },
     });
     this.#layers.set(key, layer);
     return layer;
@@ -401,82 +401,6 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   registrations(): PromptRegistrations {
-    return describeTables([
-      this.#registry.global,
-      ...this.#registry.layers.values(),
-    ], this.#order.names);
+    return this.#registry.describe(this.#order.names);
   }
-}
-
-/** What the registry holds, for inspection. */
-function describeTables(
-  tables: readonly Table[],
-  toolOrder: readonly string[],
-): PromptRegistrations {
-  const found: PromptRegistrations = {
-    sections: [],
-    contexts: [],
-    variables: [],
-    toolProviders: [],
-    handlers: [],
-    items: [],
-    itemProviders: [],
-    layers: [],
-    toolOrder: [...toolOrder],
-  };
-  const place = (
-    entry: { owner: string | undefined; layer: string | undefined },
-  ) => ({
-    ...(entry.owner !== undefined ? { owner: entry.owner } : {}),
-    ...(entry.layer !== undefined ? { layer: entry.layer } : {}),
-  });
-  for (const table of tables) {
-    if (table.key !== undefined) {
-      found.layers.push({
-        key: table.key,
-        ...(table.parent !== undefined ? { parent: table.parent } : {}),
-      });
-    }
-    // Sections and context entries in prompt order, as a reader expects.
-    const parts = [...table.parts.values()].sort((a, b) =>
-      byOrderThenName(
-        { order: typeof a.order === "number" ? a.order : 0, name: a.name },
-        { order: typeof b.order === "number" ? b.order : 0, name: b.name },
-      )
-    );
-    for (const part of parts) {
-      const list = part.list !== undefined ? { list: true as const } : {};
-      if (part.kind === "item") {
-        found.items.push({
-          list: part.path.join("/"),
-          path: [...part.path],
-          name: part.name,
-          ...(part.list !== undefined ? { declaresList: true as const } : {}),
-          ...place(part),
-        });
-      } else {
-        found[part.kind === "section" ? "sections" : "contexts"].push({
-          name: part.name,
-          order: typeof part.order === "number" ? part.order : 0,
-          ...list,
-          ...place(part),
-        });
-      }
-    }
-    for (const entry of table.variables.values()) {
-      found.variables.push({ name: entry.name, ...place(entry) });
-    }
-    for (const entry of table.tools) found.toolProviders.push(place(entry));
-    for (const entry of table.handlers) {
-      found.handlers.push({ handler: entry.name, ...place(entry) });
-    }
-    for (const entry of table.itemProviders) {
-      found.itemProviders.push({
-        list: entry.path.join("/"),
-        path: [...entry.path],
-        ...place(entry),
-      });
-    }
-  }
-  return found;
 }
