@@ -1,27 +1,18 @@
 /**
  * The registration methods, written once: the root, owner scopes, layers
- * and scopes inside layers are one registrar bound to a place.
+ * and scopes inside layers are one registrar bound to a place. Arguments
+ * are `unknown` here: the registry checks every one of them at run time,
+ * and the public types are `SystemPrompt`'s, `PromptScope`'s and
+ * `PromptLayer`'s.
  *
  * @module
  */
 
 import { failure, type PromptError } from "../core/errors.ts";
-import type {
-  Disposer,
-  EventHandler,
-  ItemProvider,
-  ListPath,
-  PromptContextEntry,
-  PromptEvents,
-  PromptItem,
-  PromptLayer,
-  PromptRegistrar,
-  PromptScope,
-  PromptSection,
-  ToolProvider,
-  VariableProvider,
-} from "../core/types.ts";
+import type { Disposer, PromptRegistrar, PromptScope } from "../core/types.ts";
+import type { PromptLayer } from "../core/types.ts";
 import {
+  describeKind,
   disposer,
   type Given,
   type Kind,
@@ -30,15 +21,10 @@ import {
 } from "./_registry.ts";
 import type { Table } from "./_store.ts";
 
-/** How messages name a registration of each kind but handlers. */
-const WHAT: Record<Exclude<Kind, "assemble-handler">, string> = {
-  section: "section",
-  context: "context entry",
-  variable: "variable",
-  tools: "tool provider",
-  item: "item",
-  items: "item provider",
-};
+/** What a scope or layer runs once its registrations are gone. */
+interface Tracked {
+  readonly onDispose?: (() => void) | undefined;
+}
 
 /**
  * The registration methods, bound to a place. A scope or layer tracks what
@@ -52,13 +38,9 @@ export class Registrar<C> implements PromptRegistrar<C> {
   readonly #onDispose: (() => void) | undefined;
   #disposed = false;
 
-  constructor(
-    registry: Registry,
-    place: Place,
-    tracked?: { onDispose?: (() => void) | undefined },
-  ) {
+  constructor(registry: Registry, place: Place, tracked?: Tracked) {
     this.#registry = registry;
-    // Owner first, then layer: the order of every change event's fields.
+    // Owner, then layer: the order of a change event's fields.
     this.#place = { owner: place.owner, layer: place.layer };
     this.#live = tracked && new Set();
     this.#onDispose = tracked?.onDispose;
@@ -68,40 +50,32 @@ export class Registrar<C> implements PromptRegistrar<C> {
     return this.#disposed;
   }
 
-  section(section: PromptSection<C>): Disposer {
-    return this.#add("section", { value: section, what: WHAT.section });
+  section(section: unknown): Disposer {
+    return this.#add("section", { value: section });
   }
 
-  context(entry: PromptContextEntry<C>): Disposer {
-    return this.#add("context", { value: entry, what: WHAT.context });
+  context(entry: unknown): Disposer {
+    return this.#add("context", { value: entry });
   }
 
-  variable(name: string, provider: VariableProvider<C>): Disposer {
-    return this.#add("variable", {
-      value: provider,
-      key: name,
-      what: WHAT.variable,
-    });
+  variable(name: unknown, provider: unknown): Disposer {
+    return this.#add("variable", { value: provider, key: name });
   }
 
-  tools(provider: ToolProvider<C>): Disposer {
-    return this.#add("tools", { value: provider, what: WHAT.tools });
+  tools(provider: unknown): Disposer {
+    return this.#add("tools", { value: provider });
   }
 
-  item(list: ListPath, item: PromptItem<C>): Disposer {
-    return this.#add("item", { value: item, key: list, what: WHAT.item });
+  item(list: unknown, item: unknown): Disposer {
+    return this.#add("item", { value: item, key: list });
   }
 
-  items(list: ListPath, provider: ItemProvider<C>): Disposer {
-    return this.#add("items", { value: provider, key: list, what: WHAT.items });
+  items(list: unknown, provider: unknown): Disposer {
+    return this.#add("items", { value: provider, key: list });
   }
 
-  on<E extends keyof PromptEvents<C>>(
-    event: E,
-    handler: EventHandler<C, E>,
-  ): Disposer {
-    const what = `"${event}" handler`;
-    return this.#add("assemble-handler", { value: handler, key: event, what });
+  on(event: unknown, handler: unknown): Disposer {
+    return this.#add("assemble-handler", { value: handler, key: event });
   }
 
   /** Removes everything this registrar registered, newest first. */
@@ -110,7 +84,8 @@ export class Registrar<C> implements PromptRegistrar<C> {
     this.#disposed = true;
     const live = [...this.#live].reverse();
     this.#live.clear();
-    // No disposer throws: a change listener's failure goes to onListenerError.
+    // No disposer throws (a change listener's failure goes to
+    // onListenerError); the hook runs whatever happens.
     try {
       for (const dispose of live) dispose();
     } finally {
@@ -125,20 +100,16 @@ export class Registrar<C> implements PromptRegistrar<C> {
   /** The `scope-disposed` error of an action on this registrar. */
   protected refused(action: string): PromptError {
     const { owner, layer } = this.#place;
-    return failure(
-      "scope-disposed",
-      action,
-      {},
-      owner === undefined
-        ? `layer "${layer}" is disposed`
-        : `scope "${owner}" is disposed`,
-      { owner, layer },
-    );
+    const state = owner === undefined
+      ? `layer "${layer}" is disposed`
+      : `scope "${owner}" is disposed`;
+    return failure("scope-disposed", action, {}, state, { owner, layer });
   }
 
   #add(kind: Kind, given: Given): Disposer {
-    if (this.#disposed) throw this.refused(`add ${given.what}`);
-    const inner = this.#registry.register(kind, this.#place, given);
+    const what = describeKind(kind, given.key);
+    if (this.#disposed) throw this.refused(`add ${what}`);
+    const inner = this.#registry.register(kind, { ...given, ...this.#place });
     const live = this.#live;
     if (live === undefined) return inner;
     // A change listener disposed this registrar while it registered.
@@ -160,11 +131,8 @@ export class Scope<C> extends Registrar<C> implements PromptScope<C> {
   readonly owner: string;
   readonly layer: string | undefined;
 
-  constructor(
-    registry: Registry,
-    place: Place & { onDispose?: () => void },
-  ) {
-    const { owner, layer } = place;
+  constructor(registry: Registry, place: Place & Tracked) {
+    const { owner } = place;
     if (typeof owner !== "string" || owner === "") {
       throw new TypeError(
         `Cannot open scope: owner must be a non-empty string, got ${
@@ -172,9 +140,9 @@ export class Scope<C> extends Registrar<C> implements PromptScope<C> {
         }`,
       );
     }
-    super(registry, place, { onDispose: place.onDispose });
+    super(registry, place, place);
     this.owner = owner;
-    this.layer = layer;
+    this.layer = place.layer;
   }
 }
 
@@ -188,16 +156,17 @@ export class Layer<C> extends Registrar<C> implements PromptLayer<C> {
 
   constructor(
     registry: Registry,
-    { table, onDispose }: { table: Table; onDispose: () => void },
+    { table, onDispose }: Tracked & { table: Table },
   ) {
     const scopes = new Set<Scope<C>>();
-    // Disposed first: a listener told of what goes next sees a dead layer,
-    // and a layer it opens under this key is a new one, left alone.
+    // Disposed before its scopes and its table: a listener told of what
+    // goes sees a dead layer, and a layer it opens under this key is a new
+    // one, left alone.
     super(registry, { owner: undefined, layer: table.key }, {
       onDispose: () => {
         for (const scope of [...scopes]) scope.dispose();
         registry.removeLayer(table);
-        onDispose();
+        onDispose?.();
       },
     });
     this.#registry = registry;

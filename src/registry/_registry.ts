@@ -55,11 +55,25 @@ export type Kind = PromptChange["kind"];
 /** One registration: the value, and its list, name or event. */
 export interface Given {
   readonly value: unknown;
-  /** The list of an item or item provider, a variable's name, an event. */
+  /** An item's or item provider's list, a variable's name, an event. */
   readonly key?: unknown;
-  /** How messages name it (`item provider`, `"…" handler`). */
-  readonly what: string;
 }
+
+const WHAT: Partial<Record<Kind, string>> = {
+  context: "context entry",
+  tools: "tool provider",
+  items: "item provider",
+};
+
+/** How messages name a registration of a kind (`"…" handler` for a handler). */
+export function describeKind(kind: Kind, key: unknown): string {
+  return kind === "assemble-handler" ? `"${key}" handler` : WHAT[kind] ?? kind;
+}
+
+const EVENTS: readonly unknown[] = [
+  "system-prompt/assemble",
+  "system-prompt/change",
+];
 
 /** The tables, the change events and the snapshot of each chain. */
 export class Registry {
@@ -95,12 +109,8 @@ export class Registry {
       );
     }
     if (parent === key) {
-      throw failure(
-        "invalid-option",
-        "add layer",
-        { layer: key },
-        "a layer cannot be its own parent",
-      );
+      const state = "a layer cannot be its own parent";
+      throw failure("invalid-option", "add layer", { layer: key }, state);
     }
     const table = new Table(key, parent);
     this.layers.set(key, table);
@@ -119,8 +129,10 @@ export class Registry {
    * Checks and stores one registration at a place; returns the disposer
    * that undoes it. Both are announced as change events.
    */
-  register(kind: Kind, place: Place, given: Given): Disposer {
-    const { value, key, what } = given;
+  register(kind: Kind, given: Given & Place): Disposer {
+    const { value, key, owner, layer } = given;
+    const place: Place = { owner, layer };
+    let what = describeKind(kind, key);
     if (kind === "assemble-handler" && !EVENTS.includes(key)) {
       throw new TypeError(
         `Cannot add handler: unknown event ${
@@ -129,18 +141,18 @@ export class Registry {
       );
     }
     const path = kind === "item" || kind === "items" ? listPath(key, what) : [];
-    if (kind === "tools" || kind === "assemble-handler") {
+    if (kind === "items") what += ` of list "${path.join("/")}"`;
+    if (kind === "tools" || kind === "items" || kind === "assemble-handler") {
       requireFunction(value, what);
-    } else if (kind === "items") {
-      requireFunction(value, `${what} of list "${path.join("/")}"`);
     }
-    if (key === "system-prompt/change" && kind === "assemble-handler") {
-      // Listeners are not registrations: no event, no snapshot change.
-      return disposer(this.events.listen(value as ChangeListener, place.owner));
+    if (kind === "assemble-handler" && key === "system-prompt/change") {
+      // A listener is no registration: no change event, no new snapshot.
+      return disposer(this.events.listen(value as ChangeListener, owner));
     }
-    const table = this.#table(place);
-    let remove: () => void;
+    // A disposed layer's registrars are disposed: its table is there.
+    const table = layer === undefined ? this.global : this.layers.get(layer)!;
     let name: string | undefined;
+    let remove: () => void;
     if (kind === "section" || kind === "context" || kind === "item") {
       const top = kind === "item" && this.#isContextList(path[0]!)
         ? "context"
@@ -148,25 +160,21 @@ export class Registry {
       const entry = partEntry(kind, value, { path, ...place, top });
       const id = addPart(table, entry);
       name = entry.name;
-      remove = () => {
-        if (table.parts.get(id) === entry) table.parts.delete(id);
-      };
+      remove = () => table.parts.get(id) === entry && table.parts.delete(id);
     } else {
-      const fn = value as UserFunction;
-      const label = kind === "assemble-handler"
-        ? handlerName(fn, table.handlerCount++)
-        : kind === "variable"
+      const label = kind === "variable"
         ? key as string
+        : kind === "assemble-handler"
+        ? handlerName(value, table.handlerCount++)
         : "";
+      const fn = value as UserFunction;
       const entry: FunctionEntry = { fn, name: label, path, ...place };
       if (kind === "variable") {
         addVariable(table, entry);
         name = label;
-        remove = () => {
-          if (table.variables.get(label) === entry) {
-            table.variables.delete(label);
-          }
-        };
+        const { variables } = table;
+        remove = () =>
+          variables.get(label) === entry && variables.delete(label);
       } else {
         const set = kind === "tools"
           ? table.tools
@@ -174,14 +182,11 @@ export class Registry {
           ? table.itemProviders
           : table.handlers;
         set.add(entry);
-        remove = () => void set.delete(entry);
+        remove = () => set.delete(entry);
       }
     }
-    const fields = {
-      name,
-      list: path.length > 0 ? path.join("/") : undefined,
-      ...place,
-    };
+    const list = path.length > 0 ? path.join("/") : undefined;
+    const fields = { name, list, ...place };
     this.#changed(defined({ kind, action: "register" as const, ...fields }));
     return disposer(() => {
       remove();
@@ -212,19 +217,14 @@ export class Registry {
         const { name, path, owner, layer } = part;
         const list = part.list && (true as const);
         if (part.kind === "item") {
-          found.items.push(defined({
-            list: path.join("/"),
-            path: [...path],
-            name,
-            declaresList: list,
-            owner,
-            layer,
-          }));
+          const at = { list: path.join("/"), path: [...path], name };
+          found.items.push(
+            defined({ ...at, declaresList: list, owner, layer }),
+          );
         } else {
           const order = typeof part.order === "number" ? part.order : 0;
-          found[part.kind === "section" ? "sections" : "contexts"].push(
-            defined({ name, order, list, owner, layer }),
-          );
+          const to = part.kind === "section" ? "sections" : "contexts";
+          found[to].push(defined({ name, order, list, owner, layer }));
         }
       }
       for (const { name, owner, layer } of table.variables.values()) {
@@ -237,26 +237,11 @@ export class Registry {
         found.handlers.push(defined({ handler: name, owner, layer }));
       }
       for (const { path, owner, layer } of table.itemProviders) {
-        const list = path.join("/");
-        found.itemProviders.push(
-          defined({ list, path: [...path], owner, layer }),
-        );
+        const at = { list: path.join("/"), path: [...path] };
+        found.itemProviders.push(defined({ ...at, owner, layer }));
       }
     }
     return found;
-  }
-
-  #table(place: Place): Table {
-    const table = place.layer === undefined
-      ? this.global
-      : this.layers.get(place.layer);
-    if (table !== undefined) return table;
-    throw failure(
-      "unknown-layer",
-      "add to layer",
-      { layer: place.layer },
-      "the layer is disposed",
-    );
   }
 
   /** Whether any table holds a context entry list of this name. */
@@ -277,11 +262,6 @@ export class Registry {
     if (this.#snapshots.size > 0) this.#snapshots = new Map();
   }
 }
-
-const EVENTS: readonly unknown[] = [
-  "system-prompt/assemble",
-  "system-prompt/change",
-];
 
 /** Order functions sort per step; here they keep their name order. */
 function byNumericOrder(a: PartEntry, b: PartEntry): number {

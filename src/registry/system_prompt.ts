@@ -333,7 +333,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   assemble(...args: AssembleArgs<C>): Promise<PromptAssembly> {
-    return this.#step(args[0], args[1], assemble);
+    return this.#step(assemble, args);
   }
 
   /**
@@ -359,14 +359,13 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   render(...args: AssembleArgs<C, RenderOptions>): Promise<RenderedStep> {
-    return this.#step(args[0], args[1], renderStep);
+    return this.#step(renderStep, args);
   }
 
   /** One step's snapshot and state; an unknown layer is a rejection. */
   #step<T>(
-    given: C | undefined,
-    options: RenderOptions | undefined,
     run: (snapshot: Snapshot, context: C, state: StepState) => Promise<T>,
+    [given, options]: [C?, RenderOptions?],
   ): Promise<T> {
     const context = given ?? {} as C;
     try {
