@@ -114,11 +114,9 @@ export function isPromptError(value: unknown): value is PromptError {
 
 /** Delivers change events in order, to listeners in registration order. */
 export class ChangeEvents {
-  readonly #listeners = new Set<
-    { listener: ChangeListener; owner: string | undefined }
-  >();
+  readonly #listeners = new Set<Listener>();
+  /** The events being delivered (the first one) and those waiting. */
   readonly #queue: PromptChange[] = [];
-  #delivering = false;
   constructor(readonly onError: (error: PromptError) => void) {}
 
   listen(listener: ChangeListener, owner: string | undefined): () => void {
@@ -128,63 +126,58 @@ export class ChangeEvents {
   }
 
   emit(change: PromptChange): void {
-    if (this.#listeners.size === 0 && !this.#delivering) return;
+    if (this.#listeners.size === 0 && this.#queue.length === 0) return;
     // One frozen object for every listener: none can change what the next sees.
     this.#queue.push(Object.freeze(change));
-    if (this.#delivering) return;
-    this.#delivering = true;
-    try {
-      for (let next = 0; next < this.#queue.length; next++) {
-        let index = 0;
-        for (const entry of [...this.#listeners]) {
-          this.#call(this.#queue[next]!, { ...entry, index: index++ });
+    // A change a listener makes waits until the current one reached everyone.
+    if (this.#queue.length > 1) return;
+    // Nothing below throws: every failure is reported.
+    for (let next = 0; next < this.#queue.length; next++) {
+      const change = this.#queue[next]!;
+      let index = 0;
+      for (const { listener, owner } of [...this.#listeners]) {
+        const label = index++;
+        const fail = (handler: string) => (cause: unknown) =>
+          this.#report(cause, { change, owner, handler });
+        try {
+          const result: unknown = listener(change);
+          // An async listener's rejection is a listener failure too.
+          if (isThenable(result)) {
+            const report = fail(handlerName(listener, label));
+            Promise.resolve(result).then(undefined, report);
+          }
+        } catch (cause) {
+          fail(handlerName(listener, label))(cause);
         }
       }
-    } finally {
-      this.#queue.length = 0;
-      this.#delivering = false;
     }
+    this.#queue.length = 0;
   }
 
-  /** Calls one listener; a throw or an async rejection is reported. */
-  #call(
-    change: PromptChange,
-    { listener, owner, index }: {
-      listener: ChangeListener;
-      owner: string | undefined;
-      index: number;
-    },
-  ): void {
-    const report = (cause: unknown, handler = handlerName(listener, index)) => {
-      const what = change.name === undefined ? "" : ` "${change.name}"`;
-      const error = new PromptError(
-        "listener-failed",
-        `A "system-prompt/change" listener "${handler}" of ${
-          describeOwner(owner)
-        } threw on ${change.action} of ${change.kind}${what}: ${
-          messageOf(cause)
-        }`,
-        { cause, owner, handler },
-      );
-      try {
-        this.onError(error);
-      } catch (hookError) {
-        tryRead(() => console.error(hookError, error));
-      }
-    };
+  /** Reports a listener's failure to `onError`, or to the console if that throws. */
+  #report(cause: unknown, at: Failed): void {
+    const { change, owner, handler } = at;
+    const what = change.name === undefined ? "" : ` "${change.name}"`;
+    const message = `A "system-prompt/change" listener "${handler}" of ${
+      describeOwner(owner)
+    } threw on ${change.action} of ${change.kind}${what}: ${messageOf(cause)}`;
+    const fields = { cause, owner, handler };
+    const error = new PromptError("listener-failed", message, fields);
     try {
-      const result: unknown = listener(change);
-      // An async listener's rejection is a listener failure too, named by
-      // the label it had when it was called.
-      if (isThenable(result)) {
-        const handler = handlerName(listener, index);
-        Promise.resolve(result).then(
-          undefined,
-          (cause) => report(cause, handler),
-        );
-      }
-    } catch (cause) {
-      report(cause);
+      this.onError(error);
+    } catch (hookError) {
+      tryRead(() => console.error(hookError, error));
     }
   }
+}
+
+interface Listener {
+  readonly listener: ChangeListener;
+  readonly owner: string | undefined;
+}
+
+interface Failed {
+  readonly change: PromptChange;
+  readonly owner: string | undefined;
+  readonly handler: string;
 }

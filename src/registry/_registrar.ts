@@ -16,10 +16,9 @@ import {
   disposer,
   type Given,
   type Kind,
-  type Place,
   type Registry,
 } from "./_registry.ts";
-import type { Table } from "./_store.ts";
+import type { Place, Table } from "./_store.ts";
 
 /** What a scope or layer runs once its registrations are gone. */
 interface Tracked {

@@ -26,6 +26,7 @@ import {
   type PartEntry,
   partEntry,
   partKey,
+  type Place,
   requireFunction,
   Table,
   type UserFunction,
@@ -41,12 +42,6 @@ export function disposer(undo: () => void): Disposer {
   }) as Disposer;
   dispose[Symbol.dispose] = dispose;
   return dispose;
-}
-
-/** Where registrations land: an owner (or none) in a layer (or global). */
-export interface Place {
-  readonly owner: string | undefined;
-  readonly layer: string | undefined;
 }
 
 /** What is registered: a part, a variable, a provider or a handler. */

@@ -8,48 +8,45 @@
  */
 
 import { checkPart, type PartKind } from "../core/_fields.ts";
-import {
-  describeOwner,
-  failure,
-  type PromptError,
-  type Where,
-} from "../core/errors.ts";
+import { describeOwner, failure, type Where } from "../core/errors.ts";
+import type { PromptError } from "../core/errors.ts";
 import { closestName, didYouMean, isReferenceName } from "../core/names.ts";
-import type { ListLayout } from "../core/types.ts";
+import type { PartLayout } from "../core/types.ts";
 
 /** A function a provider slot holds; called with the context and options. */
 // deno-lint-ignore no-explicit-any -- every provider shape goes through one call site
 export type UserFunction = (...args: any[]) => unknown;
 
-/** A section, context entry or item as registered. */
-export interface PartEntry {
+/** Where registrations land: an owner (or none) in a layer (or global). */
+export interface Place {
+  readonly owner: string | undefined;
+  readonly layer: string | undefined;
+}
+
+/**
+ * A section, context entry or item as registered: its layout fields (a
+ * default is `undefined`, so it adds no field to the assembly), and where
+ * it is.
+ */
+export interface PartEntry extends Readonly<PartLayout<never>>, Place {
   readonly kind: PartKind;
   readonly name: string;
   /** For an item, the path of its list; `[]` for a section or context entry. */
   readonly path: readonly string[];
   readonly order: number | UserFunction;
   readonly text: string | UserFunction;
-  readonly stability: string | undefined;
-  readonly separator: string | undefined;
-  readonly trim: boolean | undefined;
-  readonly literal: boolean | undefined;
-  readonly complete: boolean | undefined;
-  readonly list: ListLayout<never> | undefined;
-  readonly owner: string | undefined;
-  readonly layer: string | undefined;
+  readonly complete: true | undefined;
   /** For an item, whether its top-level list is a section or a context entry. */
   readonly top: "section" | "context";
 }
 
 /** A variable, tool provider, item provider or handler as registered. */
-export interface FunctionEntry {
+export interface FunctionEntry extends Place {
   readonly fn: UserFunction;
   /** A variable's name, or a handler's label. */
   readonly name: string;
   /** For an item provider, the path of its list. */
   readonly path: readonly string[];
-  readonly owner: string | undefined;
-  readonly layer: string | undefined;
 }
 
 /** One layer's registrations (the global layer has no key). */
@@ -69,11 +66,7 @@ export class Table {
 }
 
 /** The shadowing key of a part: its sequence, its list path and its name. */
-export function partKey(
-  kind: PartKind,
-  path: readonly string[],
-  name: string,
-): string {
+export function partKey(kind: PartKind, path: unknown, name: string): string {
   return JSON.stringify(kind === "item" ? ["i", path, name] : [kind[0], name]);
 }
 
@@ -88,26 +81,23 @@ export function listPath(list: unknown, what: string): readonly string[] {
     for (let i = 0; i < list.length; i++) path.push(list[i]);
   }
   if (path.length === 0 || !path.every((n) => typeof n === "string")) {
-    throw new TypeError(
-      `Cannot add ${what}: list must be a list name or a path of names`,
-    );
+    const state = "list must be a list name or a path of names";
+    throw new TypeError(`Cannot add ${what}: ${state}`);
   }
   const names = path as string[];
   const where = { item: "", list: names, section: names[0] };
   if (names.some((name) => name === "")) {
-    throw failure(
-      "invalid-item",
-      "add",
-      where,
-      "a list name must not be empty",
-    );
+    const state = "a list name must not be empty";
+    throw failure("invalid-item", "add", where, state);
   }
   if (names.length > MAX_DEPTH) {
+    const state =
+      `lists nest at most ${MAX_DEPTH} deep; this path has ${names.length} names`;
     throw failure(
       "invalid-item",
       "add",
       { ...where, list: names.slice(0, 3) },
-      `lists nest at most ${MAX_DEPTH} deep; this path has ${names.length} names`,
+      state,
     );
   }
   return Object.freeze(names);
@@ -129,7 +119,7 @@ export function partWhere(
   return where as Where;
 }
 
-/** A part's fields, in the order they are read. */
+/** A part's fields and a list layout's, in the order they are read. */
 const PART_FIELDS = [
   "name",
   "order",
@@ -140,7 +130,6 @@ const PART_FIELDS = [
   "literal",
   "list",
 ] as const;
-
 const LIST_FIELDS = [
   "separator",
   "headingSeparator",
@@ -157,45 +146,36 @@ export function partEntry(
   place: Pick<PartEntry, "path" | "owner" | "layer" | "top">,
 ): PartEntry {
   if (typeof input !== "object" || input === null) {
-    throw new TypeError(
-      `Cannot add ${kind}: expected an object, got ${
-        input === null ? "null" : typeof input
-      }`,
-    );
+    const got = input === null ? "null" : typeof input;
+    throw new TypeError(`Cannot add ${kind}: expected an object, got ${got}`);
   }
   // Each field read once (inherited ones too), into the registry's own
   // object, then checked; a later edit of the caller's object changes nothing.
   const raw = input as Record<string, unknown>;
   const part: Record<string, unknown> = {};
   for (const key of PART_FIELDS) part[key] = raw[key];
-  const list = part.list;
+  const list = part.list as Record<string, unknown>;
+  // Anything but a plain object is left for the field table to refuse.
   if (typeof list === "object" && list !== null && !Array.isArray(list)) {
-    // Anything but a plain object is left for the field table to refuse.
-    const copy: Record<string, unknown> = {};
+    const copy: Record<string, unknown> = part.list = {};
     for (const key of LIST_FIELDS) {
-      const value = (list as Record<string, unknown>)[key];
+      const value = list[key];
       if (value !== undefined) copy[key] = value;
     }
-    part.list = copy;
   }
   // Every entry has every key, in one order: one shape on the step's path.
   part.complete = kind === "section" ? raw.complete : undefined;
   const name = typeof part.name === "string" ? part.name : "";
-  checkPart(part, {
-    kind,
-    mode: "add",
-    action: "add",
-    where: partWhere({ kind, name, ...place }, place.top),
-  });
+  const where = partWhere({ kind, name, ...place }, place.top);
+  checkPart(part, { kind, mode: "add", action: "add", where });
   return {
     ...part,
     kind,
     ...place,
-    // Defaults add no field to the assembly.
     trim: part.trim === true ? undefined : part.trim,
     literal: part.literal === false ? undefined : part.literal,
     complete: part.complete === true ? true : undefined,
-  } as unknown as PartEntry;
+  } as PartEntry;
 }
 
 /** Adds a part to a table, or throws its kind's duplicate error naming both. */
@@ -203,27 +183,23 @@ export function addPart(table: Table, entry: PartEntry): string {
   const key = partKey(entry.kind, entry.path, entry.name);
   let holder = table.parts.get(key);
   // A list name belongs to one sequence: `item("x")` must be unambiguous.
-  if (
-    holder === undefined && entry.kind !== "item" && entry.list !== undefined
-  ) {
+  if (!holder && entry.kind !== "item" && entry.list !== undefined) {
     const other = entry.kind === "section" ? "context" : "section";
     holder = table.parts.get(partKey(other, [], entry.name));
     if (holder?.list === undefined) holder = undefined;
   }
-  if (holder !== undefined) {
-    const what = holder.kind === "context" ? "context entry" : holder.kind;
-    throw failure(
-      `duplicate-${entry.kind}`,
-      "add",
-      partWhere(entry, entry.top),
-      `${describeOwner(holder.owner)} already added ${
-        holder.kind === entry.kind ? "it" : `a ${what} list of that name`
-      }`,
-      { owner: holder.owner },
-    );
+  if (holder === undefined) {
+    table.parts.set(key, entry);
+    return key;
   }
-  table.parts.set(key, entry);
-  return key;
+  const what = holder.kind === "context" ? "context entry" : holder.kind;
+  const taken = holder.kind === entry.kind
+    ? "it"
+    : `a ${what} list of that name`;
+  const state = `${describeOwner(holder.owner)} already added ${taken}`;
+  const where = partWhere(entry, entry.top);
+  const fields = { owner: holder.owner };
+  throw failure(`duplicate-${entry.kind}`, "add", where, state, fields);
 }
 
 /** Checks a variable registration and adds it. */
@@ -231,26 +207,25 @@ export function addVariable(table: Table, entry: FunctionEntry): void {
   const { name, owner, layer } = entry;
   if (typeof name !== "string" || !isReferenceName(name)) {
     const shown = typeof name === "string" ? JSON.stringify(name) : typeof name;
+    const state =
+      'a name is letters, digits and underscores, not starting with a digit, in segments joined by "."';
+    const fields = { variable: typeof name === "string" ? name : shown, owner };
     throw failure(
       "invalid-variable-name",
       `add variable ${shown}`,
       {},
-      'a name is letters, digits and underscores, not starting with a digit, in segments joined by "."',
-      { variable: typeof name === "string" ? name : shown, owner },
+      state,
+      fields,
     );
   }
   requireFunction(entry.fn, `variable "${name}"`);
   const holder = table.variables.get(name);
-  if (holder !== undefined) {
-    throw failure(
-      "duplicate-variable",
-      "add",
-      { variable: name, owner, layer },
-      `${describeOwner(holder.owner)} already registered it`,
-      { owner: holder.owner },
-    );
-  }
-  table.variables.set(name, entry);
+  if (holder === undefined) return void table.variables.set(name, entry);
+  const state = `${describeOwner(holder.owner)} already registered it`;
+  const where = { variable: name, owner, layer };
+  throw failure("duplicate-variable", "add", where, state, {
+    owner: holder.owner,
+  });
 }
 
 /** A registration that is not a function is a `TypeError`. */
@@ -271,48 +246,45 @@ export function layerChain(
 ): Table[] | PromptError {
   const chain: Table[] = [];
   const seen = new Set<string>();
-  for (let next: string | undefined = key; next !== undefined;) {
+  for (let next = key as string | undefined; next !== undefined;) {
     const table = layers.get(next);
-    if (table === undefined || seen.has(next)) {
-      const loop = seen.has(next);
-      const suggestion = loop ? undefined : closestName(next, layers.keys());
-      const state = loop
-        ? `its parent chain loops back to "${next}"`
-        : `${
-          next === key
-            ? "no live layer has this key"
-            : `its parent "${next}" is not a live layer`
-        }${didYouMean(suggestion)}`;
-      return failure("unknown-layer", `assemble layer "${key}"`, {}, state, {
-        layer: key,
-        suggestion,
-      });
+    if (table !== undefined && !seen.has(next)) {
+      seen.add(next);
+      chain.unshift(table);
+      next = table.parent;
+      continue;
     }
-    seen.add(next);
-    chain.unshift(table);
-    next = table.parent;
+    const loop = seen.has(next);
+    const suggestion = loop ? undefined : closestName(next, layers.keys());
+    const state = loop
+      ? `its parent chain loops back to "${next}"`
+      : next === key
+      ? "no live layer has this key"
+      : `its parent "${next}" is not a live layer`;
+    const action = `assemble layer "${key}"`;
+    const fields = { layer: key, suggestion };
+    return failure(
+      "unknown-layer",
+      action,
+      {},
+      state + didYouMean(suggestion),
+      fields,
+    );
   }
   return chain;
 }
 
 /**
  * The object without its `undefined` fields, keys in their order: what an
- * optional field of a change event or a registration looks like.
+ * optional field of a change event or a registration looks like. (Typed as
+ * if every field were set: it only goes where they are optional.)
  */
-export function defined<T extends object>(fields: T): Defined<T> {
+export function defined<T extends object>(
+  fields: T,
+): { [K in keyof T]: Exclude<T[K], undefined> } {
   const out: Record<string, unknown> = {};
   for (const key in fields) {
     if (fields[key] !== undefined) out[key] = fields[key];
   }
-  return out as Defined<T>;
+  return out as never;
 }
-
-/** `T` with every field that may be `undefined` made optional instead. */
-export type Defined<T> =
-  & { [K in keyof T as undefined extends T[K] ? never : K]: T[K] }
-  & {
-    [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<
-      T[K],
-      undefined
-    >;
-  };
