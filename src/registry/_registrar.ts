@@ -8,41 +8,37 @@
  * @module
  */
 
-import { failure, type PromptError } from "../core/errors.ts";
 import type { Disposer, PromptRegistrar, PromptScope } from "../core/types.ts";
 import type { PromptLayer } from "../core/types.ts";
-import {
-  describeKind,
-  disposer,
-  type Given,
-  type Kind,
-  type Registry,
-} from "./_registry.ts";
+import { disposer, type Given, refused, type Registry } from "./_registry.ts";
 import type { Place, Table } from "./_store.ts";
 
-/** What a scope or layer runs once its registrations are gone. */
-interface Tracked {
+/** What a registrar does when disposed; the root is never disposed. */
+interface Options {
   readonly onDispose?: (() => void) | undefined;
+  readonly root?: true;
 }
 
 /**
  * The registration methods, bound to a place. A scope or layer tracks what
- * it registered, so disposing it removes everything at once; the root
- * tracks nothing (it is never disposed).
+ * it registered (and a layer its scopes), so disposing it removes
+ * everything at once; the root tracks nothing (it is never disposed).
  */
 export class Registrar<C> implements PromptRegistrar<C> {
   readonly #registry: Registry;
   readonly #place: Place;
   readonly #live: Set<Disposer> | undefined;
+  // A layer's live scopes: a disposed scope leaves the set.
+  readonly #scopes = new Set<Registrar<C>>();
   readonly #onDispose: (() => void) | undefined;
   #disposed = false;
 
-  constructor(registry: Registry, place: Place, tracked?: Tracked) {
+  constructor(registry: Registry, place: Place & Options) {
     this.#registry = registry;
     // Owner, then layer: the order of a change event's fields.
     this.#place = { owner: place.owner, layer: place.layer };
-    this.#live = tracked && new Set();
-    this.#onDispose = tracked?.onDispose;
+    this.#live = place.root ? undefined : new Set();
+    this.#onDispose = place.onDispose;
   }
 
   get disposed(): boolean {
@@ -77,16 +73,21 @@ export class Registrar<C> implements PromptRegistrar<C> {
     return this.#add("assemble-handler", { value: handler, key: event });
   }
 
-  /** Removes everything this registrar registered, newest first. */
+  /**
+   * Removes everything this registrar registered, newest first, then a
+   * layer's scopes. Disposed first: a listener told of what goes sees a
+   * dead registrar, and a layer it opens under this key is a new one.
+   */
   dispose(): void {
     if (this.#disposed || this.#live === undefined) return;
     this.#disposed = true;
     const live = [...this.#live].reverse();
     this.#live.clear();
-    // No disposer throws (a change listener's failure goes to
-    // onListenerError); the hook runs whatever happens.
+    // No disposer throws (a listener's failure goes to onListenerError);
+    // the hook runs whatever happens.
     try {
       for (const dispose of live) dispose();
+      for (const scope of [...this.#scopes]) scope.dispose();
     } finally {
       this.#onDispose?.();
     }
@@ -96,19 +97,27 @@ export class Registrar<C> implements PromptRegistrar<C> {
     this.dispose();
   }
 
-  /** The `scope-disposed` error of an action on this registrar. */
-  protected refused(action: string): PromptError {
-    const { owner, layer } = this.#place;
-    const state = owner === undefined
-      ? `layer "${layer}" is disposed`
-      : `scope "${owner}" is disposed`;
-    return failure("scope-disposed", action, {}, state, { owner, layer });
+  /** A scope inside this layer, disposed with it. */
+  protected open(owner: string): PromptScope<C> {
+    if (this.#disposed) throw refused("open scope", this.#place);
+    const layer = this.#place.layer;
+    const onDispose = () => void this.#scopes.delete(scope);
+    const scope = new Scope<C>(this.#registry, { owner, layer, onDispose });
+    this.#scopes.add(scope);
+    return scope;
   }
 
-  #add(kind: Kind, given: Given): Disposer {
-    const what = describeKind(kind, given.key);
-    if (this.#disposed) throw this.refused(`add ${what}`);
-    const inner = this.#registry.register(kind, { ...given, ...this.#place });
+  #add(
+    kind: Given["kind"],
+    given: { value: unknown; key?: unknown },
+  ): Disposer {
+    const disposed = this.#disposed;
+    const inner = this.#registry.register({
+      kind,
+      ...given,
+      ...this.#place,
+      disposed,
+    });
     const live = this.#live;
     if (live === undefined) return inner;
     // A change listener disposed this registrar while it registered.
@@ -130,16 +139,14 @@ export class Scope<C> extends Registrar<C> implements PromptScope<C> {
   readonly owner: string;
   readonly layer: string | undefined;
 
-  constructor(registry: Registry, place: Place & Tracked) {
+  constructor(registry: Registry, place: Place & Options) {
     const { owner } = place;
     if (typeof owner !== "string" || owner === "") {
-      throw new TypeError(
-        `Cannot open scope: owner must be a non-empty string, got ${
-          JSON.stringify(owner) ?? typeof owner
-        }`,
-      );
+      const got = JSON.stringify(owner) ?? typeof owner;
+      const state = `owner must be a non-empty string, got ${got}`;
+      throw new TypeError(`Cannot open scope: ${state}`);
     }
-    super(registry, place, place);
+    super(registry, place);
     this.owner = owner;
     this.layer = place.layer;
   }
@@ -149,39 +156,24 @@ export class Scope<C> extends Registrar<C> implements PromptScope<C> {
 export class Layer<C> extends Registrar<C> implements PromptLayer<C> {
   readonly key: string;
   readonly parent: string | undefined;
-  readonly #registry: Registry;
-  // Live scopes only: a disposed scope leaves the set.
-  readonly #scopes: Set<Scope<C>>;
 
   constructor(
     registry: Registry,
-    { table, onDispose }: Tracked & { table: Table },
+    { table, onDispose }: { table: Table; onDispose: () => void },
   ) {
-    const scopes = new Set<Scope<C>>();
-    // Disposed before its scopes and its table: a listener told of what
-    // goes sees a dead layer, and a layer it opens under this key is a new
-    // one, left alone.
-    super(registry, { owner: undefined, layer: table.key }, {
+    super(registry, {
+      owner: undefined,
+      layer: table.key,
       onDispose: () => {
-        for (const scope of [...scopes]) scope.dispose();
         registry.removeLayer(table);
-        onDispose?.();
+        onDispose();
       },
     });
-    this.#registry = registry;
-    this.#scopes = scopes;
     this.key = table.key!;
     this.parent = table.parent;
   }
 
   scope(owner: string): PromptScope<C> {
-    if (this.disposed) throw this.refused("open scope");
-    const scope: Scope<C> = new Scope<C>(this.#registry, {
-      owner,
-      layer: this.key,
-      onDispose: () => void this.#scopes.delete(scope),
-    });
-    this.#scopes.add(scope);
-    return scope;
+    return this.open(owner);
   }
 }

@@ -44,31 +44,29 @@ export function disposer(undo: () => void): Disposer {
   return dispose;
 }
 
-/** What is registered: a part, a variable, a provider or a handler. */
-export type Kind = PromptChange["kind"];
-
-/** One registration: the value, and its list, name or event. */
-export interface Given {
+/** One registration: what it is, the value, its list, name or event. */
+export interface Given extends Place {
+  readonly kind: PromptChange["kind"];
   readonly value: unknown;
   /** An item's or item provider's list, a variable's name, an event. */
   readonly key?: unknown;
+  /** Whether the registrar it comes through is disposed. */
+  readonly disposed: boolean;
 }
 
-const WHAT: Partial<Record<Kind, string>> = {
+/** The `scope-disposed` error of an action on a disposed scope or layer. */
+export function refused(action: string, { owner, layer }: Place): PromptError {
+  const state = owner === undefined
+    ? `layer "${layer}" is disposed`
+    : `scope "${owner}" is disposed`;
+  return failure("scope-disposed", action, {}, state, { owner, layer });
+}
+
+const WHAT: Partial<Record<Given["kind"], string>> = {
   context: "context entry",
   tools: "tool provider",
   items: "item provider",
 };
-
-/** How messages name a registration of a kind (`"…" handler` for a handler). */
-export function describeKind(kind: Kind, key: unknown): string {
-  return kind === "assemble-handler" ? `"${key}" handler` : WHAT[kind] ?? kind;
-}
-
-const EVENTS: readonly unknown[] = [
-  "system-prompt/assemble",
-  "system-prompt/change",
-];
 
 /** The tables, the change events and the snapshot of each chain. */
 export class Registry {
@@ -124,23 +122,29 @@ export class Registry {
    * Checks and stores one registration at a place; returns the disposer
    * that undoes it. Both are announced as change events.
    */
-  register(kind: Kind, given: Given & Place): Disposer {
-    const { value, key, owner, layer } = given;
+  register(given: Given): Disposer {
+    const { kind, value, key, owner, layer } = given;
     const place: Place = { owner, layer };
-    let what = describeKind(kind, key);
-    if (kind === "assemble-handler" && !EVENTS.includes(key)) {
-      throw new TypeError(
-        `Cannot add handler: unknown event ${
-          JSON.stringify(key)
-        }; expected "system-prompt/assemble" or "system-prompt/change"`,
-      );
+    const handler = kind === "assemble-handler";
+    // How messages name it.
+    let what = handler ? `"${key}" handler` : WHAT[kind] ?? kind;
+    if (given.disposed) throw refused(`add ${what}`, place);
+    if (
+      handler && key !== "system-prompt/assemble" &&
+      key !== "system-prompt/change"
+    ) {
+      const expected = '"system-prompt/assemble" or "system-prompt/change"';
+      const state = `unknown event ${
+        JSON.stringify(key)
+      }; expected ${expected}`;
+      throw new TypeError(`Cannot add handler: ${state}`);
     }
     const path = kind === "item" || kind === "items" ? listPath(key, what) : [];
     if (kind === "items") what += ` of list "${path.join("/")}"`;
-    if (kind === "tools" || kind === "items" || kind === "assemble-handler") {
+    if (kind === "tools" || kind === "items" || handler) {
       requireFunction(value, what);
     }
-    if (kind === "assemble-handler" && key === "system-prompt/change") {
+    if (handler && key === "system-prompt/change") {
       // A listener is no registration: no change event, no new snapshot.
       return disposer(this.events.listen(value as ChangeListener, owner));
     }
@@ -159,7 +163,7 @@ export class Registry {
     } else {
       const label = kind === "variable"
         ? key as string
-        : kind === "assemble-handler"
+        : handler
         ? handlerName(value, table.handlerCount++)
         : "";
       const fn = value as UserFunction;

@@ -80,10 +80,8 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
     this.#registry = new Registry(
       options.onListenerError ?? ((error) => console.error(error)),
     );
-    this.#root = new Registrar(this.#registry, {
-      owner: undefined,
-      layer: undefined,
-    });
+    const root = { owner: undefined, layer: undefined, root: true } as const;
+    this.#root = new Registrar(this.#registry, root);
   }
 
   /**
