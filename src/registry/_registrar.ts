@@ -10,7 +10,7 @@
 
 import type { Disposer, PromptRegistrar, PromptScope } from "../core/types.ts";
 import type { PromptLayer } from "../core/types.ts";
-import { disposer, type Given, refused, type Registry } from "./_registry.ts";
+import { type Given, refused, type Registry } from "./_registry.ts";
 import type { Place, Table } from "./_store.ts";
 
 /** What a registrar does when disposed; the root is never disposed. */
@@ -107,29 +107,13 @@ export class Registrar<C> implements PromptRegistrar<C> {
     return scope;
   }
 
-  #add(
-    kind: Given["kind"],
-    given: { value: unknown; key?: unknown },
-  ): Disposer {
-    const disposed = this.#disposed;
-    const inner = this.#registry.register({
-      kind,
-      ...given,
-      ...this.#place,
-      disposed,
-    });
+  #add(kind: Given["kind"], given: Pick<Given, "value" | "key">): Disposer {
     const live = this.#live;
-    if (live === undefined) return inner;
+    const disposed = this.#disposed;
+    const at = { kind, ...given, ...this.#place, disposed, live };
+    const dispose = this.#registry.register(at);
     // A change listener disposed this registrar while it registered.
-    if (this.#disposed) {
-      inner();
-      return inner;
-    }
-    const dispose = disposer(() => {
-      live.delete(dispose);
-      inner();
-    });
-    live.add(dispose);
+    if (this.#disposed && live !== undefined) dispose();
     return dispose;
   }
 }

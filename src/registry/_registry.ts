@@ -20,7 +20,6 @@ import {
   addPart,
   addVariable,
   defined,
-  type FunctionEntry,
   layerChain,
   listPath,
   type PartEntry,
@@ -52,6 +51,15 @@ export interface Given extends Place {
   readonly key?: unknown;
   /** Whether the registrar it comes through is disposed. */
   readonly disposed: boolean;
+  /** The registrar's live disposers, which the new one joins. */
+  readonly live: Set<Disposer> | undefined;
+}
+
+/** A change event's fields but the action, `undefined` when not set. */
+interface Change extends Place {
+  readonly kind: PromptChange["kind"];
+  readonly name: string | undefined;
+  readonly list: string | undefined;
 }
 
 /** The `scope-disposed` error of an action on a disposed scope or layer. */
@@ -61,6 +69,12 @@ export function refused(action: string, { owner, layer }: Place): PromptError {
     : `scope "${owner}" is disposed`;
   return failure("scope-disposed", action, {}, state, { owner, layer });
 }
+
+const EVENTS: readonly unknown[] = [
+  "system-prompt/assemble",
+  "system-prompt/change",
+];
+const EXPECTED = '"system-prompt/assemble" or "system-prompt/change"';
 
 const WHAT: Partial<Record<Given["kind"], string>> = {
   context: "context entry",
@@ -123,20 +137,16 @@ export class Registry {
    * that undoes it. Both are announced as change events.
    */
   register(given: Given): Disposer {
-    const { kind, value, key, owner, layer } = given;
+    const { kind, value, key, owner, layer, live } = given;
     const place: Place = { owner, layer };
     const handler = kind === "assemble-handler";
     // How messages name it.
     let what = handler ? `"${key}" handler` : WHAT[kind] ?? kind;
     if (given.disposed) throw refused(`add ${what}`, place);
-    if (
-      handler && key !== "system-prompt/assemble" &&
-      key !== "system-prompt/change"
-    ) {
-      const expected = '"system-prompt/assemble" or "system-prompt/change"';
+    if (handler && !EVENTS.includes(key)) {
       const state = `unknown event ${
         JSON.stringify(key)
-      }; expected ${expected}`;
+      }; expected ${EXPECTED}`;
       throw new TypeError(`Cannot add handler: ${state}`);
     }
     const path = kind === "item" || kind === "items" ? listPath(key, what) : [];
@@ -144,55 +154,53 @@ export class Registry {
     if (kind === "tools" || kind === "items" || handler) {
       requireFunction(value, what);
     }
+    let undo: () => unknown;
+    let change: Change | undefined;
     if (handler && key === "system-prompt/change") {
       // A listener is no registration: no change event, no new snapshot.
-      return disposer(this.events.listen(value as ChangeListener, owner));
-    }
-    // A disposed layer's registrars are disposed: its table is there.
-    const table = layer === undefined ? this.global : this.layers.get(layer)!;
-    let name: string | undefined;
-    let remove: () => void;
-    if (kind === "section" || kind === "context" || kind === "item") {
-      const top = kind === "item" && this.#isContextList(path[0]!)
-        ? "context"
-        : "section";
-      const entry = partEntry(kind, value, { path, ...place, top });
-      const id = addPart(table, entry);
-      name = entry.name;
-      remove = () => table.parts.get(id) === entry && table.parts.delete(id);
+      undo = this.events.listen(value as ChangeListener, owner);
     } else {
-      const label = kind === "variable"
-        ? key as string
-        : handler
-        ? handlerName(value, table.handlerCount++)
-        : "";
-      const fn = value as UserFunction;
-      const entry: FunctionEntry = { fn, name: label, path, ...place };
-      if (kind === "variable") {
-        addVariable(table, entry);
-        name = label;
-        const { variables } = table;
-        remove = () =>
-          variables.get(label) === entry && variables.delete(label);
+      // A disposed layer's registrars are disposed: its table is there.
+      const table = layer === undefined ? this.global : this.layers.get(layer)!;
+      let name: string | undefined;
+      if (kind === "section" || kind === "context" || kind === "item") {
+        const top = kind === "item" && this.#isContextList(path[0]!)
+          ? "context"
+          : "section";
+        const entry = partEntry(kind, value, { path, ...place, top });
+        name = entry.name;
+        undo = addPart(table, entry);
+      } else if (kind === "variable") {
+        const entry = { fn: value as UserFunction, name: key as string };
+        name = entry.name;
+        undo = addVariable(table, { ...entry, path, ...place });
       } else {
         const set = kind === "tools"
           ? table.tools
           : kind === "items"
           ? table.itemProviders
           : table.handlers;
+        const label = handler ? handlerName(value, table.handlerCount++) : "";
+        const entry = {
+          fn: value as UserFunction,
+          name: label,
+          path,
+          ...place,
+        };
         set.add(entry);
-        remove = () => set.delete(entry);
+        undo = () => set.delete(entry);
       }
+      const list = path.length > 0 ? path.join("/") : undefined;
+      change = { kind, name, list, ...place };
     }
-    const list = path.length > 0 ? path.join("/") : undefined;
-    const fields = { name, list, ...place };
-    this.#changed(defined({ kind, action: "register" as const, ...fields }));
-    return disposer(() => {
-      remove();
-      this.#changed(
-        defined({ kind, action: "unregister" as const, ...fields }),
-      );
+    const dispose: Disposer = disposer(() => {
+      live?.delete(dispose);
+      undo();
+      this.#announce("unregister", change);
     });
+    this.#announce("register", change);
+    live?.add(dispose);
+    return dispose;
   }
 
   /** What the registry holds, global and per layer, for inspection. */
@@ -252,9 +260,15 @@ export class Registry {
     return false;
   }
 
-  #changed(change: PromptChange): void {
+  /** A registration came or went: new snapshots, and its change event. */
+  #announce(
+    action: PromptChange["action"],
+    change: Change | undefined,
+  ): void {
+    if (change === undefined) return;
     this.#invalidate();
-    this.events.emit(change);
+    const { kind, ...fields } = change;
+    this.events.emit(defined({ kind, action, ...fields }));
   }
 
   #invalidate(): void {

@@ -178,8 +178,11 @@ export function partEntry(
   } as PartEntry;
 }
 
-/** Adds a part to a table, or throws its kind's duplicate error naming both. */
-export function addPart(table: Table, entry: PartEntry): string {
+/**
+ * Adds a part to a table, or throws its kind's duplicate error naming both;
+ * returns what removes it.
+ */
+export function addPart(table: Table, entry: PartEntry): () => void {
   const key = partKey(entry.kind, entry.path, entry.name);
   let holder = table.parts.get(key);
   // A list name belongs to one sequence: `item("x")` must be unambiguous.
@@ -188,10 +191,7 @@ export function addPart(table: Table, entry: PartEntry): string {
     holder = table.parts.get(partKey(other, [], entry.name));
     if (holder?.list === undefined) holder = undefined;
   }
-  if (holder === undefined) {
-    table.parts.set(key, entry);
-    return key;
-  }
+  if (holder === undefined) return keep(table.parts, key, entry);
   const what = holder.kind === "context" ? "context entry" : holder.kind;
   const taken = holder.kind === entry.kind
     ? "it"
@@ -202,8 +202,8 @@ export function addPart(table: Table, entry: PartEntry): string {
   throw failure(`duplicate-${entry.kind}`, "add", where, state, fields);
 }
 
-/** Checks a variable registration and adds it. */
-export function addVariable(table: Table, entry: FunctionEntry): void {
+/** Checks a variable registration and adds it; returns what removes it. */
+export function addVariable(table: Table, entry: FunctionEntry): () => void {
   const { name, owner, layer } = entry;
   if (typeof name !== "string" || !isReferenceName(name)) {
     const shown = typeof name === "string" ? JSON.stringify(name) : typeof name;
@@ -220,12 +220,18 @@ export function addVariable(table: Table, entry: FunctionEntry): void {
   }
   requireFunction(entry.fn, `variable "${name}"`);
   const holder = table.variables.get(name);
-  if (holder === undefined) return void table.variables.set(name, entry);
+  if (holder === undefined) return keep(table.variables, name, entry);
   const state = `${describeOwner(holder.owner)} already registered it`;
   const where = { variable: name, owner, layer };
   throw failure("duplicate-variable", "add", where, state, {
     owner: holder.owner,
   });
+}
+
+/** Stores `entry` under `key`; the undo removes it if it is still there. */
+function keep<V>(map: Map<string, V>, key: string, entry: V): () => void {
+  map.set(key, entry);
+  return () => void (map.get(key) === entry && map.delete(key));
 }
 
 /** A registration that is not a function is a `TypeError`. */
