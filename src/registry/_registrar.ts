@@ -141,20 +141,12 @@ export class Layer<C> extends Registrar<C> implements PromptLayer<C> {
   readonly key: string;
   readonly parent: string | undefined;
 
-  constructor(
-    registry: Registry,
-    { table, onDispose }: { table: Table; onDispose: () => void },
-  ) {
-    super(registry, {
-      owner: undefined,
-      layer: table.key,
-      onDispose: () => {
-        registry.removeLayer(table);
-        onDispose();
-      },
-    });
+  constructor(registry: Registry, table: Table) {
+    const onDispose = () => registry.removeLayer(table);
+    super(registry, { owner: undefined, layer: table.key, onDispose });
     this.key = table.key!;
     this.parent = table.parent;
+    table.handle = this;
   }
 
   scope(owner: string): PromptScope<C> {

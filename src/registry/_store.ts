@@ -59,6 +59,8 @@ export class Table {
   readonly handlers = new Set<FunctionEntry>();
   /** Names anonymous handlers `#n`, never twice in one table. */
   handlerCount = 0;
+  /** A layer's public handle (`PromptLayer`), while the layer lives. */
+  handle: unknown;
   constructor(
     readonly key: string | undefined,
     readonly parent: string | undefined,

@@ -56,7 +56,6 @@ import { ToolCopies, type ToolOrder, toolOrder } from "./_tools.ts";
 export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   readonly #registry: Registry;
   readonly #root: Registrar<C>;
-  readonly #layers = new Map<string, Layer<C>>();
   readonly #separator: string | undefined;
   readonly #order: ToolOrder;
   readonly #copies = new ToolCopies();
@@ -289,7 +288,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   layer(key: string, options: { parent?: string } = {}): PromptLayer<C> {
-    const live = this.#layers.get(key);
+    const live = this.#registry.layers.get(key)?.handle as Layer<C> | undefined;
     if (live !== undefined && !live.disposed) {
       if (options.parent !== undefined && options.parent !== live.parent) {
         throw failure(
@@ -301,14 +300,10 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
       }
       return live;
     }
-    const layer: Layer<C> = new Layer<C>(this.#registry, {
-      table: this.#registry.addLayer(key, options.parent),
-      onDispose: () => {
-        if (this.#layers.get(key) === layer) this.#layers.delete(key);
-      },
-    });
-    this.#layers.set(key, layer);
-    return layer;
+    return new Layer<C>(
+      this.#registry,
+      this.#registry.addLayer(key, options.parent),
+    );
   }
 
   /**
