@@ -114,13 +114,13 @@ export function isPromptError(value: unknown): value is PromptError {
 
 /** Delivers change events in order, to listeners in registration order. */
 export class ChangeEvents {
-  readonly #listeners = new Set<Listener>();
+  readonly #listeners = new Set<[ChangeListener, owner: string | undefined]>();
   /** The events being delivered (the first one) and those waiting. */
   readonly #queue: PromptChange[] = [];
   constructor(readonly onError: (error: PromptError) => void) {}
 
   listen(listener: ChangeListener, owner: string | undefined): () => void {
-    const entry = { listener, owner };
+    const entry: [ChangeListener, string | undefined] = [listener, owner];
     this.#listeners.add(entry);
     return () => void this.#listeners.delete(entry);
   }
@@ -135,7 +135,7 @@ export class ChangeEvents {
     for (let next = 0; next < this.#queue.length; next++) {
       const change = this.#queue[next]!;
       let index = 0;
-      for (const { listener, owner } of [...this.#listeners]) {
+      for (const [listener, owner] of [...this.#listeners]) {
         const label = index++;
         const fail = (handler: string) => (cause: unknown) =>
           this.#report(cause, { change, owner, handler });
@@ -169,11 +169,6 @@ export class ChangeEvents {
       tryRead(() => console.error(hookError, error));
     }
   }
-}
-
-interface Listener {
-  readonly listener: ChangeListener;
-  readonly owner: string | undefined;
 }
 
 interface Failed {

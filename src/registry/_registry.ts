@@ -6,7 +6,7 @@
  * @module
  */
 
-import { byOrderThenName } from "../core/names.ts";
+import { byOrderThenName, closestName, didYouMean } from "../core/names.ts";
 import { failure, type PromptError } from "../core/errors.ts";
 import type {
   ChangeListener,
@@ -20,7 +20,6 @@ import {
   addPart,
   addVariable,
   defined,
-  layerChain,
   listPath,
   type PartEntry,
   partEntry,
@@ -70,11 +69,7 @@ export function refused(action: string, { owner, layer }: Place): PromptError {
   return failure("scope-disposed", action, {}, state, { owner, layer });
 }
 
-const EVENTS: readonly unknown[] = [
-  "system-prompt/assemble",
-  "system-prompt/change",
-];
-const EXPECTED = '"system-prompt/assemble" or "system-prompt/change"';
+const EVENTS: unknown[] = ["system-prompt/assemble", "system-prompt/change"];
 
 const WHAT: Partial<Record<Given["kind"], string>> = {
   context: "context entry",
@@ -86,20 +81,15 @@ const WHAT: Partial<Record<Given["kind"], string>> = {
 export class Registry {
   readonly global: Table = new Table(undefined, undefined);
   readonly layers: Map<string, Table> = new Map();
-  readonly events: ChangeEvents;
   #snapshots = new Map<string | undefined, Snapshot>();
 
-  constructor(onListenerError: (error: PromptError) => void) {
-    this.events = new ChangeEvents(onListenerError);
-  }
+  constructor(readonly events: ChangeEvents) {}
 
   /** The snapshot of one chain, or `unknown-layer`; O(1) until a change. */
   snapshot(layer: string | undefined): Snapshot {
     let found = this.#snapshots.get(layer);
     if (found !== undefined) return found;
-    const chain = layer === undefined ? [] : layerChain(this.layers, layer);
-    if (!Array.isArray(chain)) throw chain;
-    found = snapshot([this.global, ...chain]);
+    found = snapshot([this.global, ...this.#chain(layer)]);
     this.#snapshots.set(layer, found);
     return found;
   }
@@ -144,9 +134,10 @@ export class Registry {
     let what = handler ? `"${key}" handler` : WHAT[kind] ?? kind;
     if (given.disposed) throw refused(`add ${what}`, place);
     if (handler && !EVENTS.includes(key)) {
+      const expected = EVENTS.map((e) => `"${e}"`).join(" or ");
       const state = `unknown event ${
         JSON.stringify(key)
-      }; expected ${EXPECTED}`;
+      }; expected ${expected}`;
       throw new TypeError(`Cannot add handler: ${state}`);
     }
     const path = kind === "item" || kind === "items" ? listPath(key, what) : [];
@@ -249,6 +240,40 @@ export class Registry {
       }
     }
     return found;
+  }
+
+  /** The layer chain of a key, farthest first, or `unknown-layer`. */
+  #chain(key: string | undefined): Table[] {
+    const chain: Table[] = [];
+    const seen = new Set<string>();
+    for (let next = key; next !== undefined;) {
+      const table = this.layers.get(next);
+      if (table !== undefined && !seen.has(next)) {
+        seen.add(next);
+        chain.unshift(table);
+        next = table.parent;
+        continue;
+      }
+      const loop = seen.has(next);
+      const suggestion = loop
+        ? undefined
+        : closestName(next, this.layers.keys());
+      const state = loop
+        ? `its parent chain loops back to "${next}"`
+        : next === key
+        ? "no live layer has this key"
+        : `its parent "${next}" is not a live layer`;
+      const action = `assemble layer "${key}"`;
+      const fields = { layer: key, suggestion };
+      throw failure(
+        "unknown-layer",
+        action,
+        {},
+        state + didYouMean(suggestion),
+        fields,
+      );
+    }
+    return chain;
   }
 
   /** Whether any table holds a context entry list of this name. */

@@ -9,8 +9,7 @@
 
 import { checkPart, type PartKind } from "../core/_fields.ts";
 import { describeOwner, failure, type Where } from "../core/errors.ts";
-import type { PromptError } from "../core/errors.ts";
-import { closestName, didYouMean, isReferenceName } from "../core/names.ts";
+import { isReferenceName } from "../core/names.ts";
 import type { PartLayout } from "../core/types.ts";
 
 /** A function a provider slot holds; called with the context and options. */
@@ -245,41 +244,6 @@ export function requireFunction(value: unknown, what: string): void {
     ? "null"
     : "an object";
   throw new TypeError(`Cannot add ${what}: expected a function, got ${got}`);
-}
-
-/** The layer chain of a key, farthest first, or `unknown-layer`. */
-export function layerChain(
-  layers: ReadonlyMap<string, Table>,
-  key: string,
-): Table[] | PromptError {
-  const chain: Table[] = [];
-  const seen = new Set<string>();
-  for (let next = key as string | undefined; next !== undefined;) {
-    const table = layers.get(next);
-    if (table !== undefined && !seen.has(next)) {
-      seen.add(next);
-      chain.unshift(table);
-      next = table.parent;
-      continue;
-    }
-    const loop = seen.has(next);
-    const suggestion = loop ? undefined : closestName(next, layers.keys());
-    const state = loop
-      ? `its parent chain loops back to "${next}"`
-      : next === key
-      ? "no live layer has this key"
-      : `its parent "${next}" is not a live layer`;
-    const action = `assemble layer "${key}"`;
-    const fields = { layer: key, suggestion };
-    return failure(
-      "unknown-layer",
-      action,
-      {},
-      state + didYouMean(suggestion),
-      fields,
-    );
-  }
-  return chain;
 }
 
 /**

@@ -32,6 +32,7 @@ import type {
 import { assemble } from "./_assemble.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import { Layer, Registrar, Scope } from "./_registrar.ts";
+import { ChangeEvents } from "./_guard.ts";
 import { Registry } from "./_registry.ts";
 import { renderStep, StepMemory, type StepState } from "./_step.ts";
 import { ToolCopies, type ToolOrder, toolOrder } from "./_tools.ts";
@@ -76,9 +77,8 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
     }
     this.#separator = separator;
     this.#order = toolOrder(options.toolOrder);
-    this.#registry = new Registry(
-      options.onListenerError ?? ((error) => console.error(error)),
-    );
+    const onError = options.onListenerError ?? ((e) => console.error(e));
+    this.#registry = new Registry(new ChangeEvents(onError));
     const root = { owner: undefined, layer: undefined, root: true } as const;
     this.#root = new Registrar(this.#registry, root);
   }
