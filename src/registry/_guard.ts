@@ -125,8 +125,13 @@ export class ChangeEvents {
     return () => void this.#listeners.delete(entry);
   }
 
+  /** Whether an event emitted now reaches a listener (or waits for one). */
+  get listening(): boolean {
+    return this.#listeners.size > 0 || this.#queue.length > 0;
+  }
+
   emit(change: PromptChange): void {
-    if (this.#listeners.size === 0 && this.#queue.length === 0) return;
+    if (!this.listening) return;
     // One frozen object for every listener: none can change what the next sees.
     this.#queue.push(Object.freeze(change));
     // A change a listener makes waits until the current one reached everyone.

@@ -10,7 +10,7 @@
 
 import type { Disposer, PromptRegistrar, PromptScope } from "../core/types.ts";
 import type { PromptLayer } from "../core/types.ts";
-import { type Given, refused, type Registry } from "./_registry.ts";
+import { type At, refused, type Registry } from "./_registry.ts";
 import type { Place, Table } from "./_store.ts";
 
 /** What a registrar does when disposed; the root is never disposed. */
@@ -26,51 +26,51 @@ interface Options {
  */
 export class Registrar<C> implements PromptRegistrar<C> {
   readonly #registry: Registry;
-  readonly #place: Place;
-  readonly #live: Set<Disposer> | undefined;
+  /** The place, what it registered, whether it is disposed: one object the registry reads. */
+  readonly #at: At;
   // A layer's live scopes: a disposed scope leaves the set.
   readonly #scopes = new Set<Registrar<C>>();
   readonly #onDispose: (() => void) | undefined;
-  #disposed = false;
 
   constructor(registry: Registry, place: Place & Options) {
     this.#registry = registry;
+    const live = place.root ? undefined : new Set<Disposer>();
     // Owner, then layer: the order of a change event's fields.
-    this.#place = { owner: place.owner, layer: place.layer };
-    this.#live = place.root ? undefined : new Set();
+    const { owner, layer } = place;
+    this.#at = { owner, layer, live, disposed: false };
     this.#onDispose = place.onDispose;
   }
 
   get disposed(): boolean {
-    return this.#disposed;
+    return this.#at.disposed;
   }
 
   section(section: unknown): Disposer {
-    return this.#add("section", { value: section });
+    return this.#add({ kind: "section", value: section });
   }
 
   context(entry: unknown): Disposer {
-    return this.#add("context", { value: entry });
+    return this.#add({ kind: "context", value: entry });
   }
 
   variable(name: unknown, provider: unknown): Disposer {
-    return this.#add("variable", { value: provider, key: name });
+    return this.#add({ kind: "variable", value: provider, key: name });
   }
 
   tools(provider: unknown): Disposer {
-    return this.#add("tools", { value: provider });
+    return this.#add({ kind: "tools", value: provider });
   }
 
   item(list: unknown, item: unknown): Disposer {
-    return this.#add("item", { value: item, key: list });
+    return this.#add({ kind: "item", value: item, key: list });
   }
 
   items(list: unknown, provider: unknown): Disposer {
-    return this.#add("items", { value: provider, key: list });
+    return this.#add({ kind: "items", value: provider, key: list });
   }
 
   on(event: unknown, handler: unknown): Disposer {
-    return this.#add("assemble-handler", { value: handler, key: event });
+    return this.#add({ kind: "assemble-handler", value: handler, key: event });
   }
 
   /**
@@ -79,10 +79,11 @@ export class Registrar<C> implements PromptRegistrar<C> {
    * dead registrar, and a layer it opens under this key is a new one.
    */
   dispose(): void {
-    if (this.#disposed || this.#live === undefined) return;
-    this.#disposed = true;
-    const live = [...this.#live].reverse();
-    this.#live.clear();
+    const at = this.#at;
+    if (at.disposed || at.live === undefined) return;
+    at.disposed = true;
+    const live = [...at.live].reverse();
+    at.live.clear();
     // No disposer throws (a listener's failure goes to onListenerError);
     // the hook runs whatever happens.
     try {
@@ -99,21 +100,18 @@ export class Registrar<C> implements PromptRegistrar<C> {
 
   /** A scope inside this layer, disposed with it. */
   protected open(owner: string): PromptScope<C> {
-    if (this.#disposed) throw refused("open scope", this.#place);
-    const layer = this.#place.layer;
+    if (this.#at.disposed) throw refused("open scope", this.#at);
+    const layer = this.#at.layer;
     const onDispose = () => void this.#scopes.delete(scope);
     const scope = new Scope<C>(this.#registry, { owner, layer, onDispose });
     this.#scopes.add(scope);
     return scope;
   }
 
-  #add(kind: Given["kind"], given: Pick<Given, "value" | "key">): Disposer {
-    const live = this.#live;
-    const disposed = this.#disposed;
-    const at = { kind, ...given, ...this.#place, disposed, live };
-    const dispose = this.#registry.register(at);
+  #add(given: Parameters<Registry["register"]>[0]): Disposer {
+    const dispose = this.#registry.register(given, this.#at);
     // A change listener disposed this registrar while it registered.
-    if (this.#disposed && live !== undefined) dispose();
+    if (this.#at.disposed && this.#at.live !== undefined) dispose();
     return dispose;
   }
 }

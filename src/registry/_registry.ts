@@ -43,15 +43,18 @@ export function disposer(undo: () => void): Disposer {
 }
 
 /** One registration: what it is, the value, its list, name or event. */
-export interface Given extends Place {
+export interface Given {
   readonly kind: PromptChange["kind"];
   readonly value: unknown;
   /** An item's or item provider's list, a variable's name, an event. */
   readonly key?: unknown;
-  /** Whether the registrar it comes through is disposed. */
-  readonly disposed: boolean;
-  /** The registrar's live disposers, which the new one joins. */
+}
+
+/** The registrar a registration comes through. */
+export interface At extends Place {
+  /** Its live disposers, which the new one joins (none for the root). */
   readonly live: Set<Disposer> | undefined;
+  disposed: boolean;
 }
 
 /** A change event's fields but the action, `undefined` when not set. */
@@ -126,13 +129,14 @@ export class Registry {
    * Checks and stores one registration at a place; returns the disposer
    * that undoes it. Both are announced as change events.
    */
-  register(given: Given): Disposer {
-    const { kind, value, key, owner, layer, live } = given;
+  register(given: Given, at: At): Disposer {
+    const { kind, value, key } = given;
+    const { owner, layer, live } = at;
     const place: Place = { owner, layer };
     const handler = kind === "assemble-handler";
     // How messages name it.
     let what = handler ? `"${key}" handler` : WHAT[kind] ?? kind;
-    if (given.disposed) throw refused(`add ${what}`, place);
+    if (at.disposed) throw refused(`add ${what}`, place);
     if (handler && !EVENTS.includes(key)) {
       const expected = EVENTS.map((e) => `"${e}"`).join(" or ");
       const state = `unknown event ${
@@ -292,6 +296,8 @@ export class Registry {
   ): void {
     if (change === undefined) return;
     this.#invalidate();
+    // No event object is built for nobody.
+    if (!this.events.listening) return;
     const { kind, ...fields } = change;
     this.events.emit(defined({ kind, action, ...fields }));
   }
