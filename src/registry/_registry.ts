@@ -99,14 +99,12 @@ export class Registry {
 
   addLayer(key: unknown, parent: unknown): Table {
     if (typeof key !== "string" || key === "") {
-      throw new TypeError(
-        `Cannot add layer: key must be a non-empty string, got ${typeof key}`,
-      );
+      const state = `key must be a non-empty string, got ${typeof key}`;
+      throw new TypeError(`Cannot add layer: ${state}`);
     }
     if (parent !== undefined && typeof parent !== "string") {
-      throw new TypeError(
-        `Cannot add layer "${key}": parent must be a string, got ${typeof parent}`,
-      );
+      const state = `parent must be a string, got ${typeof parent}`;
+      throw new TypeError(`Cannot add layer "${key}": ${state}`);
     }
     if (parent === key) {
       const state = "a layer cannot be its own parent";
@@ -139,9 +137,8 @@ export class Registry {
     if (at.disposed) throw refused(`add ${what}`, place);
     if (handler && !EVENTS.includes(key)) {
       const expected = EVENTS.map((e) => `"${e}"`).join(" or ");
-      const state = `unknown event ${
-        JSON.stringify(key)
-      }; expected ${expected}`;
+      const shown = JSON.stringify(key);
+      const state = `unknown event ${shown}; expected ${expected}`;
       throw new TypeError(`Cannot add handler: ${state}`);
     }
     const path = kind === "item" || kind === "items" ? listPath(key, what) : [];
@@ -176,12 +173,8 @@ export class Registry {
           ? table.itemProviders
           : table.handlers;
         const label = handler ? handlerName(value, table.handlerCount++) : "";
-        const entry = {
-          fn: value as UserFunction,
-          name: label,
-          path,
-          ...place,
-        };
+        const fn = value as UserFunction;
+        const entry = { fn, name: label, path, ...place };
         set.add(entry);
         undo = () => set.delete(entry);
       }

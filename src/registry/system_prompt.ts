@@ -71,9 +71,8 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   constructor(options: SystemPromptOptions = {}) {
     const { separator } = options;
     if (separator !== undefined && typeof separator !== "string") {
-      throw new TypeError(
-        `Cannot create SystemPrompt: separator must be a string, got ${typeof separator}`,
-      );
+      const state = `separator must be a string, got ${typeof separator}`;
+      throw new TypeError(`Cannot create SystemPrompt: ${state}`);
     }
     this.#separator = separator;
     this.#order = toolOrder(options.toolOrder);
@@ -291,19 +290,15 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
     const live = this.#registry.layers.get(key)?.handle as Layer<C> | undefined;
     if (live !== undefined && !live.disposed) {
       if (options.parent !== undefined && options.parent !== live.parent) {
-        throw failure(
-          "invalid-option",
-          "open layer",
-          { layer: key },
-          `it is live with parent ${JSON.stringify(live.parent ?? null)}`,
-        );
+        const state = `it is live with parent ${
+          JSON.stringify(live.parent ?? null)
+        }`;
+        throw failure("invalid-option", "open layer", { layer: key }, state);
       }
       return live;
     }
-    return new Layer<C>(
-      this.#registry,
-      this.#registry.addLayer(key, options.parent),
-    );
+    const table = this.#registry.addLayer(key, options.parent);
+    return new Layer<C>(this.#registry, table);
   }
 
   /**
