@@ -212,10 +212,9 @@ export class Registry {
         const { name, path, owner, layer } = part;
         const list = part.list && (true as const);
         if (part.kind === "item") {
-          const at = { list: path.join("/"), path: [...path], name };
-          found.items.push(
-            defined({ ...at, declaresList: list, owner, layer }),
-          );
+          const item = { list: path.join("/"), path: [...path], name };
+          const rest = { declaresList: list, owner, layer };
+          found.items.push(defined({ ...item, ...rest }));
         } else {
           const order = typeof part.order === "number" ? part.order : 0;
           const to = part.kind === "section" ? "sections" : "contexts";
@@ -255,20 +254,15 @@ export class Registry {
       const suggestion = loop
         ? undefined
         : closestName(next, this.layers.keys());
-      const state = loop
+      const reason = loop
         ? `its parent chain loops back to "${next}"`
         : next === key
         ? "no live layer has this key"
         : `its parent "${next}" is not a live layer`;
-      const action = `assemble layer "${key}"`;
+      const state = reason + didYouMean(suggestion);
       const fields = { layer: key, suggestion };
-      throw failure(
-        "unknown-layer",
-        action,
-        {},
-        state + didYouMean(suggestion),
-        fields,
-      );
+      const action = `assemble layer "${key}"`;
+      throw failure("unknown-layer", action, {}, state, fields);
     }
     return chain;
   }
@@ -283,10 +277,7 @@ export class Registry {
   }
 
   /** A registration came or went: new snapshots, and its change event. */
-  #announce(
-    action: PromptChange["action"],
-    change: Change | undefined,
-  ): void {
+  #announce(action: PromptChange["action"], change?: Change): void {
     if (change === undefined) return;
     this.#invalidate();
     // No event object is built for nobody.
