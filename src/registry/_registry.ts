@@ -14,7 +14,7 @@ import type {
   PromptChange,
   PromptRegistrations,
 } from "../core/types.ts";
-import { ChangeEvents, handlerName } from "./_guard.ts";
+import { type ChangeEvents, handlerName } from "./_guard.ts";
 import { type Snapshot, snapshot } from "./_snapshot.ts";
 import {
   addPart,
