@@ -179,7 +179,7 @@ export class Registry {
         undo = () => set.delete(entry);
       }
       const list = path.length > 0 ? path.join("/") : undefined;
-      change = { kind, name, list, ...place };
+      change = { kind, name, list, owner, layer };
     }
     const dispose: Disposer = disposer(() => {
       live?.delete(dispose);
