@@ -136,27 +136,31 @@ export class ChangeEvents {
     this.#queue.push(Object.freeze(change));
     // A change a listener makes waits until the current one reached everyone.
     if (this.#queue.length > 1) return;
-    // Nothing below throws: every failure is reported.
-    for (let next = 0; next < this.#queue.length; next++) {
-      const change = this.#queue[next]!;
-      let index = 0;
-      for (const [listener, owner] of [...this.#listeners]) {
-        const label = index++;
-        const fail = (handler: string) => (cause: unknown) =>
-          this.#report(cause, { change, owner, handler });
-        try {
-          const result: unknown = listener(change);
-          // An async listener's rejection is a listener failure too.
-          if (isThenable(result)) {
-            const report = fail(handlerName(listener, label));
-            Promise.resolve(result).then(undefined, report);
+    // Every failure is reported; the finally is for a stack overflow, which
+    // must not leave the queue stuck.
+    try {
+      for (let next = 0; next < this.#queue.length; next++) {
+        const current = this.#queue[next]!;
+        let index = 0;
+        for (const [listener, owner] of [...this.#listeners]) {
+          const label = index++;
+          const fail = (handler: string) => (cause: unknown) =>
+            this.#report(cause, { change: current, owner, handler });
+          try {
+            const result: unknown = listener(current);
+            // An async listener's rejection is a listener failure too.
+            if (isThenable(result)) {
+              const report = fail(handlerName(listener, label));
+              Promise.resolve(result).then(undefined, report);
+            }
+          } catch (cause) {
+            fail(handlerName(listener, label))(cause);
           }
-        } catch (cause) {
-          fail(handlerName(listener, label))(cause);
         }
       }
+    } finally {
+      this.#queue.length = 0;
     }
-    this.#queue.length = 0;
   }
 
   /** Reports a listener's failure to `onError`, or to the console if that throws. */

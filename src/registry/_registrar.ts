@@ -26,7 +26,7 @@ interface Options {
  */
 export class Registrar<C> implements PromptRegistrar<C> {
   readonly #registry: Registry;
-  /** The place, what it registered, whether it is disposed: one object the registry reads. */
+  /** Its place, what it registered, whether it is disposed: what `register` reads. */
   readonly #at: At;
   // A layer's live scopes: a disposed scope leaves the set.
   readonly #scopes = new Set<Registrar<C>>();

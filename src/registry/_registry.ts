@@ -1,7 +1,8 @@
 /**
  * The registry's state: the global table and one per layer, the change
- * events, the snapshot of each layer chain (dropped on every change), and
- * each kind of registration checked and stored once, for every place.
+ * events, the snapshot of each layer chain (dropped on every change), each
+ * kind of registration checked and stored once, for every place, and what
+ * `registrations()` reports of it all.
  *
  * @module
  */

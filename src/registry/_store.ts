@@ -1,8 +1,7 @@
 /**
  * What the registry holds: one table of registrations for the global
- * layer and one per named layer, what each registration is checked into
- * (every field read once, into the registry's own object), and the layer
- * chain a snapshot is built from.
+ * layer and one per named layer, and what each registration is checked
+ * into (every field read once, into the registry's own object).
  *
  * @module
  */
