@@ -21,22 +21,29 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
     value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
+/**
+ * `read()`, or `undefined` when it throws: for reading user values (a
+ * revoked proxy, a throwing getter or `then`) where a failure means there
+ * is nothing to read.
+ */
+function tryRead<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Marks a rejection as handled: the library has already reported its error. */
 export function ignoreRejection(value: unknown): void {
-  try {
-    if (isThenable(value)) value.then(undefined, () => {});
-  } catch {
-    // A `then` that throws rejects nothing.
-  }
+  tryRead(() => isThenable(value) && value.then(undefined, () => {}));
 }
 
 /** Handles every promise inside an array the library refused. */
 export function ignoreRejections(values: readonly unknown[]): void {
-  try {
+  tryRead(() => {
     for (let i = 0; i < values.length; i++) ignoreRejection(values[i]);
-  } catch {
-    // An array whose elements cannot be read holds no promise we can reach.
-  }
+  });
 }
 
 /**
@@ -44,27 +51,16 @@ export function ignoreRejections(values: readonly unknown[]): void {
  * array: the step failed or was abandoned, so nothing else reads them.
  */
 export function abandon(values: readonly unknown[]): void {
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i];
-    let array = false;
-    try {
-      array = Array.isArray(value);
-    } catch {
-      // A revoked proxy holds no promise we can reach.
-    }
-    if (array) ignoreRejections(value as unknown[]);
-    else ignoreRejection(value);
+  for (const value of values) {
+    if (tryRead(() => Array.isArray(value))) {
+      ignoreRejections(value as unknown[]);
+    } else ignoreRejection(value);
   }
 }
 
 /** A function's name for messages, or `#index` when it has none. */
 export function handlerName(fn: unknown, index: number): string {
-  let name: unknown;
-  try {
-    name = (fn as { name?: unknown }).name;
-  } catch {
-    name = undefined;
-  }
+  const name = tryRead(() => (fn as { name?: unknown }).name);
   return typeof name === "string" && name !== "" ? name : `#${index}`;
 }
 
@@ -98,15 +94,12 @@ export function raceAbort<T>(
   work: Promise<T>,
   signal: AbortSignal,
 ): Promise<T> {
-  if (signal.aborted) {
-    ignoreRejection(work);
-    return Promise.reject(aborted(signal));
-  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => {
       ignoreRejection(work);
       reject(aborted(signal));
     };
+    if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
     work.then(resolve, reject).finally(() =>
       signal.removeEventListener("abort", onAbort)
@@ -116,115 +109,79 @@ export function raceAbort<T>(
 
 /** `instanceof PromptError`, safe for thrown proxies whose traps throw. */
 export function isPromptError(value: unknown): value is PromptError {
-  try {
-    return value instanceof PromptError;
-  } catch {
-    return false;
-  }
+  return tryRead(() => value instanceof PromptError) === true;
 }
 
 /** Delivers change events in order, to listeners in registration order. */
 export class ChangeEvents {
-  readonly #listeners = new Set<
-    { listener: ChangeListener; owner: string | undefined }
-  >();
+  readonly #listeners = new Set<[ChangeListener, owner: string | undefined]>();
+  /** The events being delivered (the first one) and those waiting. */
   readonly #queue: PromptChange[] = [];
-  #delivering = false;
   constructor(readonly onError: (error: PromptError) => void) {}
 
   listen(listener: ChangeListener, owner: string | undefined): () => void {
-    const entry = { listener, owner };
+    const entry: [ChangeListener, string | undefined] = [listener, owner];
     this.#listeners.add(entry);
     return () => void this.#listeners.delete(entry);
   }
 
+  /** Whether an event emitted now reaches a listener (or waits for one). */
+  get listening(): boolean {
+    return this.#listeners.size > 0 || this.#queue.length > 0;
+  }
+
   emit(change: PromptChange): void {
-    if (this.#listeners.size === 0 && !this.#delivering) return;
+    if (!this.listening) return;
     // One frozen object for every listener: none can change what the next sees.
     this.#queue.push(Object.freeze(change));
-    if (this.#delivering) return;
-    this.#delivering = true;
+    // A change a listener makes waits until the current one reached everyone.
+    if (this.#queue.length > 1) return;
+    // Every failure is reported; the finally is for a stack overflow, which
+    // must not leave the queue stuck.
     try {
       for (let next = 0; next < this.#queue.length; next++) {
         const current = this.#queue[next]!;
         let index = 0;
-        for (const { listener, owner } of [...this.#listeners]) {
+        for (const [listener, owner] of [...this.#listeners]) {
+          const label = index++;
+          const fail = (handler: string) => (cause: unknown) =>
+            this.#report(cause, { change: current, owner, handler });
           try {
             const result: unknown = listener(current);
             // An async listener's rejection is a listener failure too.
             if (isThenable(result)) {
-              const label = handlerName(listener, index);
-              Promise.resolve(result).then(
-                undefined,
-                (cause) =>
-                  this.#report(listenerFailed(current, label, owner, cause)),
-              );
+              const report = fail(handlerName(listener, label));
+              Promise.resolve(result).then(undefined, report);
             }
           } catch (cause) {
-            this.#report(
-              listenerFailed(
-                current,
-                handlerName(listener, index),
-                owner,
-                cause,
-              ),
-            );
+            fail(handlerName(listener, label))(cause);
           }
-          index++;
         }
       }
     } finally {
       this.#queue.length = 0;
-      this.#delivering = false;
     }
   }
 
-  #report(error: PromptError): void {
+  /** Reports a listener's failure to `onError`, or to the console if that throws. */
+  #report(cause: unknown, at: Failed): void {
+    const { change, owner, handler } = at;
+    const what = change.name === undefined ? "" : ` "${change.name}"`;
+    const message = `A "system-prompt/change" listener "${handler}" of ${
+      describeOwner(owner)
+    } threw on ${change.action} of ${change.kind}${what}: ${messageOf(cause)}`;
+    const fields = { cause, owner, handler };
+    const error = new PromptError("listener-failed", message, fields);
     try {
       this.onError(error);
     } catch (hookError) {
-      try {
-        console.error(hookError, error);
-      } catch {
-        // Nothing left to report to.
-      }
+      tryRead(() => console.error(hookError, error));
     }
   }
 }
 
-function listenerFailed(
-  change: PromptChange,
-  handler: string,
-  owner: string | undefined,
-  cause: unknown,
-): PromptError {
-  const what = change.name === undefined ? "" : ` "${change.name}"`;
-  return new PromptError(
-    "listener-failed",
-    `A "system-prompt/change" listener "${handler}" of ${
-      describeOwner(owner)
-    } threw on ${change.action} of ${change.kind}${what}: ${messageOf(cause)}`,
-    { cause, owner, handler },
-  );
-}
-
-/** A change event's fields, only those that are set. */
-export function change(
-  kind: PromptChange["kind"],
-  action: PromptChange["action"],
-  fields: {
-    name?: string | undefined;
-    path?: readonly string[];
-    owner: string | undefined;
-    layer: string | undefined;
-  },
-): PromptChange {
-  const event: PromptChange = { kind, action };
-  if (fields.name !== undefined) event.name = fields.name;
-  if (fields.path !== undefined && fields.path.length > 0) {
-    event.list = fields.path.join("/");
-  }
-  if (fields.owner !== undefined) event.owner = fields.owner;
-  if (fields.layer !== undefined) event.layer = fields.layer;
-  return event;
+interface Failed {
+  readonly change: PromptChange;
+  readonly owner: string | undefined;
+  readonly handler: string;
 }

@@ -1,156 +1,118 @@
 /**
  * The registration methods, written once: the root, owner scopes, layers
- * and scopes inside layers are one registrar bound to a place.
+ * and scopes inside layers are one registrar bound to a place. Arguments
+ * are `unknown` here: the registry checks every one of them at run time,
+ * and the public types are `SystemPrompt`'s, `PromptScope`'s and
+ * `PromptLayer`'s.
  *
  * @module
  */
 
-import { failure } from "../core/errors.ts";
-import type {
-  Disposer,
-  EventHandler,
-  ItemProvider,
-  ListPath,
-  PromptContextEntry,
-  PromptEvents,
-  PromptItem,
-  PromptLayer,
-  PromptRegistrar,
-  PromptScope,
-  PromptSection,
-  ToolProvider,
-  VariableProvider,
-} from "../core/types.ts";
-import { disposer, type Place, type Registry } from "./_registry.ts";
-import { listPath, type Table } from "./_store.ts";
+import type { Disposer, PromptRegistrar, PromptScope } from "../core/types.ts";
+import type { PromptLayer } from "../core/types.ts";
+import { type At, refused, type Registry } from "./_registry.ts";
+import type { Place, Table } from "./_store.ts";
+
+/** What a registrar does when disposed; the root is never disposed. */
+interface Options {
+  readonly onDispose?: (() => void) | undefined;
+  readonly root?: true;
+}
 
 /**
  * The registration methods, bound to a place. A scope or layer tracks what
- * it registered, so disposing it removes everything at once.
+ * it registered (and a layer its scopes), so disposing it removes
+ * everything at once; the root tracks nothing (it is never disposed).
  */
 export class Registrar<C> implements PromptRegistrar<C> {
   readonly #registry: Registry;
-  readonly #place: Place;
-  readonly #live: Set<Disposer> | undefined;
-  #disposed = false;
+  /** Its place, what it registered, whether it is disposed: what `register` reads. */
+  readonly #at: At;
+  // A layer's live scopes: a disposed scope leaves the set.
+  readonly #scopes = new Set<Registrar<C>>();
+  readonly #onDispose: (() => void) | undefined;
 
-  constructor(registry: Registry, place: Place, tracked: boolean) {
+  constructor(registry: Registry, place: Place & Options) {
     this.#registry = registry;
-    this.#place = place;
-    this.#live = tracked ? new Set() : undefined;
+    const live = place.root ? undefined : new Set<Disposer>();
+    // Owner, then layer: the order of a change event's fields.
+    const { owner, layer } = place;
+    this.#at = { owner, layer, live, disposed: false };
+    this.#onDispose = place.onDispose;
   }
 
   get disposed(): boolean {
-    return this.#disposed;
+    return this.#at.disposed;
   }
 
-  section(section: PromptSection<C>): Disposer {
-    return this.#track(
-      "section",
-      () => this.#registry.part("section", section, this.#place),
-    );
+  section(section: unknown): Disposer {
+    return this.#add({ kind: "section", value: section });
   }
 
-  context(entry: PromptContextEntry<C>): Disposer {
-    return this.#track(
-      "context entry",
-      () => this.#registry.part("context", entry, this.#place),
-    );
+  context(entry: unknown): Disposer {
+    return this.#add({ kind: "context", value: entry });
   }
 
-  variable(name: string, provider: VariableProvider<C>): Disposer {
-    return this.#track(
-      "variable",
-      () => this.#registry.variable(name, provider, this.#place),
-    );
+  variable(name: unknown, provider: unknown): Disposer {
+    return this.#add({ kind: "variable", value: provider, key: name });
   }
 
-  tools(provider: ToolProvider<C>): Disposer {
-    return this.#track(
-      "tool provider",
-      () => this.#registry.provider("tools", provider, this.#place),
-    );
+  tools(provider: unknown): Disposer {
+    return this.#add({ kind: "tools", value: provider });
   }
 
-  item(list: ListPath, item: PromptItem<C>): Disposer {
-    return this.#track(
-      "item",
-      () =>
-        this.#registry.part("item", item, this.#place, listPath(list, "item")),
-    );
+  item(list: unknown, item: unknown): Disposer {
+    return this.#add({ kind: "item", value: item, key: list });
   }
 
-  items(list: ListPath, provider: ItemProvider<C>): Disposer {
-    return this.#track(
-      "item provider",
-      () =>
-        this.#registry.provider(
-          "items",
-          provider,
-          this.#place,
-          listPath(list, "item provider"),
-        ),
-    );
+  items(list: unknown, provider: unknown): Disposer {
+    return this.#add({ kind: "items", value: provider, key: list });
   }
 
-  on<E extends keyof PromptEvents<C>>(
-    event: E,
-    handler: EventHandler<C, E>,
-  ): Disposer {
-    return this.#track(
-      `"${event}" handler`,
-      () => this.#registry.handler(event, handler, this.#place),
-    );
+  on(event: unknown, handler: unknown): Disposer {
+    return this.#add({ kind: "assemble-handler", value: handler, key: event });
   }
 
-  /** Removes everything this registrar registered, newest first. */
+  /**
+   * Removes everything this registrar registered, newest first, then a
+   * layer's scopes. Disposed first: a listener told of what goes sees a
+   * dead registrar, and a layer it opens under this key is a new one.
+   */
   dispose(): void {
-    if (this.#disposed || this.#live === undefined) return;
-    this.#disposed = true;
-    const live = [...this.#live].reverse();
-    this.#live.clear();
-    disposeAll(live, 0);
-  }
-
-  #track(what: string, register: () => Disposer): Disposer {
-    if (this.#disposed) {
-      const owner = this.#place.owner;
-      throw failure(
-        "scope-disposed",
-        `add ${what}`,
-        {},
-        owner === undefined
-          ? `layer "${this.#place.layer}" is disposed`
-          : `scope "${owner}" is disposed`,
-        { owner, layer: this.#place.layer },
-      );
-    }
-    const inner = register();
-    const live = this.#live;
-    if (live === undefined) return inner;
-    // A change listener disposed this registrar while it registered.
-    if (this.#disposed) {
-      inner();
-      return inner;
-    }
-    const dispose = disposer(() => {
-      live.delete(dispose);
-      inner();
-    });
-    live.add(dispose);
-    return dispose;
-  }
-}
-
-/** Runs every disposer even when one throws; rethrows the first error. */
-function disposeAll(disposers: readonly Disposer[], from: number): void {
-  for (let i = from; i < disposers.length; i++) {
+    const at = this.#at;
+    if (at.disposed || at.live === undefined) return;
+    at.disposed = true;
+    const live = [...at.live].reverse();
+    at.live.clear();
+    // No disposer throws (a listener's failure goes to onListenerError);
+    // the hook runs whatever happens.
     try {
-      disposers[i]!();
-    } catch (error) {
-      disposeAll(disposers, i + 1);
-      throw error;
+      for (const dispose of live) dispose();
+      for (const scope of [...this.#scopes]) scope.dispose();
+    } finally {
+      this.#onDispose?.();
     }
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  /** A scope inside this layer, disposed with it. */
+  protected open(owner: string): PromptScope<C> {
+    if (this.#at.disposed) throw refused("open scope", this.#at);
+    const layer = this.#at.layer;
+    const onDispose = () => void this.#scopes.delete(scope);
+    const scope = new Scope<C>(this.#registry, { owner, layer, onDispose });
+    this.#scopes.add(scope);
+    return scope;
+  }
+
+  #add(given: Parameters<Registry["register"]>[0]): Disposer {
+    const dispose = this.#registry.register(given, this.#at);
+    // A change listener disposed this registrar while it registered.
+    if (this.#at.disposed && this.#at.live !== undefined) dispose();
+    return dispose;
   }
 }
 
@@ -158,34 +120,17 @@ function disposeAll(disposers: readonly Disposer[], from: number): void {
 export class Scope<C> extends Registrar<C> implements PromptScope<C> {
   readonly owner: string;
   readonly layer: string | undefined;
-  readonly #onDispose: ((scope: Scope<C>) => void) | undefined;
-  constructor(
-    registry: Registry,
-    owner: string,
-    place: { layer: string | undefined; onDispose?: (scope: Scope<C>) => void },
-  ) {
+
+  constructor(registry: Registry, place: Place & Options) {
+    const { owner } = place;
     if (typeof owner !== "string" || owner === "") {
-      throw new TypeError(
-        `Cannot open scope: owner must be a non-empty string, got ${
-          JSON.stringify(owner) ?? typeof owner
-        }`,
-      );
+      const got = JSON.stringify(owner) ?? typeof owner;
+      const state = `owner must be a non-empty string, got ${got}`;
+      throw new TypeError(`Cannot open scope: ${state}`);
     }
-    super(registry, { owner, layer: place.layer }, true);
+    super(registry, place);
     this.owner = owner;
     this.layer = place.layer;
-    this.#onDispose = place.onDispose;
-  }
-  override dispose(): void {
-    if (this.disposed) return;
-    try {
-      super.dispose();
-    } finally {
-      this.#onDispose?.(this);
-    }
-  }
-  [Symbol.dispose](): void {
-    this.dispose();
   }
 }
 
@@ -193,57 +138,16 @@ export class Scope<C> extends Registrar<C> implements PromptScope<C> {
 export class Layer<C> extends Registrar<C> implements PromptLayer<C> {
   readonly key: string;
   readonly parent: string | undefined;
-  readonly #registry: Registry;
-  readonly #table: Table;
-  readonly #onDispose: () => void;
-  // Live scopes only: a disposed scope leaves the set.
-  readonly #scopes = new Set<Scope<C>>();
 
-  constructor(
-    registry: Registry,
-    table: Table,
-    onDispose: () => void,
-  ) {
-    super(registry, { owner: undefined, layer: table.key }, true);
-    this.#registry = registry;
-    this.#table = table;
-    this.#onDispose = onDispose;
+  constructor(registry: Registry, table: Table) {
+    const onDispose = () => registry.removeLayer(table);
+    super(registry, { owner: undefined, layer: table.key, onDispose });
     this.key = table.key!;
     this.parent = table.parent;
+    table.handle = this;
   }
 
   scope(owner: string): PromptScope<C> {
-    if (this.disposed) {
-      throw failure(
-        "scope-disposed",
-        "open scope",
-        {},
-        `layer "${this.key}" is disposed`,
-        { layer: this.key },
-      );
-    }
-    const scope = new Scope<C>(this.#registry, owner, {
-      layer: this.key,
-      onDispose: (done) => void this.#scopes.delete(done),
-    });
-    this.#scopes.add(scope);
-    return scope;
-  }
-
-  override dispose(): void {
-    if (this.disposed) return;
-    // Disposed first: a listener told of what goes next sees a dead layer,
-    // and a layer it opens under this key is a new one, left alone.
-    try {
-      super.dispose();
-      for (const scope of [...this.#scopes]) scope.dispose();
-    } finally {
-      this.#registry.removeLayer(this.#table);
-      this.#onDispose();
-    }
-  }
-
-  [Symbol.dispose](): void {
-    this.dispose();
+    return this.open(owner);
   }
 }

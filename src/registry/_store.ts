@@ -1,54 +1,50 @@
 /**
  * What the registry holds: one table of registrations for the global
- * layer and one per named layer, the change events, and the snapshot each
- * layer chain assembles from, rebuilt once per change.
+ * layer and one per named layer, and what each registration is checked
+ * into (every field read once, into the registry's own object).
  *
  * @module
  */
 
 import { checkPart, type PartKind } from "../core/_fields.ts";
-import {
-  describeOwner,
-  failure,
-  type PromptError,
-  type Where,
-} from "../core/errors.ts";
-import { closestName, didYouMean, isReferenceName } from "../core/names.ts";
-import type { ListLayout } from "../core/types.ts";
+import { describeOwner, failure, type Where } from "../core/errors.ts";
+import { isReferenceName } from "../core/names.ts";
+import type { PartLayout } from "../core/types.ts";
 
 /** A function a provider slot holds; called with the context and options. */
 // deno-lint-ignore no-explicit-any -- every provider shape goes through one call site
 export type UserFunction = (...args: any[]) => unknown;
 
-/** A section, context entry or item as registered. */
-export interface PartEntry {
+/** Where registrations land: an owner (or none) in a layer (or global). */
+export interface Place {
+  readonly owner: string | undefined;
+  readonly layer: string | undefined;
+}
+
+/**
+ * A section, context entry or item as registered: its layout fields (a
+ * default is `undefined`, so it adds no field to the assembly), and where
+ * it is.
+ */
+export interface PartEntry extends Readonly<PartLayout<never>>, Place {
   readonly kind: PartKind;
   readonly name: string;
   /** For an item, the path of its list; `[]` for a section or context entry. */
   readonly path: readonly string[];
   readonly order: number | UserFunction;
   readonly text: string | UserFunction;
-  readonly stability: string | undefined;
-  readonly separator: string | undefined;
-  readonly trim: boolean | undefined;
-  readonly literal: boolean | undefined;
-  readonly complete: boolean | undefined;
-  readonly list: ListLayout<never> | undefined;
-  readonly owner: string | undefined;
-  readonly layer: string | undefined;
+  readonly complete: true | undefined;
   /** For an item, whether its top-level list is a section or a context entry. */
   readonly top: "section" | "context";
 }
 
 /** A variable, tool provider, item provider or handler as registered. */
-export interface FunctionEntry {
+export interface FunctionEntry extends Place {
   readonly fn: UserFunction;
   /** A variable's name, or a handler's label. */
   readonly name: string;
   /** For an item provider, the path of its list. */
   readonly path: readonly string[];
-  readonly owner: string | undefined;
-  readonly layer: string | undefined;
 }
 
 /** One layer's registrations (the global layer has no key). */
@@ -61,6 +57,8 @@ export class Table {
   readonly handlers = new Set<FunctionEntry>();
   /** Names anonymous handlers `#n`, never twice in one table. */
   handlerCount = 0;
+  /** A layer's public handle (`PromptLayer`), while the layer lives. */
+  handle: unknown;
   constructor(
     readonly key: string | undefined,
     readonly parent: string | undefined,
@@ -68,59 +66,42 @@ export class Table {
 }
 
 /** The shadowing key of a part: its sequence, its list path and its name. */
-export function partKey(
-  kind: PartKind,
-  path: readonly string[],
-  name: string,
-): string {
-  return kind === "item"
-    ? JSON.stringify(["i", path, name])
-    : JSON.stringify([kind[0], name]);
+export function partKey(kind: PartKind, path: unknown, name: string): string {
+  return JSON.stringify(kind === "item" ? ["i", path, name] : [kind[0], name]);
 }
+
+/** How deep lists nest: every walk of a part stays far from the stack's end. */
+const MAX_DEPTH = 1000;
 
 /** Checks a list address: a name, or a non-empty path of names. */
 export function listPath(list: unknown, what: string): readonly string[] {
   // Each element read once, into the registry's own array.
-  const path: unknown[] = [];
-  if (typeof list === "string") path.push(list);
-  else if (Array.isArray(list)) {
+  const path: unknown[] = typeof list === "string" ? [list] : [];
+  if (Array.isArray(list)) {
     for (let i = 0; i < list.length; i++) path.push(list[i]);
   }
   if (path.length === 0 || !path.every((n) => typeof n === "string")) {
-    throw new TypeError(
-      `Cannot add ${what}: list must be a list name or a path of names`,
-    );
+    const state = "list must be a list name or a path of names";
+    throw new TypeError(`Cannot add ${what}: ${state}`);
   }
   const names = path as string[];
+  const where = { item: "", list: names, section: names[0] };
   if (names.some((name) => name === "")) {
-    throw failure("invalid-item", "add", {
-      item: "",
-      list: names,
-      section: names[0],
-    }, "a list name must not be empty");
+    const state = "a list name must not be empty";
+    throw failure("invalid-item", "add", where, state);
   }
   if (names.length > MAX_DEPTH) {
+    const state =
+      `lists nest at most ${MAX_DEPTH} deep; this path has ${names.length} names`;
     throw failure(
       "invalid-item",
       "add",
-      { item: "", list: names.slice(0, 3), section: names[0] },
-      `lists nest at most ${MAX_DEPTH} deep; this path has ${names.length} names`,
+      { ...where, list: names.slice(0, 3) },
+      state,
     );
   }
   return Object.freeze(names);
 }
-
-/** How deep lists nest: every walk of a part stays far from the stack's end. */
-export const MAX_DEPTH = 1000;
-
-const INVALID_DUPLICATE: Record<
-  PartKind,
-  "duplicate-section" | "duplicate-context" | "duplicate-item"
-> = {
-  section: "duplicate-section",
-  context: "duplicate-context",
-  item: "duplicate-item",
-};
 
 /** Where a part's errors point. */
 export function partWhere(
@@ -138,67 +119,17 @@ export function partWhere(
   return where as Where;
 }
 
-/** Builds a part entry from a registration, checking every field once. */
-export function partEntry(
-  kind: PartKind,
-  input: unknown,
-  place: {
-    path: readonly string[];
-    owner: string | undefined;
-    layer: string | undefined;
-    top: "section" | "context";
-  },
-): PartEntry {
-  if (typeof input !== "object" || input === null) {
-    throw new TypeError(
-      `Cannot add ${kind}: expected an object, got ${
-        input === null ? "null" : typeof input
-      }`,
-    );
-  }
-  // Each field read once, into the registry's own object, then checked.
-  const raw = input as Record<string, unknown>;
-  const part: Record<string, unknown> = {
-    name: raw.name,
-    order: raw.order,
-    text: raw.text,
-    stability: raw.stability,
-    separator: raw.separator,
-    trim: raw.trim,
-    literal: raw.literal,
-    list: readList(raw.list),
-  };
-  if (kind === "section") part.complete = raw.complete;
-  const name = part.name;
-  const where = partWhere({
-    kind,
-    name: typeof name === "string" ? name : "",
-    ...place,
-  }, place.top);
-  checkPart(part, { kind, mode: "add", action: "add", where });
-  const list = part.list as ListLayout<never> | undefined;
-  return {
-    kind,
-    name: part.name as string,
-    path: place.path,
-    order: part.order as number,
-    text: part.text as string,
-    stability: part.stability as string | undefined,
-    separator: part.separator as string | undefined,
-    // Defaults add no field to the assembly.
-    trim: part.trim === true ? undefined : part.trim as boolean | undefined,
-    literal: part.literal === false
-      ? undefined
-      : part.literal as boolean | undefined,
-    complete: part.complete === true ? true : undefined,
-    // The registry's own copy: a later edit of the caller's object changes nothing.
-    list,
-    owner: place.owner,
-    layer: place.layer,
-    top: place.top,
-  };
-}
-
+/** A part's fields and a list layout's, in the order they are read. */
+const PART_FIELDS = [
+  "name",
+  "order",
+  "text",
+  "stability",
+  "separator",
+  "trim",
+  "literal",
+  "list",
+] as const;
 const LIST_FIELDS = [
   "separator",
   "headingSeparator",
@@ -208,127 +139,123 @@ const LIST_FIELDS = [
   "dedupe",
 ] as const;
 
-/**
- * A list layout's fields, each read once (inherited ones too) into the
- * registry's own object; anything but a plain object is left for the
- * field table to refuse.
- */
-function readList(list: unknown): unknown {
-  if (typeof list !== "object" || list === null || Array.isArray(list)) {
-    return list;
+/** Builds a part entry from a registration, checking every field once. */
+export function partEntry(
+  kind: PartKind,
+  input: unknown,
+  place: Pick<PartEntry, "path" | "owner" | "layer" | "top">,
+): PartEntry {
+  if (typeof input !== "object" || input === null) {
+    const got = input === null ? "null" : typeof input;
+    throw new TypeError(`Cannot add ${kind}: expected an object, got ${got}`);
   }
-  const copy: Record<string, unknown> = {};
-  for (const key of LIST_FIELDS) {
-    const value = (list as Record<string, unknown>)[key];
-    if (value !== undefined) copy[key] = value;
+  // Each field read once (inherited ones too), into the registry's own
+  // object, then checked; a later edit of the caller's object changes nothing.
+  const raw = input as Record<string, unknown>;
+  const part: Record<string, unknown> = {};
+  for (const key of PART_FIELDS) part[key] = raw[key];
+  const list = part.list as Record<string, unknown>;
+  // Anything but a plain object is left for the field table to refuse.
+  if (typeof list === "object" && list !== null && !Array.isArray(list)) {
+    const copy: Record<string, unknown> = part.list = {};
+    for (const key of LIST_FIELDS) {
+      const value = list[key];
+      if (value !== undefined) copy[key] = value;
+    }
   }
-  return copy;
+  // Every entry has every key, in one order: one shape on the step's path.
+  part.complete = kind === "section" ? raw.complete : undefined;
+  const name = typeof part.name === "string" ? part.name : "";
+  const where = partWhere({ kind, name, ...place }, place.top);
+  checkPart(part, { kind, mode: "add", action: "add", where });
+  return {
+    ...part,
+    kind,
+    ...place,
+    trim: part.trim === true ? undefined : part.trim,
+    literal: part.literal === false ? undefined : part.literal,
+    complete: part.complete === true ? true : undefined,
+  } as PartEntry;
 }
 
-/** Adds a part to a table, or throws its kind's duplicate error naming both. */
-export function addPart(table: Table, entry: PartEntry): string {
+/**
+ * Adds a part to a table, or throws its kind's duplicate error naming both;
+ * returns what removes it.
+ */
+export function addPart(table: Table, entry: PartEntry): () => void {
   const key = partKey(entry.kind, entry.path, entry.name);
   let holder = table.parts.get(key);
   // A list name belongs to one sequence: `item("x")` must be unambiguous.
-  if (
-    holder === undefined && entry.kind !== "item" && entry.list !== undefined
-  ) {
-    const other = table.parts.get(
-      partKey(entry.kind === "section" ? "context" : "section", [], entry.name),
-    );
-    if (other?.list !== undefined) holder = other;
+  if (!holder && entry.kind !== "item" && entry.list !== undefined) {
+    const other = entry.kind === "section" ? "context" : "section";
+    holder = table.parts.get(partKey(other, [], entry.name));
+    if (holder?.list === undefined) holder = undefined;
   }
-  if (holder !== undefined) {
-    const what = holder.kind === "context" ? "context entry" : holder.kind;
-    throw failure(
-      INVALID_DUPLICATE[entry.kind],
-      "add",
-      partWhere(entry, entry.top),
-      `${describeOwner(holder.owner)} already added ${
-        holder.kind === entry.kind ? "it" : `a ${what} list of that name`
-      }`,
-      { owner: holder.owner },
-    );
-  }
-  table.parts.set(key, entry);
-  return key;
+  if (holder === undefined) return keep(table.parts, key, entry);
+  const what = holder.kind === "context" ? "context entry" : holder.kind;
+  const taken = holder.kind === entry.kind
+    ? "it"
+    : `a ${what} list of that name`;
+  const state = `${describeOwner(holder.owner)} already added ${taken}`;
+  const where = partWhere(entry, entry.top);
+  const fields = { owner: holder.owner };
+  throw failure(`duplicate-${entry.kind}`, "add", where, state, fields);
 }
 
-/** Checks a variable registration and adds it. */
-export function addVariable(table: Table, entry: FunctionEntry): void {
-  const where = {
-    variable: entry.name,
-    owner: entry.owner,
-    ...(entry.layer ? { layer: entry.layer } : {}),
-  };
-  if (typeof entry.name !== "string" || !isReferenceName(entry.name)) {
-    const shown = typeof entry.name === "string"
-      ? JSON.stringify(entry.name)
-      : String(typeof entry.name);
+/** Checks a variable registration and adds it; returns what removes it. */
+export function addVariable(table: Table, entry: FunctionEntry): () => void {
+  const { name, owner, layer } = entry;
+  if (typeof name !== "string" || !isReferenceName(name)) {
+    const shown = typeof name === "string" ? JSON.stringify(name) : typeof name;
+    const state =
+      'a name is letters, digits and underscores, not starting with a digit, in segments joined by "."';
+    const fields = { variable: typeof name === "string" ? name : shown, owner };
     throw failure(
       "invalid-variable-name",
       `add variable ${shown}`,
       {},
-      'a name is letters, digits and underscores, not starting with a digit, in segments joined by "."',
-      {
-        variable: typeof entry.name === "string" ? entry.name : shown,
-        owner: entry.owner,
-      },
+      state,
+      fields,
     );
   }
-  requireFunction(entry.fn, `variable "${entry.name}"`);
-  const holder = table.variables.get(entry.name);
-  if (holder !== undefined) {
-    throw failure(
-      "duplicate-variable",
-      "add",
-      where,
-      `${describeOwner(holder.owner)} already registered it`,
-      { owner: holder.owner },
-    );
-  }
-  table.variables.set(entry.name, entry);
+  requireFunction(entry.fn, `variable "${name}"`);
+  const holder = table.variables.get(name);
+  if (holder === undefined) return keep(table.variables, name, entry);
+  const state = `${describeOwner(holder.owner)} already registered it`;
+  const where = { variable: name, owner, layer };
+  throw failure("duplicate-variable", "add", where, state, {
+    owner: holder.owner,
+  });
+}
+
+/** Stores `entry` under `key`; the undo removes it if it is still there. */
+function keep<V>(map: Map<string, V>, key: string, entry: V): () => void {
+  map.set(key, entry);
+  return () => void (map.get(key) === entry && map.delete(key));
 }
 
 /** A registration that is not a function is a `TypeError`. */
 export function requireFunction(value: unknown, what: string): void {
-  if (typeof value !== "function") {
-    throw new TypeError(
-      `Cannot add ${what}: expected a function, got ${
-        typeof value === "object"
-          ? (value === null ? "null" : "an object")
-          : `a ${typeof value}`
-      }`,
-    );
-  }
+  if (typeof value === "function") return;
+  const got = typeof value !== "object"
+    ? `a ${typeof value}`
+    : value === null
+    ? "null"
+    : "an object";
+  throw new TypeError(`Cannot add ${what}: expected a function, got ${got}`);
 }
 
-/** The layer chain of a key, farthest first, or `unknown-layer`. */
-export function layerChain(
-  layers: ReadonlyMap<string, Table>,
-  key: string,
-): Table[] | PromptError {
-  const chain: Table[] = [];
-  const seen = new Set<string>();
-  for (let next: string | undefined = key; next !== undefined;) {
-    const table = layers.get(next);
-    if (table === undefined || seen.has(next)) {
-      const suggestion = seen.has(next)
-        ? undefined
-        : closestName(next, layers.keys());
-      const state = seen.has(next)
-        ? `its parent chain loops back to "${next}"`
-        : next === key
-        ? `no live layer has this key${didYouMean(suggestion)}`
-        : `its parent "${next}" is not a live layer${didYouMean(suggestion)}`;
-      return failure("unknown-layer", `assemble layer "${key}"`, {}, state, {
-        layer: key,
-        suggestion,
-      });
-    }
-    seen.add(next);
-    chain.unshift(table);
-    next = table.parent;
+/**
+ * The object without its `undefined` fields, keys in their order: what an
+ * optional field of a change event or a registration looks like. (Typed as
+ * if every field were set: it only goes where they are optional.)
+ */
+export function defined<T extends object>(
+  fields: T,
+): { [K in keyof T]: Exclude<T[K], undefined> } {
+  const out: Record<string, unknown> = {};
+  for (const key in fields) {
+    if (fields[key] !== undefined) out[key] = fields[key];
   }
-  return chain;
+  return out as never;
 }

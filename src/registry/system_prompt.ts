@@ -7,7 +7,6 @@
  */
 
 import { failure } from "../core/errors.ts";
-import { byOrderThenName } from "../core/names.ts";
 import type {
   AssembleArgs,
   AssembleContext,
@@ -33,9 +32,9 @@ import type {
 import { assemble } from "./_assemble.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import { Layer, Registrar, Scope } from "./_registrar.ts";
+import { ChangeEvents } from "./_guard.ts";
 import { Registry } from "./_registry.ts";
 import { renderStep, StepMemory, type StepState } from "./_step.ts";
-import type { Table } from "./_store.ts";
 import { ToolCopies, type ToolOrder, toolOrder } from "./_tools.ts";
 
 /**
@@ -58,7 +57,6 @@ import { ToolCopies, type ToolOrder, toolOrder } from "./_tools.ts";
 export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   readonly #registry: Registry;
   readonly #root: Registrar<C>;
-  readonly #layers = new Map<string, Layer<C>>();
   readonly #separator: string | undefined;
   readonly #order: ToolOrder;
   readonly #copies = new ToolCopies();
@@ -73,19 +71,15 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   constructor(options: SystemPromptOptions = {}) {
     const { separator } = options;
     if (separator !== undefined && typeof separator !== "string") {
-      throw new TypeError(
-        `Cannot create SystemPrompt: separator must be a string, got ${typeof separator}`,
-      );
+      const state = `separator must be a string, got ${typeof separator}`;
+      throw new TypeError(`Cannot create SystemPrompt: ${state}`);
     }
     this.#separator = separator;
     this.#order = toolOrder(options.toolOrder);
-    this.#registry = new Registry(
-      options.onListenerError ?? ((error) => console.error(error)),
-    );
-    this.#root = new Registrar(this.#registry, {
-      owner: undefined,
-      layer: undefined,
-    }, false);
+    const onError = options.onListenerError ?? ((e) => console.error(e));
+    this.#registry = new Registry(new ChangeEvents(onError));
+    const root = { owner: undefined, layer: undefined, root: true } as const;
+    this.#root = new Registrar(this.#registry, root);
   }
 
   /**
@@ -267,7 +261,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   scope(owner: string): PromptScope<C> {
-    return new Scope<C>(this.#registry, owner, { layer: undefined });
+    return new Scope<C>(this.#registry, { owner, layer: undefined });
   }
 
   /**
@@ -293,24 +287,18 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   layer(key: string, options: { parent?: string } = {}): PromptLayer<C> {
-    const live = this.#layers.get(key);
+    const live = this.#registry.layers.get(key)?.handle as Layer<C> | undefined;
     if (live !== undefined && !live.disposed) {
       if (options.parent !== undefined && options.parent !== live.parent) {
-        throw failure(
-          "invalid-option",
-          "open layer",
-          { layer: key },
-          `it is live with parent ${JSON.stringify(live.parent ?? null)}`,
-        );
+        const state = `it is live with parent ${
+          JSON.stringify(live.parent ?? null)
+        }`;
+        throw failure("invalid-option", "open layer", { layer: key }, state);
       }
       return live;
     }
     const table = this.#registry.addLayer(key, options.parent);
-    const layer: Layer<C> = new Layer<C>(this.#registry, table, () => {
-      if (this.#layers.get(key) === layer) this.#layers.delete(key);
-    });
-    this.#layers.set(key, layer);
-    return layer;
+    return new Layer<C>(this.#registry, table);
   }
 
   /**
@@ -333,7 +321,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   assemble(...args: AssembleArgs<C>): Promise<PromptAssembly> {
-    return this.#step(args[0], args[1], assemble);
+    return this.#step(assemble, args);
   }
 
   /**
@@ -359,14 +347,13 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   render(...args: AssembleArgs<C, RenderOptions>): Promise<RenderedStep> {
-    return this.#step(args[0], args[1], renderStep);
+    return this.#step(renderStep, args);
   }
 
   /** One step's snapshot and state; an unknown layer is a rejection. */
   #step<T>(
-    given: C | undefined,
-    options: RenderOptions | undefined,
     run: (snapshot: Snapshot, context: C, state: StepState) => Promise<T>,
+    [given, options]: [C?, RenderOptions?],
   ): Promise<T> {
     const context = given ?? {} as C;
     try {
@@ -401,82 +388,6 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   registrations(): PromptRegistrations {
-    return describeTables([
-      this.#registry.global,
-      ...this.#registry.layers.values(),
-    ], this.#order.names);
+    return this.#registry.describe(this.#order.names);
   }
-}
-
-/** What the registry holds, for inspection. */
-function describeTables(
-  tables: readonly Table[],
-  toolOrder: readonly string[],
-): PromptRegistrations {
-  const found: PromptRegistrations = {
-    sections: [],
-    contexts: [],
-    variables: [],
-    toolProviders: [],
-    handlers: [],
-    items: [],
-    itemProviders: [],
-    layers: [],
-    toolOrder: [...toolOrder],
-  };
-  const place = (
-    entry: { owner: string | undefined; layer: string | undefined },
-  ) => ({
-    ...(entry.owner !== undefined ? { owner: entry.owner } : {}),
-    ...(entry.layer !== undefined ? { layer: entry.layer } : {}),
-  });
-  for (const table of tables) {
-    if (table.key !== undefined) {
-      found.layers.push({
-        key: table.key,
-        ...(table.parent !== undefined ? { parent: table.parent } : {}),
-      });
-    }
-    // Sections and context entries in prompt order, as a reader expects.
-    const parts = [...table.parts.values()].sort((a, b) =>
-      byOrderThenName(
-        { order: typeof a.order === "number" ? a.order : 0, name: a.name },
-        { order: typeof b.order === "number" ? b.order : 0, name: b.name },
-      )
-    );
-    for (const part of parts) {
-      const list = part.list !== undefined ? { list: true as const } : {};
-      if (part.kind === "item") {
-        found.items.push({
-          list: part.path.join("/"),
-          path: [...part.path],
-          name: part.name,
-          ...(part.list !== undefined ? { declaresList: true as const } : {}),
-          ...place(part),
-        });
-      } else {
-        found[part.kind === "section" ? "sections" : "contexts"].push({
-          name: part.name,
-          order: typeof part.order === "number" ? part.order : 0,
-          ...list,
-          ...place(part),
-        });
-      }
-    }
-    for (const entry of table.variables.values()) {
-      found.variables.push({ name: entry.name, ...place(entry) });
-    }
-    for (const entry of table.tools) found.toolProviders.push(place(entry));
-    for (const entry of table.handlers) {
-      found.handlers.push({ handler: entry.name, ...place(entry) });
-    }
-    for (const entry of table.itemProviders) {
-      found.itemProviders.push({
-        list: entry.path.join("/"),
-        path: [...entry.path],
-        ...place(entry),
-      });
-    }
-  }
-  return found;
 }
