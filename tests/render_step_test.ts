@@ -123,7 +123,7 @@ describe("SystemPrompt.render()", () => {
           t.name === "c"
             ? { ...t, description: "edited" }
             : t.name === "d"
-            ? { ...t, execute: "added" }
+            ? { ...t, hint: "added" }
             : t
         );
     });
@@ -134,7 +134,7 @@ describe("SystemPrompt.render()", () => {
       assert.deepEqual(tools.map((t) => t.name), ["a", "c", "d"]);
       assert.equal(tools[1]!.description, "edited");
       assert.equal(
-        (tools[2] as ToolSchema & { execute?: string }).execute,
+        (tools[2] as ToolSchema & { hint?: string }).hint,
         "added",
       );
       assert.deepEqual(tools.map(toolOwner), ["tools", "tools", "tools"]);
