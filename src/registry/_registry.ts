@@ -7,7 +7,7 @@
  * @module
  */
 
-import { byOrderThenName, closestName, didYouMean } from "../core/names.ts";
+import { closestName, didYouMean } from "../core/names.ts";
 import { failure, type PromptError } from "../core/errors.ts";
 import type {
   ChangeListener,
@@ -20,6 +20,7 @@ import { type Snapshot, snapshot } from "./_snapshot.ts";
 import {
   addPart,
   addVariable,
+  byNumericOrder,
   defined,
   listPath,
   type PartEntry,
@@ -293,9 +294,3 @@ export class Registry {
 }
 
 /** Order functions sort per step; here they keep their name order. */
-function byNumericOrder(a: PartEntry, b: PartEntry): number {
-  return byOrderThenName(
-    { order: typeof a.order === "number" ? a.order : 0, name: a.name },
-    { order: typeof b.order === "number" ? b.order : 0, name: b.name },
-  );
-}

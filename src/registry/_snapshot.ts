@@ -10,8 +10,10 @@
  */
 
 import { failure, type PromptError, type Where } from "../core/errors.ts";
-import { byOrderThenName, closestName, didYouMean } from "../core/names.ts";
+import { closestName, didYouMean } from "../core/names.ts";
 import {
+  byNumericOrder,
+  defined,
   type FunctionEntry,
   type PartEntry,
   partWhere,
@@ -154,7 +156,9 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     return {
       entry,
       where,
-      shadows: farther === undefined ? undefined : placeOf(farther),
+      shadows: farther === undefined
+        ? undefined
+        : defined({ owner: farther.owner, layer: farther.layer }),
       text,
       order,
       footer,
@@ -231,23 +235,6 @@ function placed(entry: FunctionEntry, what: Where): Where {
     owner: entry.owner,
     ...(entry.layer ? { layer: entry.layer } : {}),
   } as Where;
-}
-
-function byNumericOrder(a: PartEntry, b: PartEntry): number {
-  // Order functions sort per step; here they keep their name order.
-  return byOrderThenName(
-    { order: typeof a.order === "number" ? a.order : 0, name: a.name },
-    { order: typeof b.order === "number" ? b.order : 0, name: b.name },
-  );
-}
-
-function placeOf(
-  entry: { owner: string | undefined; layer: string | undefined },
-): { owner?: string; layer?: string } {
-  return {
-    ...(entry.owner !== undefined ? { owner: entry.owner } : {}),
-    ...(entry.layer !== undefined ? { layer: entry.layer } : {}),
-  };
 }
 
 /** The first item (or item provider) whose list no live list part declares. */

@@ -8,7 +8,7 @@
 
 import { checkPart, type PartKind } from "../core/_fields.ts";
 import { describeOwner, failure, type Where } from "../core/errors.ts";
-import { isReferenceName } from "../core/names.ts";
+import { byOrderThenName, isReferenceName } from "../core/names.ts";
 import type { PartLayout } from "../core/types.ts";
 
 /** A function a provider slot holds; called with the context and options. */
@@ -258,4 +258,12 @@ export function defined<T extends object>(
     if (fields[key] !== undefined) out[key] = fields[key];
   }
   return out as never;
+}
+
+/** Parts by order, then name; order functions sort per step and count as 0 here. */
+export function byNumericOrder(a: PartEntry, b: PartEntry): number {
+  return byOrderThenName(
+    { order: typeof a.order === "number" ? a.order : 0, name: a.name },
+    { order: typeof b.order === "number" ? b.order : 0, name: b.name },
+  );
 }
