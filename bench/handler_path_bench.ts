@@ -25,6 +25,24 @@ import { type PromptAssembly, SystemPrompt } from "@dsh/system-prompt";
 import { handlerPathStep, oursStep } from "./_ours.ts";
 import { BASE_CONTEXT, type Context, SCENARIOS } from "./_realistic.ts";
 import { type AnyStep, checkSteps, floorStep } from "./_steps.ts";
+import { BEFORE_COMMIT, loadBefore } from "./_before.ts";
+
+const before = await loadBefore();
+/** The candidate name of the step before async providers. */
+export const BEFORE = `before (${BEFORE_COMMIT})`;
+
+/** `assemble()` + `renderPrompt()` of the code before, on `register`'s registry. */
+function beforeStep(
+  register: (prompt: SystemPrompt<Context>) => SystemPrompt<Context>,
+): AnyStep | undefined {
+  if (before === undefined) return undefined;
+  const old = register(new before.SystemPrompt() as SystemPrompt<Context>);
+  const render = before.renderPrompt;
+  return async (context) => {
+    const assembly = await old.assemble(context);
+    return { prompt: render(assembly), tools: assembly.tools };
+  };
+}
 
 function bench(group: string, steps: Record<string, AnyStep>) {
   for (const [name, step] of Object.entries(steps)) {
@@ -49,6 +67,8 @@ for (const scenario of SCENARIOS) {
   };
   if (scenario.name === "medium") {
     steps["ours, audit on"] = handlerPathStep(registry(scenario), true);
+    const old = beforeStep((prompt) => scenario.register(prompt, true));
+    if (old !== undefined) steps[BEFORE] = old;
   }
   await checkSteps(group, steps);
   bench(group, steps);
@@ -59,12 +79,13 @@ const medium = SCENARIOS.find((s) => s.name === "medium")!;
 const keeps = (assembly: PromptAssembly) => void assembly.sections.length;
 /** Returns the assembly it got. */
 const returns = (assembly: PromptAssembly) => assembly;
-const allSync = (): SystemPrompt<Context> => {
-  const prompt = registry(medium);
+const withAllSync = (prompt: SystemPrompt<Context>): SystemPrompt<Context> => {
+  medium.register(prompt, true);
   prompt.on("system-prompt/assemble", keeps);
   prompt.on("system-prompt/assemble", returns);
   return prompt;
 };
+const allSync = () => withAllSync(new SystemPrompt<Context>());
 const allSyncScenario = {
   ...medium,
   handler: (assembly: PromptAssembly) => {
@@ -78,5 +99,7 @@ const syncSteps: Record<string, AnyStep> = {
   "ours, render()": oursStep(allSync()),
   floor: floorStep(allSyncScenario, { handler: true }),
 };
+const oldSync = beforeStep(withAllSync);
+if (oldSync !== undefined) syncSteps[BEFORE] = oldSync;
 await checkSteps("all-sync registry medium", syncSteps);
 bench("all-sync registry medium", syncSteps);

@@ -23,7 +23,6 @@ import {
   byNumericOrder,
   defined,
   listPath,
-  type PartEntry,
   partEntry,
   partKey,
   type Place,

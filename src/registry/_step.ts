@@ -27,7 +27,6 @@ import {
   variablesOf,
   variableValue,
 } from "./_resolve.ts";
-import { owned, toolLayer, toolOwner } from "../core/tools.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import type { ToolRecord } from "./_tools.ts";
 
@@ -314,10 +313,8 @@ function fromAssembly(
       next = at + 1;
       return record.copy;
     }
-    return owned(fields as unknown as ToolSchema, {
-      owner: toolOwner(tool),
-      layer: toolLayer(tool),
-    });
+    // Its provenance, if any, is its `parameters`'.
+    return Object.freeze(fields as unknown as ToolSchema);
   }));
   return Object.freeze({
     prompt: renderPrompt(assembly),

@@ -242,10 +242,10 @@ export class ToolCopies {
       ),
       provenance,
     );
-    // Host fields (an `execute`, say) survive on the copy.
-    const copy = owned(
+    // Host fields (an `execute`, say) survive on the copy; its provenance
+    // is its schema's, so the copy stays a plain object, quick to spread.
+    const copy = Object.freeze(
       { ...own, name, description, parameters: schema } as ToolSchema,
-      provenance,
     );
     const hosted = Object.keys(own).filter((key) => !SCHEMA_KEYS.includes(key));
     const record: ToolRecord = {
