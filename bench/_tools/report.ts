@@ -18,6 +18,7 @@
  * @module
  */
 
+import { BEFORE_COMMIT } from "../_before.ts";
 import { ROUNDS, SAMPLE_MS } from "../_bench.ts";
 import { RENDER_PATH } from "../_ours.ts";
 import { collectRatios, type Ratio, type RunData } from "./ratios.ts";
@@ -51,6 +52,24 @@ async function run(args: string[]): Promise<string> {
   }).output();
   if (!output.success) throw new Error(`deno ${args.join(" ")} failed`);
   return new TextDecoder().decode(output.stdout);
+}
+
+/**
+ * Extracts the code before async providers into `.tmp/before/`
+ * (`bench/_before.ts`), for the after/before targets timed in one run.
+ */
+async function extractBefore(): Promise<void> {
+  const dir = new URL(".tmp/before/", ROOT).pathname;
+  await Deno.mkdir(dir, { recursive: true });
+  const output = await new Deno.Command("sh", {
+    args: [
+      "-c",
+      `git archive ${BEFORE_COMMIT} mod.ts src | tar -x -C "${dir}"`,
+    ],
+    cwd: ROOT,
+    stderr: "inherit",
+  }).output();
+  if (!output.success) throw new Error(`Cannot extract ${BEFORE_COMMIT}`);
 }
 
 /** The bench files, `bench/*_bench.ts`, in name order. */
@@ -151,6 +170,7 @@ if (Deno.args.includes("--reuse")) {
   RUNS = saved.runs;
   for (const run of saved.raw as SavedRun[]) merge(fromSaved(run));
 } else {
+  await extractBefore();
   const raw: SavedRun[] = [];
   for (let i = 1; i <= RUNS; i++) {
     console.error(`bench run ${i} of ${RUNS}…`);
@@ -226,8 +246,11 @@ const report = [
   "- **The handler path** (`bench/handler_path_bench.ts`): `assemble()` +",
   "  `renderPrompt()` with an assemble handler, against the floor with the",
   "  same handler call; `all-sync registry medium` adds two more sync",
-  "  handlers and is the baseline for asynchronous providers",
-  "  (`bench/_tools/baselines.ts`).",
+  "  handlers. At medium both are also timed, in the same run, on the code",
+  "  before `render()` and asynchronous providers (`bench/_before.ts`:",
+  "  main f483879, extracted by the report): `ours/before` is the",
+  "  after/before figure; `ours/floor ÷ baseline` compares with the ratio",
+  "  recorded on that code (`bench/_tools/baselines.ts`), a proxy only.",
   "- Every compared implementation is checked byte-identical to ours",
   "  (prompt, flattened prompt, tools) before anything is timed.",
   "",
