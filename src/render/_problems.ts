@@ -1,51 +1,21 @@
 /**
  * What can be wrong with a part or a text while it renders, worded once
- * through the error grammar: the cold path of `_walk.ts`, and the wording
- * `checkPrompt` reuses for its diagnostics.
+ * through the error grammar: the cold path of `_walk.ts`.
  *
  * @module
  */
 
 import { checkPart, fieldError } from "../core/_fields.ts";
-import * as errors from "../core/errors.ts";
+import {
+  describeValue,
+  failure,
+  type PromptError,
+  type PromptErrorCode,
+  type Where,
+} from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
-import type { AssembledItem, AssembledList } from "../core/types.ts";
+import type { AssembledItem } from "../core/types.ts";
 import type { Template } from "./_template.ts";
-
-/** A reference that cannot be resolved, and how to say so. */
-export interface ReferenceProblem {
-  readonly code: "unknown-variable" | "missing-value" | "invalid-value";
-  /** Completes `… names variable "x"`: `, which is not registered`, … */
-  readonly phrase: string;
-  /** A variable name close to an unknown one. */
-  readonly suggestion?: string;
-}
-
-/**
- * What is wrong with a reference to `name`, whose value was read as `value`
- * (passed in, not read again: a getter may answer differently), or
- * `undefined` when it resolves. Only own properties count.
- */
-function referenceProblem(
-  variables: object,
-  name: string,
-  value: unknown,
-): ReferenceProblem | undefined {
-  if (!Object.hasOwn(variables, name)) {
-    const suggestion = closestName(name, Object.keys(variables));
-    const phrase = `, which is not registered${didYouMean(suggestion)}`;
-    return suggestion === undefined
-      ? { code: "unknown-variable", phrase }
-      : { code: "unknown-variable", phrase, suggestion };
-  }
-  if (typeof value === "string") return undefined;
-  return value === undefined
-    ? { code: "missing-value", phrase: ", which has no value in this assembly" }
-    : {
-      code: "invalid-value",
-      phrase: `, whose value is ${errors.describeValue(value)}, not a string`,
-    };
-}
 
 /**
  * Where a text that fails sits: its part (`where`), whether it is the
@@ -55,7 +25,7 @@ function referenceProblem(
 export interface TextSite {
   readonly text: string;
   readonly variables: object;
-  readonly where: errors.Where;
+  readonly where: Where;
   readonly footer: boolean;
   readonly offset?: number;
   readonly name?: string;
@@ -64,7 +34,7 @@ export interface TextSite {
 }
 
 /** The error for a reference that resolves to no string, or for a malformed group. */
-export function textError(site: TextSite): errors.PromptError {
+export function textError(site: TextSite): PromptError {
   const { text, name } = site;
   const offset = site.span?.[0] ?? site.offset!;
   const end = site.span?.[1] ?? text.indexOf("}}", offset) + 2;
@@ -73,7 +43,7 @@ export function textError(site: TextSite): errors.PromptError {
   const at = `at ${line}:${column}${site.footer ? " of its footer" : ""}`;
   const fields = { reference, line, column, offset };
   if (name === undefined) {
-    return errors.failure(
+    return failure(
       "malformed-reference",
       "render",
       site.where,
@@ -82,13 +52,27 @@ export function textError(site: TextSite): errors.PromptError {
       fields,
     );
   }
-  const problem = referenceProblem(site.variables, name, site.value)!;
-  return errors.failure(
-    problem.code,
+  // Only own properties count; the value is the one read (a getter may
+  // answer differently the next time).
+  const { variables, value } = site;
+  const known = Object.hasOwn(variables, name);
+  const suggestion = known
+    ? undefined
+    : closestName(name, Object.keys(variables));
+  const [code, phrase] = !known
+    ? ["unknown-variable", `, which is not registered${didYouMean(suggestion)}`]
+    : value === undefined
+    ? ["missing-value", ", which has no value in this assembly"]
+    : [
+      "invalid-value",
+      `, whose value is ${describeValue(value)}, not a string`,
+    ];
+  return failure(
+    code as PromptErrorCode,
     "render",
     site.where,
-    `${reference} ${at} names variable "${name}"${problem.phrase}`,
-    { variable: name, ...fields, suggestion: problem.suggestion },
+    `${reference} ${at} names variable "${name}"${phrase}`,
+    { variable: name, ...fields, suggestion },
   );
 }
 
@@ -96,7 +80,7 @@ export function textError(site: TextSite): errors.PromptError {
 export function firstProblem(
   template: Template,
   site: TextSite,
-): errors.PromptError {
+): PromptError {
   const { parts, offsets, malformed } = template;
   const variables = site.variables as Record<string, unknown>;
   for (let k = 0; k < offsets.length && offsets[k]! < malformed![0]; k++) {
@@ -120,7 +104,7 @@ export function whereOf(
   part: unknown,
   at: PartPlace,
   label?: string,
-): errors.Where {
+): Where {
   const { name, owner, layer } = (part ?? {}) as Record<string, unknown>;
   // A part that is no object has no owner to name.
   const who = typeof part !== "object" || part === null ? {} : {
@@ -132,25 +116,24 @@ export function whereOf(
   return { [at.kind]: at.path[0], item: label, list: [...at.path], ...who };
 }
 
-/** Whether a part's own fields break the field table (the renderer's quick check). */
-export function isBadPart(part: AssembledItem, section: boolean): boolean {
-  const { name, order, text, trim, literal, stability } = part ?? {};
-  return typeof name !== "string" || name === "" ||
-    typeof order !== "number" || !Number.isFinite(order) ||
-    typeof text !== "string" || !isFlag(trim) || !isFlag(literal) ||
-    !isText(part.separator) ||
-    (stability !== undefined && stability !== "static" &&
-      stability !== "session" && stability !== "step") ||
-    (section && !isFlag((part as { complete?: unknown }).complete));
-}
-
-/** Whether a list's layout or items break the field table. */
-export function isBadList(list: AssembledList, items: unknown): boolean {
-  return typeof list !== "object" || list === null ||
-    !isText(list.separator) || !isText(list.headingSeparator) ||
-    !isText(list.footer) || !isText(list.footerSeparator) ||
-    !isText(list.empty) || !isFlag(list.dedupe) ||
-    (items !== undefined && !Array.isArray(items));
+/**
+ * Whether the walk may render `part` (a top-level section when `section`):
+ * the field table's rules on its fields and its list's layout as plain
+ * tests, inlined where it is called (the items are checked as they render).
+ */
+export function isWalkable(part: AssembledItem, section: boolean): boolean {
+  const { name, order, text, stability, trim, literal, list } = part ?? {};
+  return typeof name === "string" && name !== "" && Number.isFinite(order) &&
+    typeof text === "string" && isFlag(trim) && isFlag(literal) &&
+    isText(part.separator) &&
+    (stability === undefined || stability === "static" ||
+      stability === "session" || stability === "step") &&
+    (!section || isFlag((part as { complete?: unknown }).complete)) &&
+    (list === undefined || typeof list === "object" && list !== null &&
+        isText(list.separator) && isText(list.headingSeparator) &&
+        isText(list.footer) && isText(list.footerSeparator) &&
+        isText(list.empty) && isFlag(list.dedupe) &&
+        (part.items === undefined || Array.isArray(part.items)));
 }
 
 function isText(value: unknown): boolean {
