@@ -97,9 +97,8 @@ export class BoundedCache<V> {
   }
 
   set(key: string, value: V): void {
-    this.#make(key.length + this.#weigh(value));
+    this.charge(key.length + this.#weigh(value));
     this.#young.set(key, value);
-    this.#youngChars += key.length + this.#weigh(value);
   }
 
   /** Accounts `chars` more to an entry that was just read (a value that grew). */

@@ -15,7 +15,6 @@ import {
 } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
 import type { AssembledItem } from "../core/types.ts";
-import type { Template } from "./_template.ts";
 
 /**
  * Where a text that fails sits: its part (`where`), whether it is the
@@ -74,23 +73,6 @@ export function textError(site: TextSite): PromptError {
     `${reference} ${at} names variable "${name}"${phrase}`,
     { variable: name, ...fields, suggestion },
   );
-}
-
-/** A text with a malformed group: its first problem, a reference before the group or the group. */
-export function firstProblem(
-  template: Template,
-  site: TextSite,
-): PromptError {
-  const { parts, offsets, malformed } = template;
-  const variables = site.variables as Record<string, unknown>;
-  for (let k = 0; k < offsets.length && offsets[k]! < malformed![0]; k++) {
-    const name = parts[2 * k + 1]!;
-    const value = variables[name];
-    if (typeof value !== "string" || !Object.hasOwn(variables, name)) {
-      return textError({ ...site, offset: offsets[k]!, name, value });
-    }
-  }
-  return textError({ ...site, span: malformed! });
 }
 
 /** Where a part sits: its sequence's kind, the names of the lists it is in. */
@@ -167,15 +149,6 @@ export function locate(
   text: string,
   offset: number,
 ): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (
-    let i = text.indexOf("\n");
-    i !== -1 && i < offset;
-    i = text.indexOf("\n", i + 1)
-  ) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
+  const lines = text.slice(0, offset).split("\n");
+  return { line: lines.length, column: lines[lines.length - 1]!.length + 1 };
 }

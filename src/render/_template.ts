@@ -29,13 +29,10 @@ export interface Template {
   /**
    * `parts` as a trimmed render uses them: the first part without its
    * leading whitespace, the last without its trailing whitespace, so that
-   * a render trims at run time only the values that sit at an edge.
+   * a render trims at run time only the values that sit at an edge (those
+   * next to an empty part, when there are references).
    */
   readonly trimmed: readonly string[];
-  /** A reference sits at the start: a trimmed render trims its value's start. */
-  readonly trimStart: boolean;
-  /** A reference sits at the end: a trimmed render trims its value's end. */
-  readonly trimEnd: boolean;
   /** The last render worth remembering; replaced whole, never edited. */
   memo: Memo | undefined;
   /** Renders in a row that the memo did not answer (see `_walk.ts`). */
@@ -49,9 +46,6 @@ export interface Memo {
   readonly result: string;
 }
 
-const OPEN_BRACE = 0x7b; // {
-const CLOSE_BRACE = 0x7d; // }
-const BACKSLASH = 0x5c; // \
 /** Runs of `\{{`: a run is rewritten in one piece, however long. */
 const ESCAPE_RUNS = /(?:\\\{\{)+/g;
 /**
@@ -124,17 +118,17 @@ export function parseTemplate(text: string): Template {
     if (close === -1) break; // no `}` after this `{{`: no group from here on
     from = content;
     // `\{{` is a literal `{{`, unescaped in staticText.
-    if (text.charCodeAt(open - 1) === BACKSLASH) continue;
+    if (text[open - 1] === "\\") continue;
     if (brace < content) brace = text.indexOf("{", content);
     if (brace !== -1 && brace < close) {
       // The content meets a `{` first: no group here. In a run of `{`, only
       // the last two characters can open one.
       from = brace;
       if (brace === content) {
-        while (text.charCodeAt(from + 1) === OPEN_BRACE) from++;
+        while (text[from + 1] === "{") from++;
         from--;
       }
-    } else if (text.charCodeAt(close + 1) !== CLOSE_BRACE) {
+    } else if (text[close + 1] !== "}") {
       from = close + 1; // a lone `}`
     } else {
       const name = trimSpacesAndTabs(text, content, close);
@@ -157,15 +151,12 @@ export function parseTemplate(text: string): Template {
   const trimmed = parts.slice();
   trimmed[0] = parts[0]!.trimStart();
   trimmed[parts.length - 1] = trimmed[parts.length - 1]!.trimEnd();
-  const edges = parts.length > 1;
   return {
     source: text,
     parts,
     offsets,
     malformed,
     trimmed,
-    trimStart: edges && trimmed[0] === "",
-    trimEnd: edges && trimmed[parts.length - 1] === "",
     memo: undefined,
     misses: 0,
   };
@@ -184,13 +175,9 @@ function staticText(text: string, start: number, end: number): string {
 }
 
 function trimSpacesAndTabs(text: string, start: number, end: number): string {
-  while (start < end && isBlank(text.charCodeAt(start))) start++;
-  while (end > start && isBlank(text.charCodeAt(end - 1))) end--;
+  while (start < end && " \t".includes(text[start]!)) start++;
+  while (end > start && " \t".includes(text[end - 1]!)) end--;
   return text.slice(start, end);
-}
-
-function isBlank(code: number): boolean {
-  return code === 0x20 || code === 0x09;
 }
 
 function intern(name: string): string {

@@ -15,13 +15,7 @@ import type {
 } from "../core/types.ts";
 import type { BoundedCache } from "./_bounded_cache.ts";
 import { type Template, templateOf, TEMPLATES } from "./_template.ts";
-import {
-  firstProblem,
-  invalidPart,
-  isWalkable,
-  textError,
-  whereOf,
-} from "./_problems.ts";
+import { invalidPart, isWalkable, textError, whereOf } from "./_problems.ts";
 
 /** What to render of an assembly, and what to record. */
 export interface RenderHow {
@@ -58,9 +52,10 @@ export interface PartSpan {
   items?: PartSpan[];
 }
 
+/** A list's spans: heading, items (the first item's separator follows the heading) and footer. */
+type Layout = Pick<PartSpan, "heading" | "footer" | "items">;
+
 const NONE: readonly unknown[] = [];
-const SLOT_TEXT: string[] = [];
-const SLOT_TPL: Template[] = [];
 /** Inlined by V8 where `Object.hasOwn` is a call: the same check, cheaper. */
 const HAS_OWN = Object.prototype.hasOwnProperty;
 
@@ -72,83 +67,65 @@ export function renderAssembly(
   assembly: PromptAssembly,
   how: RenderHow,
 ): string {
-  const { kind } = how;
+  const section = how.kind === "section";
+  const bad = (field: string, value: unknown, expected: string) =>
+    failure(
+      "invalid-value",
+      `render the ${section ? "prompt" : "context"}`,
+      {},
+      `${field} is ${describeValue(value)}, not ${expected}`,
+    );
   if (typeof assembly !== "object" || assembly === null) {
-    throw badAssembly(kind, "the assembly", assembly, "an object");
+    throw bad("the assembly", assembly, "an object");
   }
   const { variables, separator = "\n\n" } = assembly;
-  const parts = kind === "section"
-    ? assembly.sections
-    : assembly.contexts ?? NONE;
+  const parts = section ? assembly.sections : assembly.contexts ?? NONE;
   if (typeof variables !== "object" || variables === null) {
-    throw badAssembly(kind, "its variables", variables, "an object");
+    throw bad("its variables", variables, "an object");
   }
-  if (!Array.isArray(parts)) {
-    throw badAssembly(kind, `its ${kind}s`, parts, "an array");
+  if (!Array.isArray(parts)) throw bad(`its ${how.kind}s`, parts, "an array");
+  if (typeof separator !== "string" && section) {
+    throw bad("its separator", separator, "a string");
   }
-  if (typeof separator !== "string" && kind === "section") {
-    throw badAssembly(kind, "its separator", separator, "a string");
-  }
-  return new Walk(how, variables).sequence(
-    parts,
-    kind === "section" ? separator : "\n\n",
-  );
-}
-
-function badAssembly(
-  kind: "section" | "context",
-  field: string,
-  value: unknown,
-  expected: string,
-): Error {
-  return failure(
-    "invalid-value",
-    `render the ${kind === "section" ? "prompt" : "context"}`,
-    {},
-    `${field} is ${describeValue(value)}, not ${expected}`,
-  );
+  const walk = new Walk(how, variables);
+  return walk.sequence(parts, section ? separator : "\n\n", how.spans);
 }
 
 /** One render: what it reads, and where in the parts it is. */
 class Walk {
-  readonly how: RenderHow;
   readonly variables: Record<string, unknown>;
   readonly own: boolean;
   readonly cache: BoundedCache<Template>;
   /** Names of the lists being rendered, from the top-level part down. */
   readonly path: string[] = [];
-  /** The part whose text (or footer, when `footer`) is being interpolated, and its template. */
+  /** The part whose text (its footer, when `footer`) is interpolated, and its template. */
   at: AssembledItem | undefined;
   footer = false;
   template: Template | undefined;
-  /** Where the sequence being rendered collects its parts' spans. */
-  spans: PartSpan[] | undefined;
-  /** In a span render, the span of the part `part()` rendered last. */
-  span: PartSpan | undefined;
-  slot = 0;
+  /** In a span render, the spans inside the list `part()` rendered last. */
+  layout: Layout | undefined;
 
-  constructor(how: RenderHow, variables: object) {
-    this.how = how;
+  constructor(readonly how: RenderHow, variables: object) {
     this.variables = variables as Record<string, unknown>;
     this.own = how.own === true;
     this.cache = how.cache ?? TEMPLATES;
-    this.spans = how.spans;
   }
 
   /**
-   * Parts joined by their separators (a list's, or the place's at the top);
+   * Parts joined by their separators, each part's span added to `spans`;
    * a dropped part takes its separator with it.
    */
   sequence(
     parts: readonly unknown[],
     separator: string,
+    spans: PartSpan[] | undefined,
     list?: AssembledList,
   ): string {
     const seen = list?.dedupe === true ? new Set<string>() : undefined;
-    const spans = this.spans;
     let out = "";
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i] as AssembledItem;
+      this.layout = undefined;
       const text = this.part(part, i);
       if (text === "") {
         if (list === undefined) this.how.dropped?.push(part.name);
@@ -160,13 +137,9 @@ class Walk {
       }
       const separatorStart = out.length;
       if (separatorStart > 0) out += part.separator ?? separator;
-      if (spans !== undefined) {
-        const span = this.span!;
-        span.separatorStart = separatorStart;
-        span.start = out.length;
-        span.end = out.length + text.length;
-        spans.push(span);
-      }
+      const start = out.length;
+      const end = start + text.length;
+      spans?.push({ part, separatorStart, start, end, ...this.layout! });
       out += text;
     }
     return out;
@@ -174,85 +147,72 @@ class Walk {
 
   /** One part's text: interpolated unless literal, trimmed unless not; or its list. */
   part(part: AssembledItem, index: number): string {
-    if (
-      !isWalkable(part, this.how.kind === "section" && this.path.length === 0)
-    ) {
-      throw invalidPart(part, { kind: this.how.kind, path: this.path, index });
+    const { kind } = this.how;
+    if (!isWalkable(part, kind === "section" && this.path.length === 0)) {
+      throw invalidPart(part, { kind, path: this.path, index });
     }
-    if (this.how.spans !== undefined) {
-      this.span = { part, separatorStart: 0, start: 0, end: 0 };
-    }
-    if (part.list !== undefined) return this.list(part);
+    if (part.list !== undefined) return this.list(part, part.list);
     return this.text(part, part.text, false);
   }
 
-  /** A list: its heading, the items that remain and its footer, or its `empty` text. */
-  list(part: AssembledItem): string {
-    const list = part.list!;
-    const own = this.span;
-    const outer = this.spans;
+  /**
+   * A list: its heading, the items that remain and its footer, or its
+   * `empty` text; in a span render, their spans in `layout`.
+   */
+  list(part: AssembledItem, list: AssembledList): string {
     const heading = this.text(part, part.text, false);
     const separator = list.separator ?? "\n";
-    const spans: PartSpan[] | undefined = own === undefined ? undefined : [];
-    this.spans = spans;
-    this.path.push(part.name);
-    let body: string;
-    try {
-      body = this.sequence(part.items ?? NONE, separator, list);
-    } finally {
-      this.path.pop();
-    }
-    this.spans = outer;
-    this.span = own;
+    const items: PartSpan[] | undefined = this.how.spans && [];
+    this.path.push(part.name); // left as it is when a part throws
+    const body = this.sequence(part.items ?? NONE, separator, items, list);
+    this.path.pop();
     const footer = list.footer === undefined
       ? ""
       : this.text(part, list.footer, true);
     if (body === "") {
-      if (own !== undefined) own.items = [];
+      this.layout = items && { items };
       return list.empty ?? "";
     }
     let out = heading;
     if (heading !== "") out += list.headingSeparator ?? separator;
-    if (own !== undefined) {
-      for (const item of spans!) {
+    const layout: Layout = {};
+    if (items !== undefined) {
+      for (const item of items) {
         item.separatorStart += out.length;
         item.start += out.length;
         item.end += out.length;
       }
-      // The heading's separator is the first item's.
-      spans![0]!.separatorStart = heading.length;
-      own.items = spans!;
-      if (heading !== "") own.heading = [0, heading.length];
+      items[0]!.separatorStart = heading.length; // the heading's separator
+      layout.items = items;
     }
+    if (heading !== "") layout.heading = [0, heading.length];
     out += body;
-    if (footer === "") return out;
-    out += list.footerSeparator ?? separator;
-    if (own !== undefined) {
-      own.footer = [out.length, out.length + footer.length];
+    if (footer !== "") {
+      out += list.footerSeparator ?? separator;
+      layout.footer = [out.length, out.length + footer.length];
+      out += footer;
     }
-    return out + footer;
+    if (items !== undefined) this.layout = layout;
+    return out;
   }
 
   /** A part's text, or a list's heading or footer, rendered as the part's flags say. */
   text(part: AssembledItem, text: string, footer: boolean): string {
     const trims = part.trim !== false;
     if (part.literal === true) return trims ? text.trim() : text;
-    const i = this.slot++;
-    let template: Template;
-    if (SLOT_TEXT[i] === text) template = SLOT_TPL[i]!;
-    else {
-      template = templateOf(text, this.cache);
-      SLOT_TEXT[i] = text;
-      SLOT_TPL[i] = template;
-    }
-    this.template = template;
+    const template = this.template = templateOf(text, this.cache);
     this.at = part;
     this.footer = footer;
-    if (template.malformed !== undefined) {
-      throw firstProblem(template, this.site());
+    const { malformed, offsets } = template;
+    if (malformed !== undefined) {
+      // The first problem in the text: a reference before the group, or it.
+      for (let k = 0; offsets[k]! < malformed[0]; k++) {
+        this.read(template.parts, k);
+      }
+      throw textError({ ...this.site(), span: malformed });
     }
     const parts = trims ? template.trimmed : template.parts;
-    // No reference: the text (trimmed once, when parsed) is it.
+    // Fast path: no reference, the text (trimmed once, when parsed) is it.
     if (parts.length === 1) return parts[0]!;
     return this.interpolate(template, parts, trims);
   }
@@ -275,7 +235,6 @@ class Walk {
     parts: readonly string[],
     trims: boolean,
   ): string {
-    const { variables, own } = this;
     const n = (parts.length - 1) >> 1;
     const m = template.misses;
     // Compare (and remember) at misses 0–3, then around each power of two
@@ -287,20 +246,16 @@ class Walk {
       : undefined;
     const last = memo?.values;
     const record = probe && m > 0;
-    const first = trims && template.trimStart ? 0 : -1;
-    const end = trims && template.trimEnd ? n - 1 : -1;
+    // A reference at an edge: the static text there was trimmed to nothing.
+    const first = trims && parts[0] === "" ? 0 : -1;
+    const end = trims && parts[2 * n] === "" ? n - 1 : -1;
     let same = last !== undefined;
     let values = record && !same ? new Array<string>(n) : undefined;
     let head: string | undefined; // the edge values, trimmed
     let tail: string | undefined;
     let out = parts[0]!;
     for (let k = 0; k < n; k++) {
-      const name = parts[2 * k + 1]!;
-      const read = variables[name];
-      if (
-        typeof read !== "string" || (!own && !HAS_OWN.call(variables, name))
-      ) throw this.badReference(k, read);
-      let value = read;
+      let value = this.read(parts, k);
       if (same) {
         if (value === last![k]) continue;
         // The first value that differs: what came before it is the memo's.
@@ -321,7 +276,7 @@ class Walk {
       return memo!.result;
     }
     template.misses = m + 1;
-    // An edge value trimmed to nothing: the static text next to it is at the edge.
+    // An edge value trimmed to nothing: the static text by it is at the edge.
     if (head === "" || tail === "") out = out.trim();
     if (values !== undefined) {
       template.memo = { values, trim: trims, result: out };
@@ -330,24 +285,24 @@ class Walk {
     return out;
   }
 
-  /** Where the text being interpolated sits, for its errors. */
-  site() {
-    return {
-      text: this.template!.source,
-      variables: this.variables,
-      where: whereOf(this.at, { kind: this.how.kind, path: this.path }),
-      footer: this.footer,
-    };
+  /** Reference `k`'s value: an own property that is a string, or its error. */
+  read(parts: readonly string[], k: number): string {
+    const { variables } = this;
+    const name = parts[2 * k + 1]!;
+    const value = variables[name];
+    if (
+      typeof value !== "string" || (!this.own && !HAS_OWN.call(variables, name))
+    ) {
+      const offset = this.template!.offsets[k]!;
+      throw textError({ ...this.site(), offset, name, value });
+    }
+    return value;
   }
 
-  /** The error for reference `k` of the text being interpolated, read as `value`. */
-  badReference(k: number, value: unknown): Error {
-    const { offsets, parts } = this.template!;
-    return textError({
-      ...this.site(),
-      offset: offsets[k]!,
-      name: parts[2 * k + 1]!,
-      value,
-    });
+  /** Where the text being interpolated sits, for its errors. */
+  site() {
+    const { how: { kind }, path, at, footer, variables } = this;
+    const text = this.template!.source;
+    return { text, variables, where: whereOf(at, { kind, path }), footer };
   }
 }
