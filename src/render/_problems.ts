@@ -1,6 +1,7 @@
 /**
  * What can be wrong with a part or a text while it renders, worded once
- * through the error grammar: the cold path of `_walk.ts`.
+ * through the error grammar: the cold path of `_walk.ts`, and its quick
+ * check of a part's fields.
  *
  * @module
  */
@@ -34,45 +35,34 @@ export interface TextSite {
 
 /** The error for a reference that resolves to no string, or for a malformed group. */
 export function textError(site: TextSite): PromptError {
-  const { text, name } = site;
-  const offset = site.span?.[0] ?? site.offset!;
-  const end = site.span?.[1] ?? text.indexOf("}}", offset) + 2;
-  const reference = text.slice(offset, end);
+  const { text, name, variables, value, span } = site;
+  const offset = span?.[0] ?? site.offset!;
+  const reference = text.slice(
+    offset,
+    span?.[1] ?? text.indexOf("}}", offset) + 2,
+  );
   const { line, column } = locate(text, offset);
   const at = `at ${line}:${column}${site.footer ? " of its footer" : ""}`;
   const fields = { reference, line, column, offset };
   if (name === undefined) {
-    return failure(
-      "malformed-reference",
-      "render",
-      site.where,
-      `${JSON.stringify(reference)} ${at} is not a variable reference; ` +
-        "write `\\{{` for a literal `{{`",
-      fields,
-    );
+    const state = `${JSON.stringify(reference)} ${at} is not a variable ` +
+      "reference; write `\\{{` for a literal `{{`";
+    return failure("malformed-reference", "render", site.where, state, fields);
   }
-  // Only own properties count; the value is the one read (a getter may
-  // answer differently the next time).
-  const { variables, value } = site;
+  // Only own properties count; `value` is the one read (a getter may answer
+  // differently the next time).
   const known = Object.hasOwn(variables, name);
   const suggestion = known
     ? undefined
     : closestName(name, Object.keys(variables));
-  const [code, phrase] = !known
-    ? ["unknown-variable", `, which is not registered${didYouMean(suggestion)}`]
+  const [code, phrase]: [PromptErrorCode, string] = !known
+    ? ["unknown-variable", `which is not registered${didYouMean(suggestion)}`]
     : value === undefined
-    ? ["missing-value", ", which has no value in this assembly"]
-    : [
-      "invalid-value",
-      `, whose value is ${describeValue(value)}, not a string`,
-    ];
-  return failure(
-    code as PromptErrorCode,
-    "render",
-    site.where,
-    `${reference} ${at} names variable "${name}"${phrase}`,
-    { variable: name, ...fields, suggestion },
-  );
+    ? ["missing-value", "which has no value in this assembly"]
+    : ["invalid-value", `whose value is ${describeValue(value)}, not a string`];
+  const state = `${reference} ${at} names variable "${name}", ${phrase}`;
+  const all = { variable: name, ...fields, suggestion };
+  return failure(code, "render", site.where, state, all);
 }
 
 /** Where a part sits: its sequence's kind, the names of the lists it is in. */
@@ -82,11 +72,7 @@ export interface PartPlace {
 }
 
 /** How errors name `part` (or `label`): a top-level part, or an item and its lists. */
-export function whereOf(
-  part: unknown,
-  at: PartPlace,
-  label?: string,
-): Where {
+export function whereOf(part: unknown, at: PartPlace, label?: string): Where {
   const { name, owner, layer } = (part ?? {}) as Record<string, unknown>;
   // A part that is no object has no owner to name.
   const who = typeof part !== "object" || part === null ? {} : {
