@@ -112,14 +112,16 @@ class Walk {
   }
 
   /**
-   * Parts joined by their separators, each part's span added to `spans`;
-   * a dropped part takes its separator with it.
+   * Parts joined by their separators, each part's span added to `spans`
+   * (`base` from where the text will start); a dropped part takes its
+   * separator with it.
    */
   sequence(
     parts: readonly unknown[],
     separator: string,
     spans: PartSpan[] | undefined,
     list?: AssembledList,
+    base = 0,
   ): string {
     const seen = list?.dedupe === true ? new Set<string>() : undefined;
     let out = "";
@@ -135,9 +137,9 @@ class Walk {
         if (seen.has(text)) continue;
         seen.add(text);
       }
-      const separatorStart = out.length;
-      if (separatorStart > 0) out += part.separator ?? separator;
-      const start = out.length;
+      const separatorStart = base + out.length;
+      if (out !== "") out += part.separator ?? separator;
+      const start = base + out.length;
       const end = start + text.length;
       spans?.push({ part, separatorStart, start, end, ...this.layout! });
       out += text;
@@ -162,38 +164,32 @@ class Walk {
   list(part: AssembledItem, list: AssembledList): string {
     const heading = this.text(part, part.text, false);
     const separator = list.separator ?? "\n";
+    const lead = heading && heading + (list.headingSeparator ?? separator);
     const items: PartSpan[] | undefined = this.how.spans && [];
     this.path.push(part.name); // left as it is when a part throws
-    const body = this.sequence(part.items ?? NONE, separator, items, list);
+    const body = this.sequence(
+      part.items ?? NONE,
+      separator,
+      items,
+      list,
+      lead.length,
+    );
     this.path.pop();
     const footer = list.footer === undefined
       ? ""
       : this.text(part, list.footer, true);
-    if (body === "") {
-      this.layout = items && { items };
-      return list.empty ?? "";
-    }
-    let out = heading;
-    if (heading !== "") out += list.headingSeparator ?? separator;
-    const layout: Layout = {};
-    if (items !== undefined) {
-      for (const item of items) {
-        item.separatorStart += out.length;
-        item.start += out.length;
-        item.end += out.length;
+    const layout: Layout | undefined = this.layout = items && { items };
+    if (body === "") return list.empty ?? "";
+    const text = lead + body +
+      (footer && (list.footerSeparator ?? separator) + footer);
+    if (layout !== undefined) {
+      items![0]!.separatorStart = heading.length; // the heading's separator
+      if (heading !== "") layout.heading = [0, heading.length];
+      if (footer !== "") {
+        layout.footer = [text.length - footer.length, text.length];
       }
-      items[0]!.separatorStart = heading.length; // the heading's separator
-      layout.items = items;
     }
-    if (heading !== "") layout.heading = [0, heading.length];
-    out += body;
-    if (footer !== "") {
-      out += list.footerSeparator ?? separator;
-      layout.footer = [out.length, out.length + footer.length];
-      out += footer;
-    }
-    if (items !== undefined) this.layout = layout;
-    return out;
+    return text;
   }
 
   /** A part's text, or a list's heading or footer, rendered as the part's flags say. */
