@@ -37,6 +37,11 @@ export interface Template {
   memo: Memo | undefined;
   /** Renders in a row that the memo did not answer (see `_walk.ts`). */
   misses: number;
+  /**
+   * The template of the text a walk rendered right after this one, the
+   * last time: the next text is found without hashing when it is the same.
+   */
+  next: Template | undefined;
 }
 
 /** A render of a template: the values it read and what it produced. */
@@ -159,6 +164,7 @@ export function parseTemplate(text: string): Template {
     trimmed,
     memo: undefined,
     misses: 0,
+    next: undefined,
   };
 }
 

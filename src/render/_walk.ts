@@ -137,11 +137,18 @@ class Walk {
         if (seen.has(text)) continue;
         seen.add(text);
       }
-      const separatorStart = base + out.length;
-      if (out !== "") out += part.separator ?? separator;
-      const start = base + out.length;
-      const end = start + text.length;
-      spans?.push({ part, separatorStart, start, end, ...this.layout! });
+      const separatorStart = out.length;
+      if (separatorStart > 0) out += part.separator ?? separator;
+      if (spans !== undefined) {
+        const start = base + out.length;
+        spans.push({
+          part,
+          separatorStart: base + separatorStart,
+          start,
+          end: start + text.length,
+          ...this.layout!,
+        });
+      }
       out += text;
     }
     return out;
@@ -196,7 +203,15 @@ class Walk {
   text(part: AssembledItem, text: string, footer: boolean): string {
     const trims = part.trim !== false;
     if (part.literal === true) return trims ? text.trim() : text;
-    const template = this.template = templateOf(text, this.cache);
+    // The template that came next the last time, when its text is this one:
+    // a walk over the parts of the last one finds each without hashing.
+    const last = this.template;
+    let template = last?.next;
+    if (template?.source !== text) {
+      template = templateOf(text, this.cache);
+      if (last !== undefined) last.next = template;
+    }
+    this.template = template;
     this.at = part;
     this.footer = footer;
     const { malformed, offsets } = template;
