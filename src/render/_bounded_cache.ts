@@ -108,6 +108,24 @@ export class BoundedCache<V> {
   }
 
   /**
+   * Doubles the bounds (at most `maxDoublings` times in all) until
+   * `entries` entries and `chars` characters fit one generation: what one
+   * call of the owner (one render) read must still be there at the next.
+   */
+  fit(entries: number, chars: number): void {
+    while (
+      this.#doublingsLeft > 0 &&
+      (entries > this.#maxEntries || chars > this.#maxChars)
+    ) this.#double();
+  }
+
+  #double(): void {
+    this.#doublingsLeft--;
+    this.#maxEntries *= 2;
+    this.#maxChars *= 2;
+  }
+
+  /**
    * Rotates when `chars` more would not fit the young generation, or grows
    * instead when entries read again filled 3/4 of it: see the class.
    */
@@ -121,9 +139,7 @@ export class BoundedCache<V> {
       (4 * this.#promoted >= 3 * this.#maxEntries ||
         4 * this.#promotedChars >= 3 * this.#maxChars)
     ) {
-      this.#doublingsLeft--;
-      this.#maxEntries *= 2;
-      this.#maxChars *= 2;
+      this.#double();
     } else {
       this.#old = this.#young;
       this.#oldChars = this.#youngChars;

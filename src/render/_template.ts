@@ -139,8 +139,7 @@ export function parseTemplate(text: string): Template {
       const name = trimSpacesAndTabs(text, content, close);
       from = close + 2;
       if (isReferenceName(name)) {
-        // Interned, as a property key is: the renderer looks it up.
-        parts.push(pending + staticText(text, start, open), intern(name));
+        parts.push(pending + staticText(text, start, open), name);
         offsets.push(open);
         pending = "";
         start = from;
@@ -184,8 +183,4 @@ function trimSpacesAndTabs(text: string, start: number, end: number): string {
   while (start < end && " \t".includes(text[start]!)) start++;
   while (end > start && " \t".includes(text[end - 1]!)) end--;
   return text.slice(start, end);
-}
-
-function intern(name: string): string {
-  return Object.keys({ [name]: 0 })[0]!;
 }

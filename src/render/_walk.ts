@@ -88,7 +88,9 @@ export function renderAssembly(
     throw bad("its separator", separator, "a string");
   }
   const walk = new Walk(how, variables);
-  return walk.sequence(parts, section ? separator : "\n\n", how.spans);
+  const text = walk.sequence(parts, section ? separator : "\n\n", how.spans);
+  walk.cache.fit(walk.texts, walk.chars);
+  return text;
 }
 
 /** One render: what it reads, and where in the parts it is. */
@@ -102,6 +104,9 @@ class Walk {
   at: AssembledItem | undefined;
   footer = false;
   template: Template | undefined;
+  /** How many texts it interpolated, and their characters. */
+  texts = 0;
+  chars = 0;
   /** In a span render, the spans inside the list `part()` rendered last. */
   layout: Layout | undefined;
 
@@ -212,6 +217,8 @@ class Walk {
       if (last !== undefined) last.next = template;
     }
     this.template = template;
+    this.texts++;
+    this.chars += text.length;
     this.at = part;
     this.footer = footer;
     const { malformed, offsets } = template;
