@@ -107,6 +107,8 @@ class Walk {
   /** How many texts it interpolated, and their characters. */
   texts = 0;
   chars = 0;
+  /** Where a text's values are read before they are compared with its memo. */
+  readonly values: string[] = [];
   /** In a span render, the spans inside the list `part()` rendered last. */
   layout: Layout | undefined;
 
@@ -236,71 +238,76 @@ class Walk {
   }
 
   /**
-   * Reads each value once and checks it. While the values equal the memo's
-   * (a snapshot: a getter that renders again may replace it meanwhile) they
-   * are only compared, and if all do, the memo's result is returned. A
-   * render is remembered only once every value was read, so a throw leaves
-   * the memo as it was. A text's first render is not remembered, and in a
-   * run of misses ever fewer renders compare and remember (a remembered
-   * render outlives young objects, which costs more than building it), so
-   * a text rendered once, or whose values change at every render, costs
-   * what a render without memo costs. A trimmed render trims the values at
-   * its edges, not its result (which would flatten it), unless one of them
-   * trims to nothing.
+   * Reads each value once and checks it. A text's first render is not
+   * remembered, and in a run of renders that the memo did not answer ever
+   * fewer compare and remember (a remembered render outlives young objects,
+   * which costs more than building it): a text rendered once, or whose
+   * values change at every render, is joined as without memo. The others
+   * compare the values with the memo's (a snapshot: a getter that renders
+   * again may replace it meanwhile) and return its result when all are the
+   * same; a render is remembered only once every value was read, so a throw
+   * leaves the memo as it was.
    */
   interpolate(
     template: Template,
     parts: readonly string[],
     trims: boolean,
   ): string {
-    const n = (parts.length - 1) >> 1;
     const m = template.misses;
     // Compare (and remember) at misses 0–3, then around each power of two
     // up to 1,024, then twice in every 1,024.
-    const probe = m < 4 || (m & (m - 1)) === 0 ||
-      ((m - 1) & (m - 2)) === 0 || (m & 1023) < 2;
-    const memo = probe && template.memo?.trim === trims
-      ? template.memo
-      : undefined;
-    const last = memo?.values;
-    const record = probe && m > 0;
-    // A reference at an edge: the static text there was trimmed to nothing.
-    const first = trims && parts[0] === "" ? 0 : -1;
-    const end = trims && parts[2 * n] === "" ? n - 1 : -1;
-    let same = last !== undefined;
-    let values = record && !same ? new Array<string>(n) : undefined;
-    let head: string | undefined; // the edge values, trimmed
-    let tail: string | undefined;
-    let out = parts[0]!;
+    if (
+      m > 3 && (m & (m - 1)) !== 0 && ((m - 1) & (m - 2)) !== 0 &&
+      (m & 1023) > 1
+    ) {
+      template.misses = m + 1;
+      return this.join(parts, trims, undefined);
+    }
+    const memo = template.memo;
+    const n = (parts.length - 1) >> 1;
+    const values = this.values;
+    let same = memo?.trim === trims;
     for (let k = 0; k < n; k++) {
-      let value = this.read(parts, k);
-      if (same) {
-        if (value === last![k]) continue;
-        // The first value that differs: what came before it is the memo's.
-        same = false;
-        if (record) values = last!.slice(0, n);
-        for (let j = 0; j < k; j++) {
-          const v = last![j]!;
-          out += (j === first ? head = v.trimStart() : v) + parts[2 * j + 2]!;
-        }
-      }
-      if (values !== undefined) values[k] = value;
-      if (k === first) value = head = value.trimStart();
-      if (k === end) value = tail = value.trimEnd();
-      out += value + parts[2 * k + 2]!;
+      values[k] = this.read(parts, k);
+      if (same && values[k] !== memo!.values[k]) same = false;
     }
     if (same) {
       if (m !== 1) template.misses = 1;
       return memo!.result;
     }
     template.misses = m + 1;
-    // An edge value trimmed to nothing: the static text by it is at the edge.
-    if (head === "" || tail === "") out = out.trim();
-    if (values !== undefined) {
-      template.memo = { values, trim: trims, result: out };
+    const out = this.join(parts, trims, values);
+    if (m > 0) {
+      template.memo = { values: values.slice(0, n), trim: trims, result: out };
       this.cache.charge(out.length);
     }
     return out;
+  }
+
+  /**
+   * The parts joined with their values (read now, or `values`); a trimmed
+   * render trims the values at its edges, not its result (which would
+   * flatten it), unless one of them trims to nothing.
+   */
+  join(
+    parts: readonly string[],
+    trims: boolean,
+    values: readonly string[] | undefined,
+  ): string {
+    const n = (parts.length - 1) >> 1;
+    // A reference at an edge: the static text there was trimmed to nothing.
+    const first = trims && parts[0] === "" ? 0 : -1;
+    const end = trims && parts[2 * n] === "" ? n - 1 : -1;
+    let head: string | undefined; // the edge values, trimmed
+    let tail: string | undefined;
+    let out = parts[0]!;
+    for (let k = 0; k < n; k++) {
+      let value = values === undefined ? this.read(parts, k) : values[k]!;
+      if (k === first) value = head = value.trimStart();
+      if (k === end) value = tail = value.trimEnd();
+      out += value + parts[2 * k + 2]!;
+    }
+    return head === "" || tail === "" ? out.trim() : out;
   }
 
   /** Reference `k`'s value: an own property that is a string, or its error. */
