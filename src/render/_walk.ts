@@ -56,6 +56,7 @@ export interface PartSpan {
 type Layout = Pick<PartSpan, "heading" | "footer" | "items">;
 
 const NONE: readonly unknown[] = [];
+const NO_PATH: string[] = [];
 /** Inlined by V8 where `Object.hasOwn` is a call: the same check, cheaper. */
 const HAS_OWN = Object.prototype.hasOwnProperty;
 
@@ -99,12 +100,12 @@ class Walk {
   readonly own: boolean;
   readonly cache: BoundedCache<Template>;
   /** Names of the lists being rendered, from the top-level part down. */
-  readonly path: string[] = [];
+  path: string[] = NO_PATH;
   /** The part whose text (its footer, when `footer`) is interpolated, and its template. */
   at: AssembledItem | undefined;
   footer = false;
   template: Template | undefined;
-  /** How many texts it interpolated, and their characters. */
+  /** How many texts it looked up in the cache, and their characters. */
   texts = 0;
   chars = 0;
   /** Where a text's values are read before they are compared with its memo. */
@@ -131,13 +132,24 @@ class Walk {
     base = 0,
   ): string {
     const seen = list?.dedupe === true ? new Set<string>() : undefined;
+    const top = list === undefined;
     let out = "";
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i] as AssembledItem;
+      if (!isWalkable(part, top && this.how.kind === "section")) {
+        throw invalidPart(part, {
+          kind: this.how.kind,
+          path: this.path,
+          index: i,
+        });
+      }
       this.layout = undefined;
-      const text = this.part(part, i);
+      // One part's text: interpolated unless literal, trimmed unless not; or its list.
+      const text = part.list === undefined
+        ? this.text(part, part.text, false)
+        : this.list(part, part.list);
       if (text === "") {
-        if (list === undefined) this.how.dropped?.push(part.name);
+        if (top) this.how.dropped?.push(part.name);
         continue;
       }
       if (seen !== undefined) {
@@ -161,16 +173,6 @@ class Walk {
     return out;
   }
 
-  /** One part's text: interpolated unless literal, trimmed unless not; or its list. */
-  part(part: AssembledItem, index: number): string {
-    const { kind } = this.how;
-    if (!isWalkable(part, kind === "section" && this.path.length === 0)) {
-      throw invalidPart(part, { kind, path: this.path, index });
-    }
-    if (part.list !== undefined) return this.list(part, part.list);
-    return this.text(part, part.text, false);
-  }
-
   /**
    * A list: its heading, the items that remain and its footer, or its
    * `empty` text; in a span render, their spans in `layout`.
@@ -180,7 +182,7 @@ class Walk {
     const separator = list.separator ?? "\n";
     const lead = heading && heading + (list.headingSeparator ?? separator);
     const items: PartSpan[] | undefined = this.how.spans && [];
-    this.path.push(part.name); // left as it is when a part throws
+    this.path = [...this.path, part.name]; // left as it is when a part throws
     const body = this.sequence(
       part.items ?? NONE,
       separator,
@@ -188,7 +190,7 @@ class Walk {
       list,
       lead.length,
     );
-    this.path.pop();
+    this.path = this.path.slice(0, -1);
     const footer = list.footer === undefined
       ? ""
       : this.text(part, list.footer, true);
@@ -217,10 +219,10 @@ class Walk {
     if (template?.source !== text) {
       template = templateOf(text, this.cache);
       if (last !== undefined) last.next = template;
+      this.texts++;
+      this.chars += text.length;
     }
     this.template = template;
-    this.texts++;
-    this.chars += text.length;
     this.at = part;
     this.footer = footer;
     const { malformed, offsets } = template;
@@ -238,63 +240,45 @@ class Walk {
   }
 
   /**
-   * Reads each value once and checks it. A text's first render is not
-   * remembered, and in a run of renders that the memo did not answer ever
-   * fewer compare and remember (a remembered render outlives young objects,
-   * which costs more than building it): a text rendered once, or whose
-   * values change at every render, is joined as without memo. The others
-   * compare the values with the memo's (a snapshot: a getter that renders
-   * again may replace it meanwhile) and return its result when all are the
-   * same; a render is remembered only once every value was read, so a throw
-   * leaves the memo as it was.
+   * Reads each value once and checks it, and joins the parts with them. A
+   * text's first render is not remembered, and in a run of renders that the
+   * memo did not answer ever fewer compare and remember (a remembered render
+   * outlives young objects, which costs more than building it): a text
+   * rendered once, or whose values change at every render, is joined as
+   * without memo. The others compare the values with the memo's (a
+   * snapshot: a getter that renders again may replace it meanwhile) and
+   * return its result when all are the same; a render is remembered only
+   * once every value was read, so a throw leaves the memo as it was. A
+   * trimmed render trims the values at its edges, not its result (which
+   * would flatten it), unless one of them trims to nothing.
    */
   interpolate(
     template: Template,
     parts: readonly string[],
     trims: boolean,
   ): string {
+    const n = (parts.length - 1) >> 1;
     const m = template.misses;
+    let values: string[] | undefined;
     // Compare (and remember) at misses 0–3, then around each power of two
     // up to 1,024, then twice in every 1,024.
     if (
-      m > 3 && (m & (m - 1)) !== 0 && ((m - 1) & (m - 2)) !== 0 &&
-      (m & 1023) > 1
+      m < 4 || (m & (m - 1)) === 0 || ((m - 1) & (m - 2)) === 0 ||
+      (m & 1023) < 2
     ) {
-      template.misses = m + 1;
-      return this.join(parts, trims, undefined);
-    }
-    const memo = template.memo;
-    const n = (parts.length - 1) >> 1;
-    const values = this.values;
-    let same = memo?.trim === trims;
-    for (let k = 0; k < n; k++) {
-      values[k] = this.read(parts, k);
-      if (same && values[k] !== memo!.values[k]) same = false;
-    }
-    if (same) {
-      if (m !== 1) template.misses = 1;
-      return memo!.result;
+      const memo = template.memo;
+      let same = memo?.trim === trims;
+      values = this.values;
+      for (let k = 0; k < n; k++) {
+        values[k] = this.read(parts, k);
+        if (same && values[k] !== memo!.values[k]) same = false;
+      }
+      if (same) {
+        if (m !== 1) template.misses = 1;
+        return memo!.result;
+      }
     }
     template.misses = m + 1;
-    const out = this.join(parts, trims, values);
-    if (m > 0) {
-      template.memo = { values: values.slice(0, n), trim: trims, result: out };
-      this.cache.charge(out.length);
-    }
-    return out;
-  }
-
-  /**
-   * The parts joined with their values (read now, or `values`); a trimmed
-   * render trims the values at its edges, not its result (which would
-   * flatten it), unless one of them trims to nothing.
-   */
-  join(
-    parts: readonly string[],
-    trims: boolean,
-    values: readonly string[] | undefined,
-  ): string {
-    const n = (parts.length - 1) >> 1;
     // A reference at an edge: the static text there was trimmed to nothing.
     const first = trims && parts[0] === "" ? 0 : -1;
     const end = trims && parts[2 * n] === "" ? n - 1 : -1;
@@ -307,7 +291,12 @@ class Walk {
       if (k === end) value = tail = value.trimEnd();
       out += value + parts[2 * k + 2]!;
     }
-    return head === "" || tail === "" ? out.trim() : out;
+    if (head === "" || tail === "") out = out.trim();
+    if (values !== undefined && m > 0) {
+      template.memo = { values: values.slice(0, n), trim: trims, result: out };
+      this.cache.charge(out.length);
+    }
+    return out;
   }
 
   /** Reference `k`'s value: an own property that is a string, or its error. */
