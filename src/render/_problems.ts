@@ -15,7 +15,7 @@ import {
   type Where,
 } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
-import type { AssembledItem } from "../core/types.ts";
+import type { AssembledItem, AssembledList } from "../core/types.ts";
 
 /**
  * Where a text that fails sits: its part (`where`), whether it is the
@@ -94,15 +94,20 @@ export function isWalkable(part: AssembledItem, section: boolean): boolean {
   return typeof name === "string" && name !== "" && Number.isFinite(order) &&
     typeof text === "string" && isFlag(trim) && isFlag(literal) &&
     isText(part.separator) &&
-    (stability === undefined || stability === "static" ||
-      stability === "session" || stability === "step") &&
+    (stability === undefined || STABILITIES.includes(stability)) &&
     (!section || isFlag((part as { complete?: unknown }).complete)) &&
-    (list === undefined || typeof list === "object" && list !== null &&
-        isText(list.separator) && isText(list.headingSeparator) &&
-        isText(list.footer) && isText(list.footerSeparator) &&
-        isText(list.empty) && isFlag(list.dedupe) &&
-        (part.items === undefined || Array.isArray(part.items)));
+    (list === undefined || isLayout(list, part.items));
 }
+
+function isLayout(list: AssembledList, items: unknown): boolean {
+  return typeof list === "object" && list !== null &&
+    isText(list.separator) && isText(list.headingSeparator) &&
+    isText(list.footer) && isText(list.footerSeparator) &&
+    isText(list.empty) && isFlag(list.dedupe) &&
+    (items === undefined || Array.isArray(items));
+}
+
+const STABILITIES: readonly unknown[] = ["static", "session", "step"];
 
 function isText(value: unknown): boolean {
   return value === undefined || typeof value === "string";

@@ -68,37 +68,64 @@ export function renderAssembly(
   assembly: PromptAssembly,
   how: RenderHow,
 ): string {
-  const section = how.kind === "section";
-  const bad = (field: string, value: unknown, expected: string) =>
-    failure(
-      "invalid-value",
-      `render the ${section ? "prompt" : "context"}`,
-      {},
-      `${field} is ${describeValue(value)}, not ${expected}`,
-    );
+  const { kind } = how;
   if (typeof assembly !== "object" || assembly === null) {
-    throw bad("the assembly", assembly, "an object");
+    throw badAssembly(kind, ["the assembly", assembly, "an object"]);
   }
   const { variables, separator = "\n\n" } = assembly;
-  const parts = section ? assembly.sections : assembly.contexts ?? NONE;
+  const parts = kind === "section"
+    ? assembly.sections
+    : assembly.contexts ?? NONE;
   if (typeof variables !== "object" || variables === null) {
-    throw bad("its variables", variables, "an object");
+    throw badAssembly(kind, ["its variables", variables, "an object"]);
   }
-  if (!Array.isArray(parts)) throw bad(`its ${how.kind}s`, parts, "an array");
-  if (typeof separator !== "string" && section) {
-    throw bad("its separator", separator, "a string");
+  if (!Array.isArray(parts)) {
+    throw badAssembly(kind, [`its ${kind}s`, parts, "an array"]);
+  }
+  if (typeof separator !== "string" && kind === "section") {
+    throw badAssembly(kind, ["its separator", separator, "a string"]);
   }
   const walk = new Walk(how, variables);
-  const text = walk.sequence(parts, section ? separator : "\n\n", how.spans);
+  walk.separator = kind === "section" ? separator : "\n\n";
+  const text = walk.sequence(parts, undefined);
   walk.cache.fit(walk.texts, walk.chars);
   return text;
 }
 
-/** One render: what it reads, and where in the parts it is. */
+function badAssembly(
+  kind: "section" | "context",
+  [field, value, expected]: [string, unknown, string],
+): Error {
+  return failure(
+    "invalid-value",
+    `render the ${kind === "section" ? "prompt" : "context"}`,
+    {},
+    `${field} is ${describeValue(value)}, not ${expected}`,
+  );
+}
+
+/**
+ * One render: what it reads, and where in the parts it is.
+ *
+ * Each text is found through the template of the text before it (see
+ * `Template.next`), its values read once each and checked. A text's first
+ * render is not remembered, and in a run of renders that the memo did not
+ * answer ever fewer compare and remember (a remembered render outlives
+ * young objects, which costs more than building it): a text rendered once,
+ * or whose values change at every render, is joined as without memo. The
+ * others compare the values with the memo's (a snapshot: a getter that
+ * renders again may replace it meanwhile) and return its result when all
+ * are the same; a render is remembered only once every value was read, so
+ * a throw leaves the memo as it was. A trimmed render trims the values at
+ * its edges, not its result (which would flatten it), unless one of them
+ * trims to nothing.
+ */
 class Walk {
   readonly variables: Record<string, unknown>;
   readonly own: boolean;
   readonly cache: BoundedCache<Template>;
+  /** Placed between two rendered top-level parts that set no separator. */
+  separator = "\n\n";
   /** Names of the lists being rendered, from the top-level part down. */
   path: string[] = NO_PATH;
   /** The part whose text (its footer, when `footer`) is interpolated, and its template. */
@@ -110,46 +137,40 @@ class Walk {
   chars = 0;
   /** Where a text's values are read before they are compared with its memo. */
   readonly values: string[] = [];
-  /** In a span render, the spans inside the list `part()` rendered last. */
+  /** Where the sequence being rendered adds its parts' spans, and from where its text starts. */
+  spans: PartSpan[] | undefined;
+  base = 0;
+  /** In a span render, the spans inside the list rendered last. */
   layout: Layout | undefined;
 
   constructor(readonly how: RenderHow, variables: object) {
     this.variables = variables as Record<string, unknown>;
     this.own = how.own === true;
     this.cache = how.cache ?? TEMPLATES;
+    this.spans = how.spans;
   }
 
-  /**
-   * Parts joined by their separators, each part's span added to `spans`
-   * (`base` from where the text will start); a dropped part takes its
-   * separator with it.
-   */
-  sequence(
-    parts: readonly unknown[],
-    separator: string,
-    spans: PartSpan[] | undefined,
-    list?: AssembledList,
-    base = 0,
-  ): string {
+  /** The parts of `list` (or the top-level ones) joined; a dropped part takes its separator with it. */
+  sequence(parts: readonly unknown[], list: AssembledList | undefined): string {
+    const { kind, dropped } = this.how;
+    const { spans, base } = this;
+    const separator = list === undefined
+      ? this.separator
+      : list.separator ?? "\n";
     const seen = list?.dedupe === true ? new Set<string>() : undefined;
-    const top = list === undefined;
     let out = "";
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i] as AssembledItem;
-      if (!isWalkable(part, top && this.how.kind === "section")) {
-        throw invalidPart(part, {
-          kind: this.how.kind,
-          path: this.path,
-          index: i,
-        });
+      if (!isWalkable(part, list === undefined && kind === "section")) {
+        throw invalidPart(part, { kind, path: this.path, index: i });
       }
       this.layout = undefined;
       // One part's text: interpolated unless literal, trimmed unless not; or its list.
       const text = part.list === undefined
-        ? this.text(part, part.text, false)
+        ? this.text(part, false)
         : this.list(part, part.list);
       if (text === "") {
-        if (top) this.how.dropped?.push(part.name);
+        if (list === undefined) dropped?.push(part.name);
         continue;
       }
       if (seen !== undefined) {
@@ -178,22 +199,19 @@ class Walk {
    * `empty` text; in a span render, their spans in `layout`.
    */
   list(part: AssembledItem, list: AssembledList): string {
-    const heading = this.text(part, part.text, false);
+    const heading = this.text(part, false);
     const separator = list.separator ?? "\n";
     const lead = heading && heading + (list.headingSeparator ?? separator);
-    const items: PartSpan[] | undefined = this.how.spans && [];
-    this.path = [...this.path, part.name]; // left as it is when a part throws
-    const body = this.sequence(
-      part.items ?? NONE,
-      separator,
-      items,
-      list,
-      lead.length,
-    );
-    this.path = this.path.slice(0, -1);
-    const footer = list.footer === undefined
-      ? ""
-      : this.text(part, list.footer, true);
+    const { spans, base, path } = this;
+    const items: PartSpan[] | undefined = spans && [];
+    this.spans = items;
+    this.base = lead.length;
+    this.path = [...path, part.name]; // left as it is when a part throws
+    const body = this.sequence(part.items ?? NONE, list);
+    this.spans = spans;
+    this.base = base;
+    this.path = path;
+    const footer = list.footer === undefined ? "" : this.text(part, true);
     const layout: Layout | undefined = this.layout = items && { items };
     if (body === "") return list.empty ?? "";
     const text = lead + body +
@@ -208,8 +226,9 @@ class Walk {
     return text;
   }
 
-  /** A part's text, or a list's heading or footer, rendered as the part's flags say. */
-  text(part: AssembledItem, text: string, footer: boolean): string {
+  /** A part's text, or its list's footer, rendered as the part's flags say. */
+  text(part: AssembledItem, footer: boolean): string {
+    const text = footer ? part.list!.footer! : part.text;
     const trims = part.trim !== false;
     if (part.literal === true) return trims ? text.trim() : text;
     // The template that came next the last time, when its text is this one:
@@ -233,30 +252,16 @@ class Walk {
       }
       throw textError({ ...this.site(), span: malformed });
     }
-    const parts = trims ? template.trimmed : template.parts;
     // Fast path: no reference, the text (trimmed once, when parsed) is it.
-    if (parts.length === 1) return parts[0]!;
-    return this.interpolate(template, parts, trims);
+    if (template.parts.length === 1) {
+      return (trims ? template.trimmed : template.parts)[0]!;
+    }
+    return this.interpolate(template, trims);
   }
 
-  /**
-   * Reads each value once and checks it, and joins the parts with them. A
-   * text's first render is not remembered, and in a run of renders that the
-   * memo did not answer ever fewer compare and remember (a remembered render
-   * outlives young objects, which costs more than building it): a text
-   * rendered once, or whose values change at every render, is joined as
-   * without memo. The others compare the values with the memo's (a
-   * snapshot: a getter that renders again may replace it meanwhile) and
-   * return its result when all are the same; a render is remembered only
-   * once every value was read, so a throw leaves the memo as it was. A
-   * trimmed render trims the values at its edges, not its result (which
-   * would flatten it), unless one of them trims to nothing.
-   */
-  interpolate(
-    template: Template,
-    parts: readonly string[],
-    trims: boolean,
-  ): string {
+  /** `template` interpolated, and trimmed if `trims`: see the class. */
+  interpolate(template: Template, trims: boolean): string {
+    const parts = trims ? template.trimmed : template.parts;
     const n = (parts.length - 1) >> 1;
     const m = template.misses;
     let values: string[] | undefined;
