@@ -298,6 +298,7 @@ class Walk {
     }
     if (head === "" || tail === "") out = out.trim();
     if (values !== undefined && m > 0) {
+      out.charCodeAt(0); // flat from now on: reused, it is copied as one piece
       template.memo = { values: values.slice(0, n), trim: trims, result: out };
       this.cache.charge(out.length);
     }
