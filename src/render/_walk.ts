@@ -57,6 +57,7 @@ type Layout = Pick<PartSpan, "heading" | "footer" | "items">;
 
 const NONE: readonly unknown[] = [];
 const NO_PATH: string[] = [];
+const NO_ASSEMBLY = {} as PromptAssembly;
 /** Inlined by V8 where `Object.hasOwn` is a call: the same check, cheaper. */
 const HAS_OWN = Object.prototype.hasOwnProperty;
 
@@ -68,40 +69,30 @@ export function renderAssembly(
   assembly: PromptAssembly,
   how: RenderHow,
 ): string {
-  const { kind } = how;
-  if (typeof assembly !== "object" || assembly === null) {
-    throw badAssembly(kind, ["the assembly", assembly, "an object"]);
-  }
-  const { variables, separator = "\n\n" } = assembly;
-  const parts = kind === "section"
-    ? assembly.sections
-    : assembly.contexts ?? NONE;
-  if (typeof variables !== "object" || variables === null) {
-    throw badAssembly(kind, ["its variables", variables, "an object"]);
-  }
-  if (!Array.isArray(parts)) {
-    throw badAssembly(kind, [`its ${kind}s`, parts, "an array"]);
-  }
-  if (typeof separator !== "string" && kind === "section") {
-    throw badAssembly(kind, ["its separator", separator, "a string"]);
+  const section = how.kind === "section";
+  const object = typeof assembly === "object" && assembly !== null;
+  const { variables, separator = "\n\n" } = object ? assembly : NO_ASSEMBLY;
+  const parts = section ? assembly?.sections : assembly?.contexts ?? NONE;
+  const bad: [string, unknown, string] | undefined = !object
+    ? ["the assembly", assembly, "an object"]
+    : typeof variables !== "object" || variables === null
+    ? ["its variables", variables, "an object"]
+    : !Array.isArray(parts)
+    ? [`its ${how.kind}s`, parts, "an array"]
+    : typeof separator !== "string" && section
+    ? ["its separator", separator, "a string"]
+    : undefined;
+  if (bad !== undefined) {
+    const [field, value, expected] = bad;
+    const state = `${field} is ${describeValue(value)}, not ${expected}`;
+    const action = `render the ${section ? "prompt" : "context"}`;
+    throw failure("invalid-value", action, {}, state);
   }
   const walk = new Walk(how, variables);
-  walk.separator = kind === "section" ? separator : "\n\n";
+  walk.separator = section ? separator : "\n\n";
   const text = walk.sequence(parts, undefined);
   walk.cache.fit(walk.texts, walk.chars);
   return text;
-}
-
-function badAssembly(
-  kind: "section" | "context",
-  [field, value, expected]: [string, unknown, string],
-): Error {
-  return failure(
-    "invalid-value",
-    `render the ${kind === "section" ? "prompt" : "context"}`,
-    {},
-    `${field} is ${describeValue(value)}, not ${expected}`,
-  );
 }
 
 /**
