@@ -54,9 +54,8 @@ export interface Memo {
 /** Runs of `\{{`: a run is rewritten in one piece, however long. */
 const ESCAPE_RUNS = /(?:\\\{\{)+/g;
 /**
- * Longer texts are cached under their length and edges, and checked
- * against the text they were parsed from: hashing a long text that is new
- * costs more than parsing it.
+ * Longer texts are cached under their length and edges: hashing a long text
+ * that is new costs more than parsing it.
  */
 const LONG = 4096;
 
@@ -84,10 +83,8 @@ export function templateOf(
     ? `${text.length}:${text.slice(0, 32)}${text.slice(-32)}`
     : text;
   let template = cache.get(key);
-  if (
-    template === undefined ||
-    (key !== text || template.source.length > LONG) && template.source !== text
-  ) {
+  // A long text's key is not the text: its template is checked against it.
+  if (template === undefined || template.source !== text) {
     template = parseTemplate(text);
     cache.set(key, template);
   }
