@@ -35,7 +35,7 @@ export interface Template {
   readonly trimmed: readonly string[];
   /** The last render worth remembering; replaced whole, never edited. */
   memo: Memo | undefined;
-  /** Renders in a row that the memo did not answer (see `interpolate`). */
+  /** Renders in a row that the memo did not answer (see `_walk.ts`). */
   misses: number;
   /**
    * The template of the text a walk rendered right after this one, the
@@ -89,77 +89,6 @@ export function templateOf(
     cache.set(key, template);
   }
   return template;
-}
-
-/** What a template is interpolated through: the renderer's walk. */
-export interface Reader {
-  /** Whether the render is trimmed. */
-  readonly trims: boolean;
-  /** Where the template is kept, charged for what its memo holds. */
-  readonly cache: BoundedCache<Template>;
-  /** Where values are read before they are compared with a memo. */
-  readonly values: string[];
-  /** Reference `k`'s value, checked: an own property that is a string. */
-  read(parts: readonly string[], k: number): string;
-}
-
-/**
- * `template` interpolated with the values `reader` reads, each once. A
- * text's first render is not remembered, and in a run of renders the memo
- * did not answer ever fewer compare and remember (a remembered render
- * outlives young objects, which costs more than building it): a text
- * rendered once, or whose values change at every render, is joined as
- * without memo. The others compare the values with the memo's (a
- * snapshot: a getter that renders again may replace it meanwhile), and
- * return its result when all are the same; a render is remembered once
- * every value was read, so a throw leaves the memo as it was. A trimmed
- * render trims the values at its edges, not its result (that would flatten
- * it), unless one of them trims to nothing.
- */
-export function interpolate(template: Template, reader: Reader): string {
-  const { trims } = reader;
-  const parts = trims ? template.trimmed : template.parts;
-  const n = (parts.length - 1) >> 1;
-  const m = template.misses;
-  let values: string[] | undefined;
-  // Compare (and remember) at misses 0–3, then around each power of two up
-  // to 1,024, then twice in every 1,024.
-  if (
-    m < 4 || (m & (m - 1)) === 0 || ((m - 1) & (m - 2)) === 0 ||
-    (m & 1023) < 2
-  ) {
-    const memo = template.memo;
-    let same = memo?.trim === trims;
-    values = reader.values;
-    for (let k = 0; k < n; k++) {
-      values[k] = reader.read(parts, k);
-      if (same && values[k] !== memo!.values[k]) same = false;
-    }
-    if (same) {
-      if (m !== 1) template.misses = 1;
-      return memo!.result;
-    }
-  }
-  template.misses = m + 1;
-  // A reference at an edge: the static text there was trimmed to nothing.
-  const first = trims && parts[0] === "" ? 0 : -1;
-  const end = trims && parts[2 * n] === "" ? n - 1 : -1;
-  let head: string | undefined; // the edge values, trimmed
-  let tail: string | undefined;
-  let out = parts[0]!;
-  for (let k = 0; k < n; k++) {
-    let value = values === undefined ? reader.read(parts, k) : values[k]!;
-    if (k === first) value = head = value.trimStart();
-    if (k === end) value = tail = value.trimEnd();
-    out += value + parts[2 * k + 2]!;
-  }
-  if (head === "" || tail === "") out = out.trim();
-  if (values !== undefined && m > 0) {
-    out.charCodeAt(0); // flat from now on: reused, it is copied as one piece
-    template.memo = { values: values.slice(0, n), trim: trims, result: out };
-    reader.cache.charge(out.length);
-  }
-  return out;
 }
 
 /**

@@ -7,26 +7,15 @@
  * @module
  */
 
+import { describeValue, failure } from "../core/errors.ts";
 import type {
   AssembledItem,
   AssembledList,
   PromptAssembly,
 } from "../core/types.ts";
 import type { BoundedCache } from "./_bounded_cache.ts";
-import {
-  interpolate,
-  type Reader,
-  type Template,
-  templateOf,
-  TEMPLATES,
-} from "./_template.ts";
-import {
-  assemblyError,
-  invalidPart,
-  isWalkable,
-  textError,
-  whereOf,
-} from "./_problems.ts";
+import { type Template, templateOf, TEMPLATES } from "./_template.ts";
+import { invalidPart, isWalkable, textError, whereOf } from "./_problems.ts";
 
 /** What to render of an assembly, and what to record. */
 export interface RenderHow {
@@ -93,7 +82,12 @@ export function renderAssembly(
     : typeof separator !== "string" && section
     ? ["its separator", separator, "a string"]
     : undefined;
-  if (bad !== undefined) throw assemblyError(how.kind, bad);
+  if (bad !== undefined) {
+    const [field, value, expected] = bad;
+    const state = `${field} is ${describeValue(value)}, not ${expected}`;
+    const action = `render the ${section ? "prompt" : "context"}`;
+    throw failure("invalid-value", action, {}, state);
+  }
   const walk = new Walk(how, variables);
   walk.separator = section ? separator : "\n\n";
   const text = walk.sequence(parts, undefined);
@@ -102,10 +96,22 @@ export function renderAssembly(
 }
 
 /**
- * One render: what it reads, and where in the parts it is. Each text is
- * found through the template of the text before it (`Template.next`).
+ * One render: what it reads, and where in the parts it is.
+ *
+ * Each text is found through the template of the text before it (see
+ * `Template.next`), its values read once each and checked. A text's first
+ * render is not remembered, and in a run of renders that the memo did not
+ * answer ever fewer compare and remember (a remembered render outlives
+ * young objects, which costs more than building it): a text rendered once,
+ * or whose values change at every render, is joined as without memo. The
+ * others compare the values with the memo's (a snapshot: a getter that
+ * renders again may replace it meanwhile) and return its result when all
+ * are the same; a render is remembered only once every value was read, so
+ * a throw leaves the memo as it was. A trimmed render trims the values at
+ * its edges, not its result (which would flatten it), unless one of them
+ * trims to nothing.
  */
-class Walk implements Reader {
+class Walk {
   readonly variables: Record<string, unknown>;
   readonly own: boolean;
   readonly cache: BoundedCache<Template>;
@@ -120,9 +126,8 @@ class Walk implements Reader {
   /** How many texts it looked up in the cache, and their characters. */
   texts = 0;
   chars = 0;
+  /** Where a text's values are read before they are compared with its memo. */
   readonly values: string[] = [];
-  /** Whether the text being interpolated is trimmed. */
-  trims = true;
   /** Where the sequence being rendered adds its parts' spans, and from where its text starts. */
   spans: PartSpan[] | undefined;
   base = 0;
@@ -242,8 +247,53 @@ class Walk implements Reader {
     if (template.parts.length === 1) {
       return (trims ? template.trimmed : template.parts)[0]!;
     }
-    this.trims = trims;
-    return interpolate(template, this);
+    return this.interpolate(template, trims);
+  }
+
+  /** `template` interpolated, and trimmed if `trims`: see the class. */
+  interpolate(template: Template, trims: boolean): string {
+    const parts = trims ? template.trimmed : template.parts;
+    const n = (parts.length - 1) >> 1;
+    const m = template.misses;
+    let values: string[] | undefined;
+    // Compare (and remember) at misses 0–3, then around each power of two
+    // up to 1,024, then twice in every 1,024.
+    if (
+      m < 4 || (m & (m - 1)) === 0 || ((m - 1) & (m - 2)) === 0 ||
+      (m & 1023) < 2
+    ) {
+      const memo = template.memo;
+      let same = memo?.trim === trims;
+      values = this.values;
+      for (let k = 0; k < n; k++) {
+        values[k] = this.read(parts, k);
+        if (same && values[k] !== memo!.values[k]) same = false;
+      }
+      if (same) {
+        if (m !== 1) template.misses = 1;
+        return memo!.result;
+      }
+    }
+    template.misses = m + 1;
+    // A reference at an edge: the static text there was trimmed to nothing.
+    const first = trims && parts[0] === "" ? 0 : -1;
+    const end = trims && parts[2 * n] === "" ? n - 1 : -1;
+    let head: string | undefined; // the edge values, trimmed
+    let tail: string | undefined;
+    let out = parts[0]!;
+    for (let k = 0; k < n; k++) {
+      let value = values === undefined ? this.read(parts, k) : values[k]!;
+      if (k === first) value = head = value.trimStart();
+      if (k === end) value = tail = value.trimEnd();
+      out += value + parts[2 * k + 2]!;
+    }
+    if (head === "" || tail === "") out = out.trim();
+    if (values !== undefined && m > 0) {
+      out.charCodeAt(0); // flat from now on: reused, it is copied as one piece
+      template.memo = { values: values.slice(0, n), trim: trims, result: out };
+      this.cache.charge(out.length);
+    }
+    return out;
   }
 
   /** Reference `k`'s value: an own property that is a string, or its error. */
