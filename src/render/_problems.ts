@@ -65,6 +65,16 @@ export function textError(site: TextSite): PromptError {
   return failure(code, "render", site.where, state, all);
 }
 
+/** The error for an assembly whose `field` is `value`, not `expected`. */
+export function assemblyError(
+  kind: "section" | "context",
+  [field, value, expected]: [string, unknown, string],
+): PromptError {
+  const state = `${field} is ${describeValue(value)}, not ${expected}`;
+  const action = `render the ${kind === "section" ? "prompt" : "context"}`;
+  return failure("invalid-value", action, {}, state);
+}
+
 /** Where a part sits: its sequence's kind, the names of the lists it is in. */
 export interface PartPlace {
   readonly kind: "section" | "context";

@@ -1,13 +1,10 @@
 /**
- * The one renderer walk: a sequence of parts (sections, context entries, a
- * list's items), each a text or a list of parts, interpolated, trimmed,
- * separated and checked field by field as it goes; with `spans`, the same
- * walk records where each part landed, for `explainPrompt`.
- *
+ * The one renderer walk over parts (sections, context entries, a list's
+ * items), each a text or a list, checked, interpolated, trimmed and joined;
+ * with `spans` it records where each landed, for `explainPrompt`.
  * @module
  */
 
-import { describeValue, failure } from "../core/errors.ts";
 import type {
   AssembledItem,
   AssembledList,
@@ -15,16 +12,13 @@ import type {
 } from "../core/types.ts";
 import type { BoundedCache } from "./_bounded_cache.ts";
 import { type Template, templateOf, TEMPLATES } from "./_template.ts";
-import { invalidPart, isWalkable, textError, whereOf } from "./_problems.ts";
+import * as problems from "./_problems.ts";
 
 /** What to render of an assembly, and what to record. */
 export interface RenderHow {
   /** The sections (`"section"`) or the runtime context (`"context"`). */
   readonly kind: "section" | "context";
-  /**
-   * The caller built `variables` as an ordinary null-prototype object (no
-   * proxy, no prototype): a string read from it is an own property.
-   */
+  /** The caller built `variables` as an ordinary null-prototype object. */
   readonly own?: boolean;
   /** The parse cache. @default {TEMPLATES} */
   readonly cache?: BoundedCache<Template>;
@@ -82,12 +76,7 @@ export function renderAssembly(
     : typeof separator !== "string" && section
     ? ["its separator", separator, "a string"]
     : undefined;
-  if (bad !== undefined) {
-    const [field, value, expected] = bad;
-    const state = `${field} is ${describeValue(value)}, not ${expected}`;
-    const action = `render the ${section ? "prompt" : "context"}`;
-    throw failure("invalid-value", action, {}, state);
-  }
+  if (bad !== undefined) throw problems.assemblyError(how.kind, bad);
   const walk = new Walk(how, variables);
   walk.separator = section ? separator : "\n\n";
   const text = walk.sequence(parts, undefined);
@@ -96,30 +85,18 @@ export function renderAssembly(
 }
 
 /**
- * One render: what it reads, and where in the parts it is.
- *
- * Each text is found through the template of the text before it (see
- * `Template.next`), its values read once each and checked. A text's first
- * render is not remembered, and in a run of renders that the memo did not
- * answer ever fewer compare and remember (a remembered render outlives
- * young objects, which costs more than building it): a text rendered once,
- * or whose values change at every render, is joined as without memo. The
- * others compare the values with the memo's (a snapshot: a getter that
- * renders again may replace it meanwhile) and return its result when all
- * are the same; a render is remembered only once every value was read, so
- * a throw leaves the memo as it was. A trimmed render trims the values at
- * its edges, not its result (which would flatten it), unless one of them
- * trims to nothing.
+ * One render: what it reads, and where in the parts it is. Each text is
+ * found through the template of the text before it (`Template.next`), its
+ * values read once each (see `interpolate`).
  */
 class Walk {
-  readonly variables: Record<string, unknown>;
   readonly own: boolean;
   readonly cache: BoundedCache<Template>;
   /** Placed between two rendered top-level parts that set no separator. */
   separator = "\n\n";
   /** Names of the lists being rendered, from the top-level part down. */
   path: string[] = NO_PATH;
-  /** The part whose text (its footer, when `footer`) is interpolated, and its template. */
+  /** The part whose text (or footer) is interpolated, and its template. */
   at: AssembledItem | undefined;
   footer = false;
   template: Template | undefined;
@@ -128,14 +105,15 @@ class Walk {
   chars = 0;
   /** Where a text's values are read before they are compared with its memo. */
   readonly values: string[] = [];
-  /** Where the sequence being rendered adds its parts' spans, and from where its text starts. */
+  /** Where the sequence adds spans, from where its text starts; a list's. */
   spans: PartSpan[] | undefined;
   base = 0;
-  /** In a span render, the spans inside the list rendered last. */
   layout: Layout | undefined;
 
-  constructor(readonly how: RenderHow, variables: object) {
-    this.variables = variables as Record<string, unknown>;
+  constructor(
+    readonly how: RenderHow,
+    readonly variables: Record<string, unknown>,
+  ) {
     this.own = how.own === true;
     this.cache = how.cache ?? TEMPLATES;
     this.spans = how.spans;
@@ -145,18 +123,16 @@ class Walk {
   sequence(parts: readonly unknown[], list: AssembledList | undefined): string {
     const { kind, dropped } = this.how;
     const { spans, base } = this;
-    const separator = list === undefined
-      ? this.separator
-      : list.separator ?? "\n";
+    const separator = list ? list.separator ?? "\n" : this.separator;
     const seen = list?.dedupe === true ? new Set<string>() : undefined;
+    const section = list === undefined && kind === "section";
     let out = "";
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i] as AssembledItem;
-      if (!isWalkable(part, list === undefined && kind === "section")) {
-        throw invalidPart(part, { kind, path: this.path, index: i });
+      if (!problems.isWalkable(part, section)) {
+        throw problems.invalidPart(part, { kind, path: this.path, index: i });
       }
       this.layout = undefined;
-      // One part's text: interpolated unless literal, trimmed unless not; or its list.
       const text = part.list === undefined
         ? this.text(part, false)
         : this.list(part, part.list);
@@ -171,14 +147,9 @@ class Walk {
       const separatorStart = out.length;
       if (separatorStart > 0) out += part.separator ?? separator;
       if (spans !== undefined) {
+        const at = { part, separatorStart: base + separatorStart };
         const start = base + out.length;
-        spans.push({
-          part,
-          separatorStart: base + separatorStart,
-          start,
-          end: start + text.length,
-          ...this.layout!,
-        });
+        spans.push({ ...at, start, end: start + text.length, ...this.layout! });
       }
       out += text;
     }
@@ -222,8 +193,7 @@ class Walk {
     const text = footer ? part.list!.footer! : part.text;
     const trims = part.trim !== false;
     if (part.literal === true) return trims ? text.trim() : text;
-    // The template that came next the last time, when its text is this one:
-    // a walk over the parts of the last one finds each without hashing.
+    // The template that came next the last time, when its text is this one.
     const last = this.template;
     let template = last?.next;
     if (template?.source !== text) {
@@ -241,7 +211,7 @@ class Walk {
       for (let k = 0; offsets[k]! < malformed[0]; k++) {
         this.read(template.parts, k);
       }
-      throw textError({ ...this.site(), span: malformed });
+      throw problems.textError({ ...this.site(), span: malformed });
     }
     // Fast path: no reference, the text (trimmed once, when parsed) is it.
     if (template.parts.length === 1) {
@@ -250,7 +220,17 @@ class Walk {
     return this.interpolate(template, trims);
   }
 
-  /** `template` interpolated, and trimmed if `trims`: see the class. */
+  /**
+   * `template` interpolated, trimmed if `trims`. A text's first render is not
+   * remembered, and in a run of memo misses ever fewer renders compare and
+   * remember (a remembered render outlives young objects, which costs more
+   * than building it), so a text whose values change at every render is
+   * joined as without memo. The others compare the values with the memo's
+   * (a snapshot: a getter may render again) and return its result when all
+   * are the same; a render is remembered once every value was read, so a
+   * throw leaves the memo as it was. A trimmed render trims its edge values,
+   * not its result (that would flatten it), unless one trims to nothing.
+   */
   interpolate(template: Template, trims: boolean): string {
     const parts = trims ? template.trimmed : template.parts;
     const n = (parts.length - 1) >> 1;
@@ -305,7 +285,7 @@ class Walk {
       typeof value !== "string" || (!this.own && !HAS_OWN.call(variables, name))
     ) {
       const offset = this.template!.offsets[k]!;
-      throw textError({ ...this.site(), offset, name, value });
+      throw problems.textError({ ...this.site(), offset, name, value });
     }
     return value;
   }
@@ -314,6 +294,7 @@ class Walk {
   site() {
     const { how: { kind }, path, at, footer, variables } = this;
     const text = this.template!.source;
-    return { text, variables, where: whereOf(at, { kind, path }), footer };
+    const where = problems.whereOf(at, { kind, path });
+    return { text, variables, where, footer };
   }
 }
