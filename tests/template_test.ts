@@ -139,7 +139,7 @@ describe("templateOf()", () => {
 });
 
 describe("templateOf() on long texts", () => {
-  it("tells apart long texts of the same length and edges, and finds each again", () => {
+  it("tells apart long texts of the same length, and finds each again", () => {
     const cache = new BoundedCache<Template>();
     const middle = (x: string) =>
       "a".repeat(5_000) + `{{${x}}}` + "b".repeat(5_000);

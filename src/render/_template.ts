@@ -54,8 +54,10 @@ export interface Memo {
 /** Runs of `\{{`: a run is rewritten in one piece, however long. */
 const ESCAPE_RUNS = /(?:\\\{\{)+/g;
 /**
- * Longer texts are cached under their length and edges: hashing a long text
- * that is new costs more than parsing it.
+ * Longer texts are cached under their length (two of one length take
+ * turns): hashing a long text that is new costs more than parsing it, and
+ * so does slicing one that is a concatenation. A walk finds them through
+ * the template before them (`Template.next`) anyway.
  */
 const LONG = 4096;
 
@@ -79,9 +81,7 @@ export function templateOf(
   text: string,
   cache: BoundedCache<Template> = TEMPLATES,
 ): Template {
-  const key = text.length > LONG
-    ? `${text.length}:${text.slice(0, 32)}${text.slice(-32)}`
-    : text;
+  const key = text.length > LONG ? String(text.length) : text;
   let template = cache.get(key);
   // A long text's key is not the text: its template is checked against it.
   if (template === undefined || template.source !== text) {
