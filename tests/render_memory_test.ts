@@ -12,6 +12,7 @@ import type { BoundedCache } from "../src/render/_bounded_cache.ts";
 import {
   type Template,
   templateCache,
+  templateOf,
   TEMPLATES,
 } from "../src/render/_template.ts";
 import { renderAssembly } from "../src/render/_walk.ts";
@@ -100,6 +101,24 @@ describe("renderPrompt() memory", () => {
     assert.ok(remembered > 0, "some renders are remembered");
     // The young generation may pass its bound by one entry's weight.
     assert.ok(most <= cache.maxChars + 10_300, `${most} characters accounted`);
+  });
+
+  it("grows to hold what one render reads: a prompt of 5,000 texts is parsed once", () => {
+    const cache = templateCache();
+    const sections = Array.from({ length: 5_000 }, (_, i) => ({
+      name: `s${i}`,
+      order: i,
+      text: `Section ${i} uses {{v}}.`,
+    }));
+    const render = (v: string) =>
+      renderWith(cache, { sections, tools: [], variables: { v } });
+    for (let i = 0; i < 3; i++) render(`${i}`);
+    const parsed = sections.map((s) => templateOf(s.text, cache));
+    assert.ok(render("x").endsWith("Section 4999 uses x."));
+    assert.ok(
+      sections.every((s, i) => templateOf(s.text, cache) === parsed[i]),
+    );
+    assert.ok(cache.size <= cache.maxSize);
   });
 
   it("keeps the shared cache within its bounds through renderPrompt", () => {

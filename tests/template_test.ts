@@ -138,6 +138,26 @@ describe("templateOf()", () => {
   });
 });
 
+describe("templateOf() on long texts", () => {
+  it("tells apart long texts of the same length, and finds each again", () => {
+    const cache = new BoundedCache<Template>();
+    const middle = (x: string) =>
+      "a".repeat(5_000) + `{{${x}}}` + "b".repeat(5_000);
+    const [x, y] = [
+      templateOf(middle("x"), cache),
+      templateOf(middle("y"), cache),
+    ];
+    assert.deepEqual([x.parts[1], y.parts[1]], ["x", "y"]);
+    assert.equal(templateOf(middle("y"), cache), y);
+    assert.equal(templateOf(middle("x"), cache).parts[1], "x");
+  });
+
+  it("rewrites a run of \\{{ in one piece", () => {
+    const text = "a " + "\\{{".repeat(100_000) + " b";
+    assert.deepEqual(parts(text), ["a " + "{{".repeat(100_000) + " b"]);
+  });
+});
+
 describe("locate()", () => {
   it("counts lines and UTF-16 columns from 1", () => {
     assert.deepEqual(locate("abc", 0), { line: 1, column: 1 });

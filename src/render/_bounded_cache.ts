@@ -97,15 +97,32 @@ export class BoundedCache<V> {
   }
 
   set(key: string, value: V): void {
-    this.#make(key.length + this.#weigh(value));
+    this.charge(key.length + this.#weigh(value));
     this.#young.set(key, value);
-    this.#youngChars += key.length + this.#weigh(value);
   }
 
   /** Accounts `chars` more to an entry that was just read (a value that grew). */
   charge(chars: number): void {
     this.#make(chars);
     this.#youngChars += chars;
+  }
+
+  /**
+   * Doubles the bounds (at most `maxDoublings` times in all) until
+   * `entries` entries and `chars` characters fit one generation: what one
+   * call of the owner (one render) read must still be there at the next.
+   */
+  fit(entries: number, chars: number): void {
+    while (
+      this.#doublingsLeft > 0 &&
+      (entries > this.#maxEntries || chars > this.#maxChars)
+    ) this.#double();
+  }
+
+  #double(): void {
+    this.#doublingsLeft--;
+    this.#maxEntries *= 2;
+    this.#maxChars *= 2;
   }
 
   /**
@@ -122,9 +139,7 @@ export class BoundedCache<V> {
       (4 * this.#promoted >= 3 * this.#maxEntries ||
         4 * this.#promotedChars >= 3 * this.#maxChars)
     ) {
-      this.#doublingsLeft--;
-      this.#maxEntries *= 2;
-      this.#maxChars *= 2;
+      this.#double();
     } else {
       this.#old = this.#young;
       this.#oldChars = this.#youngChars;

@@ -1,51 +1,21 @@
 /**
  * What can be wrong with a part or a text while it renders, worded once
- * through the error grammar: the cold path of `_walk.ts`, and the wording
- * `checkPrompt` reuses for its diagnostics.
+ * through the error grammar: the cold path of `_walk.ts`, and its quick
+ * check of a part's fields.
  *
  * @module
  */
 
 import { checkPart, fieldError } from "../core/_fields.ts";
-import * as errors from "../core/errors.ts";
+import {
+  describeValue,
+  failure,
+  type PromptError,
+  type PromptErrorCode,
+  type Where,
+} from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
 import type { AssembledItem, AssembledList } from "../core/types.ts";
-import type { Template } from "./_template.ts";
-
-/** A reference that cannot be resolved, and how to say so. */
-export interface ReferenceProblem {
-  readonly code: "unknown-variable" | "missing-value" | "invalid-value";
-  /** Completes `… names variable "x"`: `, which is not registered`, … */
-  readonly phrase: string;
-  /** A variable name close to an unknown one. */
-  readonly suggestion?: string;
-}
-
-/**
- * What is wrong with a reference to `name`, whose value was read as `value`
- * (passed in, not read again: a getter may answer differently), or
- * `undefined` when it resolves. Only own properties count.
- */
-function referenceProblem(
-  variables: object,
-  name: string,
-  value: unknown,
-): ReferenceProblem | undefined {
-  if (!Object.hasOwn(variables, name)) {
-    const suggestion = closestName(name, Object.keys(variables));
-    const phrase = `, which is not registered${didYouMean(suggestion)}`;
-    return suggestion === undefined
-      ? { code: "unknown-variable", phrase }
-      : { code: "unknown-variable", phrase, suggestion };
-  }
-  if (typeof value === "string") return undefined;
-  return value === undefined
-    ? { code: "missing-value", phrase: ", which has no value in this assembly" }
-    : {
-      code: "invalid-value",
-      phrase: `, whose value is ${errors.describeValue(value)}, not a string`,
-    };
-}
 
 /**
  * Where a text that fails sits: its part (`where`), whether it is the
@@ -55,7 +25,7 @@ function referenceProblem(
 export interface TextSite {
   readonly text: string;
   readonly variables: object;
-  readonly where: errors.Where;
+  readonly where: Where;
   readonly footer: boolean;
   readonly offset?: number;
   readonly name?: string;
@@ -64,49 +34,45 @@ export interface TextSite {
 }
 
 /** The error for a reference that resolves to no string, or for a malformed group. */
-export function textError(site: TextSite): errors.PromptError {
-  const { text, name } = site;
-  const offset = site.span?.[0] ?? site.offset!;
-  const end = site.span?.[1] ?? text.indexOf("}}", offset) + 2;
-  const reference = text.slice(offset, end);
+export function textError(site: TextSite): PromptError {
+  const { text, name, variables, value, span } = site;
+  const offset = span?.[0] ?? site.offset!;
+  const reference = text.slice(
+    offset,
+    span?.[1] ?? text.indexOf("}}", offset) + 2,
+  );
   const { line, column } = locate(text, offset);
   const at = `at ${line}:${column}${site.footer ? " of its footer" : ""}`;
   const fields = { reference, line, column, offset };
   if (name === undefined) {
-    return errors.failure(
-      "malformed-reference",
-      "render",
-      site.where,
-      `${JSON.stringify(reference)} ${at} is not a variable reference; ` +
-        "write `\\{{` for a literal `{{`",
-      fields,
-    );
+    const state = `${JSON.stringify(reference)} ${at} is not a variable ` +
+      "reference; write `\\{{` for a literal `{{`";
+    return failure("malformed-reference", "render", site.where, state, fields);
   }
-  const problem = referenceProblem(site.variables, name, site.value)!;
-  return errors.failure(
-    problem.code,
-    "render",
-    site.where,
-    `${reference} ${at} names variable "${name}"${problem.phrase}`,
-    { variable: name, ...fields, suggestion: problem.suggestion },
-  );
+  // Only own properties count; `value` is the one read (a getter may answer
+  // differently the next time).
+  const known = Object.hasOwn(variables, name);
+  const suggestion = known
+    ? undefined
+    : closestName(name, Object.keys(variables));
+  const [code, phrase]: [PromptErrorCode, string] = !known
+    ? ["unknown-variable", `which is not registered${didYouMean(suggestion)}`]
+    : value === undefined
+    ? ["missing-value", "which has no value in this assembly"]
+    : ["invalid-value", `whose value is ${describeValue(value)}, not a string`];
+  const state = `${reference} ${at} names variable "${name}", ${phrase}`;
+  const all = { variable: name, ...fields, suggestion };
+  return failure(code, "render", site.where, state, all);
 }
 
-/** A text with a malformed group: its first problem, a reference before the group or the group. */
-export function firstProblem(
-  template: Template,
-  site: TextSite,
-): errors.PromptError {
-  const { parts, offsets, malformed } = template;
-  const variables = site.variables as Record<string, unknown>;
-  for (let k = 0; k < offsets.length && offsets[k]! < malformed![0]; k++) {
-    const name = parts[2 * k + 1]!;
-    const value = variables[name];
-    if (typeof value !== "string" || !Object.hasOwn(variables, name)) {
-      return textError({ ...site, offset: offsets[k]!, name, value });
-    }
-  }
-  return textError({ ...site, span: malformed! });
+/** The error for an assembly whose `field` is `value`, not `expected`. */
+export function assemblyError(
+  kind: "section" | "context",
+  [field, value, expected]: [string, unknown, string],
+): PromptError {
+  const state = `${field} is ${describeValue(value)}, not ${expected}`;
+  const action = `render the ${kind === "section" ? "prompt" : "context"}`;
+  return failure("invalid-value", action, {}, state);
 }
 
 /** Where a part sits: its sequence's kind, the names of the lists it is in. */
@@ -116,11 +82,7 @@ export interface PartPlace {
 }
 
 /** How errors name `part` (or `label`): a top-level part, or an item and its lists. */
-export function whereOf(
-  part: unknown,
-  at: PartPlace,
-  label?: string,
-): errors.Where {
+export function whereOf(part: unknown, at: PartPlace, label?: string): Where {
   const { name, owner, layer } = (part ?? {}) as Record<string, unknown>;
   // A part that is no object has no owner to name.
   const who = typeof part !== "object" || part === null ? {} : {
@@ -132,26 +94,30 @@ export function whereOf(
   return { [at.kind]: at.path[0], item: label, list: [...at.path], ...who };
 }
 
-/** Whether a part's own fields break the field table (the renderer's quick check). */
-export function isBadPart(part: AssembledItem, section: boolean): boolean {
-  const { name, order, text, trim, literal, stability } = part ?? {};
-  return typeof name !== "string" || name === "" ||
-    typeof order !== "number" || !Number.isFinite(order) ||
-    typeof text !== "string" || !isFlag(trim) || !isFlag(literal) ||
-    !isText(part.separator) ||
-    (stability !== undefined && stability !== "static" &&
-      stability !== "session" && stability !== "step") ||
-    (section && !isFlag((part as { complete?: unknown }).complete));
+/**
+ * Whether the walk may render `part` (a top-level section when `section`):
+ * the field table's rules on its fields and its list's layout as plain
+ * tests, inlined where it is called (the items are checked as they render).
+ */
+export function isWalkable(part: AssembledItem, section: boolean): boolean {
+  const { name, order, text, stability, trim, literal, list } = part ?? {};
+  return typeof name === "string" && name !== "" && Number.isFinite(order) &&
+    typeof text === "string" && isFlag(trim) && isFlag(literal) &&
+    isText(part.separator) &&
+    (stability === undefined || STABILITIES.includes(stability)) &&
+    (!section || isFlag((part as { complete?: unknown }).complete)) &&
+    (list === undefined || isLayout(list, part.items));
 }
 
-/** Whether a list's layout or items break the field table. */
-export function isBadList(list: AssembledList, items: unknown): boolean {
-  return typeof list !== "object" || list === null ||
-    !isText(list.separator) || !isText(list.headingSeparator) ||
-    !isText(list.footer) || !isText(list.footerSeparator) ||
-    !isText(list.empty) || !isFlag(list.dedupe) ||
-    (items !== undefined && !Array.isArray(items));
+function isLayout(list: AssembledList, items: unknown): boolean {
+  return typeof list === "object" && list !== null &&
+    isText(list.separator) && isText(list.headingSeparator) &&
+    isText(list.footer) && isText(list.footerSeparator) &&
+    isText(list.empty) && isFlag(list.dedupe) &&
+    (items === undefined || Array.isArray(items));
 }
+
+const STABILITIES: readonly unknown[] = ["static", "session", "step"];
 
 function isText(value: unknown): boolean {
   return value === undefined || typeof value === "string";
@@ -184,15 +150,6 @@ export function locate(
   text: string,
   offset: number,
 ): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (
-    let i = text.indexOf("\n");
-    i !== -1 && i < offset;
-    i = text.indexOf("\n", i + 1)
-  ) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
+  const lines = text.slice(0, offset).split("\n");
+  return { line: lines.length, column: lines[lines.length - 1]!.length + 1 };
 }

@@ -10,6 +10,8 @@ import { BoundedCache, type BoundedCacheOptions } from "./_bounded_cache.ts";
 
 /** A text split at its references. */
 export interface Template {
+  /** The text. */
+  readonly source: string;
   /**
    * Static text and reference names, alternating and starting and ending
    * with static text: `[text, name, text, …, name, text]`. Escapes are
@@ -27,17 +29,19 @@ export interface Template {
   /**
    * `parts` as a trimmed render uses them: the first part without its
    * leading whitespace, the last without its trailing whitespace, so that
-   * a render trims at run time only where a reference sits at an edge.
+   * a render trims at run time only the values that sit at an edge (those
+   * next to an empty part, when there are references).
    */
   readonly trimmed: readonly string[];
-  /** A reference sits at the start: a trimmed render trims its start. */
-  readonly trimStart: boolean;
-  /** A reference sits at the end: a trimmed render trims its end. */
-  readonly trimEnd: boolean;
   /** The last render worth remembering; replaced whole, never edited. */
   memo: Memo | undefined;
-  /** Renders in a row that the memo did not answer: see `renderTemplate`. */
+  /** Renders in a row that the memo did not answer (see `_walk.ts`). */
   misses: number;
+  /**
+   * The template of the text a walk rendered right after this one, the
+   * last time: the next text is found without hashing when it is the same.
+   */
+  next: Template | undefined;
 }
 
 /** A render of a template: the values it read and what it produced. */
@@ -47,19 +51,26 @@ export interface Memo {
   readonly result: string;
 }
 
-/** Inlined by V8 where `Object.hasOwn` is a call: the same check, cheaper. */
-const HAS_OWN = Object.prototype.hasOwnProperty;
-const OPEN_BRACE = 0x7b; // {
-const CLOSE_BRACE = 0x7d; // }
-const BACKSLASH = 0x5c; // \
-/** `\{{`, global: V8 rewrites many matches faster with a regex than replaceAll. */
-const ESCAPED_BRACES = /\\\{\{/g;
+/** Runs of `\{{`: a run is rewritten in one piece, however long. */
+const ESCAPE_RUNS = /(?:\\\{\{)+/g;
+/**
+ * Longer texts are cached under their length (two of one length take
+ * turns): hashing a long text that is new costs more than parsing it, and
+ * so does slicing one that is a concatenation. A walk finds them through
+ * the template before them (`Template.next`) anyway.
+ */
+const LONG = 4096;
 
-/** A cache of parsed texts, keyed by the text; a memo counts by its result. */
+/** A cache of parsed texts; a template counts by its long text and its memo. */
 export function templateCache(
   options?: BoundedCacheOptions,
 ): BoundedCache<Template> {
-  return new BoundedCache(options, (t) => t.memo?.result.length ?? 0);
+  return new BoundedCache(
+    options,
+    (t) =>
+      (t.source.length > LONG ? t.source.length : 0) +
+      (t.memo?.result.length ?? 0),
+  );
 }
 
 /** The parsed texts of every render. */
@@ -70,10 +81,12 @@ export function templateOf(
   text: string,
   cache: BoundedCache<Template> = TEMPLATES,
 ): Template {
-  let template = cache.get(text);
-  if (template === undefined) {
+  const key = text.length > LONG ? String(text.length) : text;
+  let template = cache.get(key);
+  // A long text's key is not the text: its template is checked against it.
+  if (template === undefined || template.source !== text) {
     template = parseTemplate(text);
-    cache.set(text, template);
+    cache.set(key, template);
   }
   return template;
 }
@@ -93,79 +106,62 @@ export function templateOf(
 export function parseTemplate(text: string): Template {
   const parts: string[] = [];
   const offsets: number[] = [];
-  const length = text.length;
+  let malformed: [number, number] | undefined;
   let pending = ""; // static text gathered before `start`
   let start = 0; // first character of the static text being gathered
   let from = 0; // where to look for the next `{{`
-  let nextOpen = -1; // the next `{` at or after some candidate's content
-  let nextClose = -1; // the next `}` likewise
-  let malformed: [number, number] | undefined;
+  let close = -1; // the next `}` at or after some candidate's content
+  let brace = -1; // the next `{` likewise
   for (;;) {
     const open = text.indexOf("{{", from);
     if (open === -1) break;
-    if (open > 0 && text.charCodeAt(open - 1) === BACKSLASH) {
-      from = open + 2; // `\{{` is a literal `{{`, unescaped in staticText
-      continue;
-    }
     const content = open + 2;
-    if (nextClose < content) {
-      nextClose = text.indexOf("}", content);
-      // No `}` after this `{{`: no complete group at or after it.
-      if (nextClose === -1) break;
-    }
-    if (nextOpen < content) nextOpen = text.indexOf("{", content);
-    if (nextOpen !== -1 && nextOpen < nextClose) {
+    if (close < content) close = text.indexOf("}", content);
+    if (close === -1) break; // no `}` after this `{{`: no group from here on
+    from = content;
+    // `\{{` is a literal `{{`, unescaped in staticText.
+    if (text[open - 1] === "\\") continue;
+    if (brace < content) brace = text.indexOf("{", content);
+    if (brace !== -1 && brace < close) {
       // The content meets a `{` first: no group here. In a run of `{`, only
       // the last two characters can open one.
-      let next = nextOpen;
-      if (next === content) {
-        while (next + 1 < length && text.charCodeAt(next + 1) === OPEN_BRACE) {
-          next++;
-        }
-        next--;
+      from = brace;
+      if (brace === content) {
+        while (text[from + 1] === "{") from++;
+        from--;
       }
-      from = next;
-    } else if (text.charCodeAt(nextClose + 1) === CLOSE_BRACE) {
-      const name = trimSpacesAndTabs(text, content, nextClose);
+    } else if (text[close + 1] !== "}") {
+      from = close + 1; // a lone `}`
+    } else {
+      const name = trimSpacesAndTabs(text, content, close);
+      from = close + 2;
       if (isReferenceName(name)) {
         parts.push(pending + staticText(text, start, open), name);
         offsets.push(open);
         pending = "";
-        start = nextClose + 2;
-      } else if (nextClose === content + 1 && name === "\\") {
+        start = from;
+      } else if (name === "\\" && close === content + 1) {
         pending += staticText(text, start, open) + "\\";
-        start = nextClose + 2;
+        start = from;
       } else {
-        malformed ??= [open, nextClose + 2];
+        malformed ??= [open, from];
       }
-      from = nextClose + 2;
-    } else {
-      from = nextClose + 1; // a lone `}`
     }
   }
-  parts.push(pending + staticText(text, start, length));
+  parts.push(pending + staticText(text, start, text.length));
+  const trimmed = parts.slice();
+  trimmed[0] = parts[0]!.trimStart();
+  trimmed[parts.length - 1] = trimmed[parts.length - 1]!.trimEnd();
   return {
+    source: text,
     parts,
     offsets,
     malformed,
+    trimmed,
     memo: undefined,
     misses: 0,
-    ...trimmedParts(parts),
+    next: undefined,
   };
-}
-
-function trimmedParts(
-  parts: readonly string[],
-): Pick<Template, "trimmed" | "trimStart" | "trimEnd"> {
-  if (parts.length === 1) {
-    return { trimmed: [parts[0]!.trim()], trimStart: false, trimEnd: false };
-  }
-  const trimmed = parts.slice();
-  const first = parts[0]!.trimStart();
-  const last = parts[parts.length - 1]!.trimEnd();
-  trimmed[0] = first;
-  trimmed[trimmed.length - 1] = last;
-  return { trimmed, trimStart: first === "", trimEnd: last === "" };
 }
 
 /**
@@ -177,88 +173,11 @@ function staticText(text: string, start: number, end: number): string {
   const slice = text.slice(start, end);
   return slice.indexOf("\\{{") === -1
     ? slice
-    : slice.replace(ESCAPED_BRACES, "{{");
+    : slice.replace(ESCAPE_RUNS, (run) => "{{".repeat(run.length / 3));
 }
 
 function trimSpacesAndTabs(text: string, start: number, end: number): string {
-  while (start < end && isBlank(text.charCodeAt(start))) start++;
-  while (end > start && isBlank(text.charCodeAt(end - 1))) end--;
+  while (start < end && " \t".includes(text[start]!)) start++;
+  while (end > start && " \t".includes(text[end - 1]!)) end--;
   return text.slice(start, end);
-}
-
-function isBlank(code: number): boolean {
-  return code === 0x20 || code === 0x09;
-}
-
-/** What a render reads values through: the renderer's walk. */
-export interface Reader {
-  readonly variables: Record<string, unknown>;
-  /** `variables` is an ordinary null-prototype object: what it holds is its own. */
-  readonly own: boolean;
-  /** Where the template is kept, charged for what its memo holds. */
-  readonly cache: BoundedCache<Template>;
-  /** Whether the render is trimmed. */
-  readonly trims: boolean;
-  /** The error for reference `k`, whose value was read as `value`. */
-  badReference(k: number, value: unknown): Error;
-}
-
-/**
- * Reads each value once and checks it. While the values equal the memo's
- * (a snapshot: a getter that renders again may replace it meanwhile) they
- * are only compared, and if all do, the memo's result is returned. A
- * render is remembered only once every value was read, so a throw leaves
- * the memo as it was. A text's first render is not remembered, and in a
- * run of misses ever fewer renders compare and remember (a remembered
- * render outlives young objects, which costs more than building it), so
- * a text rendered once, or whose values change at every render, costs
- * what a render without memo costs.
- */
-export function renderTemplate(template: Template, reader: Reader): string {
-  const { trims, variables, own } = reader;
-  const parts = trims ? template.trimmed : template.parts;
-  const n = (parts.length - 1) >> 1;
-  const m = template.misses;
-  // Compare (and remember) at misses 0–3, then around each power of two
-  // up to 1,024, then twice in every 1,024.
-  const probe = m < 4 || (m & (m - 1)) === 0 ||
-    ((m - 1) & (m - 2)) === 0 || (m & 1023) < 2;
-  const memo = probe && template.memo?.trim === trims
-    ? template.memo
-    : undefined;
-  const last = memo?.values;
-  const record = probe && m > 0;
-  let same = last !== undefined;
-  let values = record && !same ? new Array<string>(n) : undefined;
-  let out = parts[0]!;
-  for (let k = 0; k < n; k++) {
-    const name = parts[2 * k + 1]!;
-    const value = variables[name];
-    if (
-      typeof value !== "string" || (!own && !HAS_OWN.call(variables, name))
-    ) throw reader.badReference(k, value);
-    if (same) {
-      if (value === last![k]) continue;
-      // The first value that differs: what came before it is the memo's.
-      same = false;
-      if (record) values = last!.slice(0, n);
-      for (let j = 0; j < k; j++) out += last![j] + parts[2 * j + 2]!;
-    }
-    if (values !== undefined) values[k] = value;
-    out += value + parts[2 * k + 2]!;
-  }
-  if (same) {
-    if (m !== 1) template.misses = 1;
-    return memo!.result;
-  }
-  template.misses = m + 1;
-  if (trims) {
-    if (template.trimStart) out = out.trimStart();
-    if (template.trimEnd) out = out.trimEnd();
-  }
-  if (values !== undefined) {
-    template.memo = { values, trim: trims, result: out };
-    reader.cache.charge(out.length);
-  }
-  return out;
 }

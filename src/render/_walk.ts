@@ -1,43 +1,24 @@
 /**
- * The one renderer walk: a sequence of parts (sections, context entries, a
- * list's items), each a text or a list of parts, interpolated, trimmed,
- * separated and checked field by field as it goes; with `spans`, the same
- * walk records where each part landed, for `explainPrompt`.
- *
+ * The one renderer walk over parts (sections, context entries, a list's
+ * items), each a text or a list, checked, interpolated, trimmed and joined;
+ * with `spans` it records where each landed, for `explainPrompt`.
  * @module
  */
 
-import { describeValue, failure } from "../core/errors.ts";
 import type {
   AssembledItem,
   AssembledList,
   PromptAssembly,
 } from "../core/types.ts";
 import type { BoundedCache } from "./_bounded_cache.ts";
-import {
-  type Reader,
-  renderTemplate,
-  type Template,
-  templateOf,
-  TEMPLATES,
-} from "./_template.ts";
-import {
-  firstProblem,
-  invalidPart,
-  isBadList,
-  isBadPart,
-  textError,
-  whereOf,
-} from "./_problems.ts";
+import { type Template, templateOf, TEMPLATES } from "./_template.ts";
+import * as problems from "./_problems.ts";
 
 /** What to render of an assembly, and what to record. */
 export interface RenderHow {
   /** The sections (`"section"`) or the runtime context (`"context"`). */
   readonly kind: "section" | "context";
-  /**
-   * The caller built `variables` as an ordinary null-prototype object (no
-   * proxy, no prototype): a string read from it is an own property.
-   */
+  /** The caller built `variables` as an ordinary null-prototype object. */
   readonly own?: boolean;
   /** The parse cache. @default {TEMPLATES} */
   readonly cache?: BoundedCache<Template>;
@@ -65,7 +46,17 @@ export interface PartSpan {
   items?: PartSpan[];
 }
 
+/** A list's spans (the first item's separator follows the heading). */
+type Layout = Pick<PartSpan, "heading" | "footer" | "items">;
+
+/** `text.trim()`: called from `text()` itself, V8 calls it slowly. */
+const trim = (text: string) => text.trim();
+
 const NONE: readonly unknown[] = [];
+const NO_PATH: string[] = [];
+const NO_ASSEMBLY = {} as PromptAssembly;
+/** Inlined by V8 where `Object.hasOwn` is a call: the same check, cheaper. */
+const HAS_OWN = Object.prototype.hasOwnProperty;
 
 /**
  * Renders an assembly's sections (or contexts), its fields checked:
@@ -75,88 +66,78 @@ export function renderAssembly(
   assembly: PromptAssembly,
   how: RenderHow,
 ): string {
-  const { kind } = how;
-  if (typeof assembly !== "object" || assembly === null) {
-    throw badAssembly(kind, ["the assembly", assembly, "an object"]);
-  }
-  const { variables, separator = "\n\n" } = assembly;
-  const parts = kind === "section"
-    ? assembly.sections
-    : assembly.contexts ?? NONE;
-  if (typeof variables !== "object" || variables === null) {
-    throw badAssembly(kind, ["its variables", variables, "an object"]);
-  }
-  if (!Array.isArray(parts)) {
-    throw badAssembly(kind, [`its ${kind}s`, parts, "an array"]);
-  }
-  if (typeof separator !== "string" && kind === "section") {
-    throw badAssembly(kind, ["its separator", separator, "a string"]);
-  }
+  const section = how.kind === "section";
+  const object = typeof assembly === "object" && assembly !== null;
+  const { variables, separator = "\n\n" } = object ? assembly : NO_ASSEMBLY;
+  const parts = section ? assembly?.sections : assembly?.contexts ?? NONE;
+  const bad: [string, unknown, string] | undefined = !object
+    ? ["the assembly", assembly, "an object"]
+    : typeof variables !== "object" || variables === null
+    ? ["its variables", variables, "an object"]
+    : !Array.isArray(parts)
+    ? [`its ${how.kind}s`, parts, "an array"]
+    : typeof separator !== "string" && section
+    ? ["its separator", separator, "a string"]
+    : undefined;
+  if (bad !== undefined) throw problems.assemblyError(how.kind, bad);
   const walk = new Walk(how, variables);
-  walk.separator = kind === "section" ? separator : "\n\n";
-  return walk.sequence(parts, undefined);
+  walk.separator = section ? separator : "\n\n";
+  const text = walk.sequence(parts, undefined);
+  walk.cache.fit(walk.texts, walk.chars);
+  return text;
 }
 
-function badAssembly(
-  kind: "section" | "context",
-  [field, value, expected]: [string, unknown, string],
-): Error {
-  return failure(
-    "invalid-value",
-    `render the ${kind === "section" ? "prompt" : "context"}`,
-    {},
-    `${field} is ${describeValue(value)}, not ${expected}`,
-  );
-}
-
-/** One render: what it reads, and where in the parts it is. */
-class Walk implements Reader {
-  readonly place: RenderHow;
-  readonly kind: "section" | "context";
-  readonly variables: Record<string, unknown>;
+/**
+ * One render: what it reads, and where in the parts it is. Each text is
+ * found through the template of the text before it (`Template.next`), its
+ * values read once each (see `interpolate`).
+ */
+class Walk {
   readonly own: boolean;
   readonly cache: BoundedCache<Template>;
-  /** Names of the lists being rendered, from the top-level part down. */
-  readonly path: string[] = [];
-  /** The part whose text (or footer, when `footer`) is being rendered. */
-  at: AssembledItem | undefined;
-  footer = false;
-  /** The text being interpolated, and whether it is trimmed. */
-  source = "";
-  trims = true;
-  /** Where the sequence being rendered collects its parts' spans. */
-  spans: PartSpan[] | undefined;
-  /** In a span render, the span of the part `part()` rendered last. */
-  span: PartSpan | undefined;
-
   /** Placed between two rendered top-level parts that set no separator. */
   separator = "\n\n";
+  /** Names of the lists being rendered, from the top-level part down. */
+  path: string[] = NO_PATH;
+  /** The part whose text (or footer) is interpolated, its template. */
+  at: AssembledItem | undefined;
+  footer = false;
+  template: Template | undefined;
+  /** Texts looked up in the cache and their characters; a memo's values. */
+  texts = 0;
+  chars = 0;
+  readonly values: string[] = [];
+  /** Where the sequence adds spans, from where its text starts; a list's. */
+  spans: PartSpan[] | undefined;
+  base = 0;
+  layout: Layout | undefined;
 
-  constructor(place: RenderHow, variables: object) {
-    this.place = place;
-    this.kind = place.kind;
-    this.variables = variables as Record<string, unknown>;
-    this.own = place.own === true;
-    this.cache = place.cache ?? TEMPLATES;
-    this.spans = place.spans;
+  constructor(
+    readonly how: RenderHow,
+    readonly variables: Record<string, unknown>,
+  ) {
+    this.own = how.own === true;
+    this.cache = how.cache ?? TEMPLATES;
+    this.spans = how.spans;
   }
 
-  /**
-   * Parts joined by their separators (a list's, or the place's at the top);
-   * a dropped part takes its separator with it.
-   */
+  /** The parts of `list` (or the top-level ones) joined; a dropped part takes its separator with it. */
   sequence(parts: readonly unknown[], list: AssembledList | undefined): string {
-    const separator = list === undefined
-      ? this.separator
-      : list.separator ?? "\n";
+    const { how: { kind, dropped }, spans, base } = this;
+    const separator = list ? list.separator ?? "\n" : this.separator;
     const seen = list?.dedupe === true ? new Set<string>() : undefined;
-    const spans = this.spans;
+    const section = list === undefined && kind === "section";
     let out = "";
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i] as AssembledItem;
-      const text = this.part(part, i);
+      if (!problems.isWalkable(part, section)) {
+        throw problems.invalidPart(part, { kind, path: this.path, index: i });
+      }
+      const text = part.list === undefined
+        ? this.text(part, false)
+        : this.list(part, part.list);
       if (text === "") {
-        if (list === undefined) this.place.dropped?.push(part.name);
+        if (list === undefined) dropped?.push(part.name);
         continue;
       }
       if (seen !== undefined) {
@@ -166,122 +147,154 @@ class Walk implements Reader {
       const separatorStart = out.length;
       if (separatorStart > 0) out += part.separator ?? separator;
       if (spans !== undefined) {
-        const span = this.span!;
-        span.separatorStart = separatorStart;
-        span.start = out.length;
-        span.end = out.length + text.length;
-        spans.push(span);
+        const at = { part, separatorStart: base + separatorStart };
+        const start = base + out.length;
+        const layout = part.list && this.layout; // set by this part's list()
+        spans.push({ ...at, start, end: start + text.length, ...layout });
       }
       out += text;
     }
     return out;
   }
 
-  /** One part's text: interpolated unless literal, trimmed unless not; or its list. */
-  part(part: AssembledItem, index: number): string {
-    if (isBadPart(part, this.path.length === 0 && this.kind === "section")) {
-      throw this.invalid(part, index);
-    }
-    if (this.place.spans !== undefined) {
-      this.span = { part, separatorStart: 0, start: 0, end: 0 };
-    }
-    if (part.list !== undefined) return this.list(part, index);
-    return this.flagged(part, part.text, false);
-  }
-
-  /** A list: its heading, the items that remain and its footer, or its `empty` text. */
-  list(part: AssembledItem, index: number): string {
-    const list = part.list as AssembledList;
-    const items = part.items;
-    if (isBadList(list, items)) throw this.invalid(part, index);
-    const own = this.span;
-    const outer = this.spans;
-    const heading = this.flagged(part, part.text, false);
-    this.spans = own === undefined ? undefined : [];
-    this.path.push(part.name);
-    let body: string;
-    try {
-      body = this.sequence((items ?? []) as readonly unknown[], list);
-    } finally {
-      this.path.pop();
-    }
-    const spans = this.spans;
-    this.spans = outer;
-    this.span = own;
-    const footer = list.footer === undefined
-      ? ""
-      : this.flagged(part, list.footer, true);
-    if (body === "") {
-      if (own !== undefined) own.items = [];
-      return list.empty ?? "";
-    }
+  /**
+   * A list: its heading, the items that remain and its footer, or its
+   * `empty` text; in a span render, their spans in `layout`.
+   */
+  list(part: AssembledItem, list: AssembledList): string {
+    const heading = this.text(part, false);
     const separator = list.separator ?? "\n";
-    let out = heading;
-    if (heading !== "") out += list.headingSeparator ?? separator;
-    if (own !== undefined) {
-      for (const item of spans!) {
-        item.separatorStart += out.length;
-        item.start += out.length;
-        item.end += out.length;
-      }
-      // The heading's separator is the first item's.
-      spans![0]!.separatorStart = heading.length;
-      own.items = spans!;
-      if (heading !== "") own.heading = [0, heading.length];
+    const lead = heading && heading + (list.headingSeparator ?? separator);
+    const { spans, base, path } = this;
+    const items: PartSpan[] | undefined = spans && [];
+    this.spans = items;
+    this.base = lead.length;
+    this.path = [...path, part.name]; // left as it is when a part throws
+    const body = this.sequence(part.items ?? NONE, list);
+    this.spans = spans;
+    this.base = base;
+    this.path = path;
+    const footer = list.footer === undefined ? "" : this.text(part, true);
+    const layout: Layout | undefined = this.layout = items && { items };
+    if (body === "") return list.empty ?? "";
+    const text = lead + body +
+      (footer && (list.footerSeparator ?? separator) + footer);
+    if (layout !== undefined) {
+      items![0]!.separatorStart = heading.length; // the heading's separator
+      if (heading !== "") layout.heading = [0, heading.length];
+      const end = text.length;
+      if (footer !== "") layout.footer = [end - footer.length, end];
     }
-    out += body;
-    if (footer === "") return out;
-    out += list.footerSeparator ?? separator;
-    if (own !== undefined) {
-      own.footer = [out.length, out.length + footer.length];
-    }
-    return out + footer;
+    return text;
   }
 
-  /** A part's text, or a list's heading or footer, rendered as the part's flags say. */
-  flagged(part: AssembledItem, text: string, footer: boolean): string {
+  /** A part's text, or its list's footer, rendered as the part's flags say. */
+  text(part: AssembledItem, footer: boolean): string {
+    const text = footer ? part.list!.footer! : part.text;
     const trims = part.trim !== false;
-    if (part.literal === true) return trims ? text.trim() : text;
+    if (part.literal === true) return trims ? trim(text) : text;
+    // The template that came next the last time, when its text is this one.
+    const last = this.template;
+    let template = last?.next;
+    if (template?.source !== text) {
+      template = templateOf(text, this.cache);
+      if (last !== undefined) last.next = template;
+      this.texts++;
+      this.chars += text.length;
+    }
+    this.template = template;
     this.at = part;
     this.footer = footer;
-    return this.text(text, trims);
-  }
-
-  /** `text` (of `this.at`) interpolated, and trimmed if `trims`. */
-  text(text: string, trims: boolean): string {
-    const template = templateOf(text, this.cache);
-    this.source = text;
-    if (template.malformed !== undefined) {
-      throw firstProblem(template, {
-        text,
-        variables: this.variables,
-        where: whereOf(this.at, this),
-        footer: this.footer,
-      });
+    const { malformed, offsets } = template;
+    if (malformed !== undefined) {
+      // The first problem in the text: a reference before the group, or it.
+      for (let k = 0; offsets[k]! < malformed[0]; k++) {
+        this.read(template.parts, k);
+      }
+      throw problems.textError({ ...this.site(), span: malformed });
     }
-    const parts = trims ? template.trimmed : template.parts;
     // Fast path: no reference, the text (trimmed once, when parsed) is it.
-    if (parts.length === 1) return parts[0]!;
-    this.trims = trims;
-    return renderTemplate(template, this);
+    if (template.parts.length === 1) {
+      return (trims ? template.trimmed : template.parts)[0]!;
+    }
+    return this.interpolate(template, trims);
   }
 
-  /** The error for reference `k` of the text being interpolated, read as `value`. */
-  badReference(k: number, value: unknown): Error {
-    const template = templateOf(this.source, this.cache);
-    return textError({
-      text: this.source,
-      variables: this.variables,
-      where: whereOf(this.at, this),
-      footer: this.footer,
-      offset: template.offsets[k]!,
-      name: template.parts[2 * k + 1]!,
-      value,
-    });
+  /**
+   * `template` interpolated, trimmed if `trims`. A text's first render is not
+   * remembered, and in a run of memo misses ever fewer renders compare and
+   * remember (a remembered render outlives young objects, which costs more
+   * than building it), so a text whose values change at every render is
+   * joined as without memo. The others compare the values with the memo's
+   * (a snapshot: a getter may render again) and return its result when all
+   * are the same; a render is remembered once every value was read, so a
+   * throw leaves the memo as it was. A trimmed render trims its edge values,
+   * not its result (that would flatten it), unless one trims to nothing.
+   */
+  interpolate(template: Template, trims: boolean): string {
+    const parts = trims ? template.trimmed : template.parts;
+    const n = (parts.length - 1) >> 1;
+    const m = template.misses;
+    let values: string[] | undefined;
+    // Compare (and remember) at misses 0–3, then around each power of two
+    // up to 1,024, then twice in every 1,024.
+    if (
+      m < 4 || (m & (m - 1)) === 0 || ((m - 1) & (m - 2)) === 0 ||
+      (m & 1023) < 2
+    ) {
+      const memo = template.memo;
+      let same = memo?.trim === trims;
+      values = this.values;
+      for (let k = 0; k < n; k++) {
+        values[k] = this.read(parts, k);
+        if (same && values[k] !== memo!.values[k]) same = false;
+      }
+      if (same) {
+        if (m !== 1) template.misses = 1;
+        return memo!.result;
+      }
+    }
+    template.misses = m + 1;
+    // A reference at an edge: the static text there was trimmed to nothing.
+    const first = trims && parts[0] === "" ? 0 : -1;
+    const end = trims && parts[2 * n] === "" ? n - 1 : -1;
+    let head: string | undefined; // the edge values, trimmed
+    let tail: string | undefined;
+    let out = parts[0]!;
+    for (let k = 0; k < n; k++) {
+      let value = values === undefined ? this.read(parts, k) : values[k]!;
+      if (k === first) value = head = value.trimStart();
+      if (k === end) value = tail = value.trimEnd();
+      out += value + parts[2 * k + 2]!;
+    }
+    if (head === "" || tail === "") out = out.trim();
+    if (values !== undefined && m > 0) {
+      out.charCodeAt(0); // flat from now on: reused, it is copied as one piece
+      template.memo = { values: values.slice(0, n), trim: trims, result: out };
+      this.cache.charge(out.length);
+    }
+    return out;
   }
 
-  /** The field table's error for `part`, index `index` of its sequence. */
-  invalid(part: unknown, index: number): Error {
-    return invalidPart(part, { kind: this.kind, path: this.path, index });
+  /** Reference `k`'s value: an own property that is a string, or its error. */
+  read(parts: readonly string[], k: number): string {
+    const { variables } = this;
+    const name = parts[2 * k + 1]!;
+    const value = variables[name];
+    if (
+      typeof value !== "string" || (!this.own && !HAS_OWN.call(variables, name))
+    ) {
+      const offset = this.template!.offsets[k]!;
+      throw problems.textError({ ...this.site(), offset, name, value });
+    }
+    return value;
+  }
+
+  /** Where the text being interpolated sits, for its errors. */
+  site() {
+    const { how: { kind }, path, at, footer, variables } = this;
+    const text = this.template!.source;
+    const where = problems.whereOf(at, { kind, path });
+    return { text, variables, where, footer };
   }
 }

@@ -7,9 +7,6 @@
 
 import { describeValue } from "../core/errors.ts";
 
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-
 /**
  * Escapes `text` so that a template renders it exactly. Each `{{`, scanning
  * left to right, becomes `\{{`; each backslash at the very end (or before
@@ -50,24 +47,16 @@ export function escapeTemplate(text: string): string {
       }`,
     );
   }
-  const escaped = text.indexOf("{{") === -1
-    ? text
-    : text.replaceAll("{{", "\\{{");
+  const escaped = text.replaceAll("{{", "\\{{");
   // A backslash at the end would pair with a `{{` after it, and so would
   // one before a final `{` (with that brace): each becomes `{{\}}`.
   let end = escaped.length;
-  let tail = "";
   for (;;) {
-    let run = end;
-    while (run > 0 && escaped.charCodeAt(run - 1) === BACKSLASH) run--;
-    tail = "{{\\}}".repeat(end - run) + tail;
-    end = run;
-    if (
-      end < 2 || escaped.charCodeAt(end - 1) !== OPEN_BRACE ||
-      escaped.charCodeAt(end - 2) !== BACKSLASH
-    ) break;
-    tail = "{" + tail;
+    while (escaped[end - 1] === "\\") end--;
+    if (escaped[end - 1] !== "{" || escaped[end - 2] !== "\\") break;
     end--;
   }
-  return tail === "" ? escaped : escaped.slice(0, end) + tail;
+  return end === escaped.length
+    ? escaped
+    : escaped.slice(0, end) + escaped.slice(end).replaceAll("\\", "{{\\}}");
 }
