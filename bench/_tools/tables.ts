@@ -254,9 +254,11 @@ export function readmeTable(
     }, physical limit ${
       cell(ratios, alloc, "physical limit bytes/step")
     } (the scenario's providers build fresh strings and arrays on every side)`,
-    `- all-sync registry step (medium, three sync handlers): ours / floor ${
-      cell(ratios, sync, "ours/floor")
-    }, the baseline for asynchronous providers`,
+    `- all-sync registry step (medium, three sync handlers): ours / the same step before asynchronous providers ${
+      cell(ratios, sync, "ours/before")
+    }; handler path (medium): ours / before ${
+      cell(ratios, "handler path medium", "ours/before")
+    }`,
     `- per-section cost from 10 to 10,000 sections, max/min: render ${
       cell(ratios, "scaling render", "max/min per-section cost")
     }, step ${cell(ratios, "scaling step", "max/min per-section cost")}`,
