@@ -98,18 +98,18 @@ export class ToolCopies {
    * answered what it answered then, unchanged; else `undefined`.
    */
   steady(
-    snapshot: { readonly tools: readonly { entry: object; call: number }[] },
+    snapshot: { readonly tools: readonly { call: number }[] },
     values: readonly unknown[],
   ): readonly ToolRecord[] | undefined {
     const last = this.#last.get(snapshot);
     if (last === undefined) return undefined;
     const providers = snapshot.tools;
     for (let p = 0; p < providers.length; p++) {
-      const result = this.#byProvider.get(providers[p]!.entry);
+      // A record stays true of its tool while the tool is unchanged.
+      const result = last.results[p];
       const value = values[providers[p]!.call];
       if (
-        result === undefined || result !== last.results[p] ||
-        !Array.isArray(value) || !same(result, value)
+        result === undefined || !Array.isArray(value) || !same(result, value)
       ) return undefined;
     }
     return last.ordered;
