@@ -117,8 +117,8 @@ function finish(
   const found = state.memory.get(agent);
   const last = found?.snapshot === snapshot ? found : undefined;
   readProvided(snapshot, values);
-  // Every tool is read (a lookup each when unchanged): a tool edited in
-  // place is a change, as it is for assemble().
+  // Every tool is read (a comparison each when unchanged): a tool edited
+  // in place is a change, as it is for assemble().
   const records = toolRecords(snapshot, values, state.copies, state.order);
   const change = last === undefined
     ? undefined
