@@ -26,7 +26,8 @@ import { part, readProvided } from "./_parts.ts";
 import { build, resolveStep, toolRecords } from "./_resolve.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import type { FunctionEntry } from "./_store.ts";
-import type { ToolCopies, ToolOrder } from "./_tools.ts";
+import type { ToolOrder } from "./_tool_order.ts";
+import type { ToolCopies } from "./_tools.ts";
 import { handlerWhere, Waterfall } from "./_waterfall.ts";
 
 /** What the registry lends one assembly. */

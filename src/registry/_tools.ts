@@ -11,8 +11,6 @@ import type { JsonSchema, ToolSchema } from "../core/types.ts";
 import { ignoreRejections, isThenable } from "./_guard.ts";
 import { owned, type Provenance, TOOL_ORDER_REST } from "../core/tools.ts";
 
-export { type ToolOrder, toolOrder } from "./_tool_order.ts";
-
 /** A tool as the registry keeps it: the fields it read and its frozen copy. */
 export interface ToolRecord {
   readonly name: string;

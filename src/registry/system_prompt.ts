@@ -35,7 +35,8 @@ import { Layer, Registrar, Scope } from "./_registrar.ts";
 import { ChangeEvents } from "./_guard.ts";
 import { Registry } from "./_registry.ts";
 import { renderStep, StepMemory, type StepState } from "./_step.ts";
-import { ToolCopies, type ToolOrder, toolOrder } from "./_tools.ts";
+import { type ToolOrder, toolOrder } from "./_tool_order.ts";
+import { ToolCopies } from "./_tools.ts";
 
 /**
  * The system-prompt registry of one agent host.
