@@ -1,48 +1,87 @@
 /**
  * The registration methods, written once: the root, owner scopes, layers
- * and scopes inside layers are one registrar bound to a place. Arguments
- * are `unknown` here: the registry checks every one of them at run time,
+ * and scopes inside layers are one registrar bound to a place, and every
+ * kind of registration is checked and stored by its one path. Arguments
+ * are `unknown` here: the registrar checks every one of them at run time,
  * and the public types are `SystemPrompt`'s, `PromptScope`'s and
  * `PromptLayer`'s.
  *
  * @module
  */
 
-import type { Disposer, PromptRegistrar, PromptScope } from "../core/types.ts";
-import type { PromptLayer } from "../core/types.ts";
-import { type At, refused, type Registry } from "./_registry.ts";
-import type { Place, Table } from "./_store.ts";
+import type {
+  ChangeListener,
+  Disposer,
+  PromptChange,
+  PromptLayer,
+  PromptRegistrar,
+  PromptScope,
+} from "../core/types.ts";
+import { handlerName } from "./_guard.ts";
+import { disposer, refused, type Registry } from "./_registry.ts";
+import {
+  addPart,
+  addVariable,
+  defined,
+  listPath,
+  partEntry,
+  type Place,
+  requireFunction,
+  type Table,
+  type UserFunction,
+} from "./_store.ts";
 
-/** What a registrar does when disposed; the root is never disposed. */
-interface Options {
-  readonly onDispose?: (() => void) | undefined;
-  readonly root?: true;
+const EVENTS: unknown[] = ["system-prompt/assemble", "system-prompt/change"];
+
+/** How messages name a kind, and a provider's set in a table. */
+const KINDS: Record<
+  PromptChange["kind"],
+  readonly [what: string, set?: "tools" | "itemProviders" | "handlers"]
+> = {
+  section: ["section"],
+  context: ["context entry"],
+  item: ["item"],
+  variable: ["variable"],
+  tools: ["tool provider", "tools"],
+  items: ["item provider", "itemProviders"],
+  "assemble-handler": ["handler", "handlers"],
+};
+
+/** One registration: what it is, the value, its list, name or event. */
+interface Given {
+  readonly kind: PromptChange["kind"];
+  readonly value: unknown;
+  readonly key?: unknown;
+}
+
+/** A registrar's place, and what it does when disposed. */
+interface Options extends Place {
+  readonly onDispose?: () => void;
 }
 
 /**
  * The registration methods, bound to a place. A scope or layer tracks what
  * it registered (and a layer its scopes), so disposing it removes
- * everything at once; the root tracks nothing (it is never disposed).
+ * everything at once; the root (no owner, no layer) tracks nothing: it is
+ * never disposed.
  */
 export class Registrar<C> implements PromptRegistrar<C> {
   readonly #registry: Registry;
-  /** Its place, what it registered, whether it is disposed: what `register` reads. */
-  readonly #at: At;
+  readonly #place: Options;
+  readonly #live: Set<Disposer> | undefined;
   // A layer's live scopes: a disposed scope leaves the set.
   readonly #scopes = new Set<Registrar<C>>();
-  readonly #onDispose: (() => void) | undefined;
+  #disposed = false;
 
-  constructor(registry: Registry, place: Place & Options) {
+  constructor(registry: Registry, place: Options) {
     this.#registry = registry;
-    const live = place.root ? undefined : new Set<Disposer>();
-    // Owner, then layer: the order of a change event's fields.
-    const { owner, layer } = place;
-    this.#at = { owner, layer, live, disposed: false };
-    this.#onDispose = place.onDispose;
+    this.#place = place;
+    const root = place.owner === undefined && place.layer === undefined;
+    this.#live = root ? undefined : new Set();
   }
 
   get disposed(): boolean {
-    return this.#at.disposed;
+    return this.#disposed;
   }
 
   section(section: unknown): Disposer {
@@ -79,18 +118,17 @@ export class Registrar<C> implements PromptRegistrar<C> {
    * dead registrar, and a layer it opens under this key is a new one.
    */
   dispose(): void {
-    const at = this.#at;
-    if (at.disposed || at.live === undefined) return;
-    at.disposed = true;
-    const live = [...at.live].reverse();
-    at.live.clear();
+    if (this.#disposed || this.#live === undefined) return;
+    this.#disposed = true;
+    const live = [...this.#live].reverse();
+    this.#live.clear();
     // No disposer throws (a listener's failure goes to onListenerError);
     // the hook runs whatever happens.
     try {
       for (const dispose of live) dispose();
       for (const scope of [...this.#scopes]) scope.dispose();
     } finally {
-      this.#onDispose?.();
+      this.#place.onDispose?.();
     }
   }
 
@@ -100,18 +138,81 @@ export class Registrar<C> implements PromptRegistrar<C> {
 
   /** A scope inside this layer, disposed with it. */
   protected open(owner: string): PromptScope<C> {
-    if (this.#at.disposed) throw refused("open scope", this.#at);
-    const layer = this.#at.layer;
+    if (this.#disposed) throw refused("open scope", this.#place);
+    const layer = this.#place.layer;
     const onDispose = () => void this.#scopes.delete(scope);
     const scope = new Scope<C>(this.#registry, { owner, layer, onDispose });
     this.#scopes.add(scope);
     return scope;
   }
 
-  #add(given: Parameters<Registry["register"]>[0]): Disposer {
-    const dispose = this.#registry.register(given, this.#at);
+  /**
+   * Checks and stores one registration; returns the disposer that undoes
+   * it. Both are announced as change events.
+   */
+  #add(given: Given): Disposer {
+    const { kind, value, key } = given;
+    const registry = this.#registry;
+    const { owner, layer } = this.#place;
+    const handler = kind === "assemble-handler";
+    const [name, set] = KINDS[kind];
+    // How messages name it.
+    let what = handler ? `"${key}" handler` : name;
+    if (this.#disposed) throw refused(`add ${what}`, this.#place);
+    if (handler && !EVENTS.includes(key)) {
+      const expected = EVENTS.map((e) => `"${e}"`).join(" or ");
+      const state = `unknown event ${
+        JSON.stringify(key)
+      }; expected ${expected}`;
+      throw new TypeError(`Cannot add handler: ${state}`);
+    }
+    const path = kind === "item" || kind === "items" ? listPath(key, what) : [];
+    if (kind === "items") what += ` of list "${path.join("/")}"`;
+    if (set !== undefined) requireFunction(value, what);
+    // A listener is no registration: no change event, no new snapshot.
+    const listener = handler && key === "system-prompt/change";
+    // A disposed layer's registrars are disposed: its table is there.
+    const table = layer === undefined
+      ? registry.global
+      : registry.layers.get(layer)!;
+    const fn = value as UserFunction;
+    let undo: () => unknown;
+    let named: string | undefined;
+    if (listener) undo = registry.events.listen(value as ChangeListener, owner);
+    else if (kind === "section" || kind === "context" || kind === "item") {
+      const top = kind === "item" && registry.isContextList(path[0]!)
+        ? "context"
+        : "section";
+      const entry = partEntry(kind, value, { path, owner, layer, top });
+      named = entry.name;
+      undo = addPart(table, entry);
+    } else if (kind === "variable") {
+      named = key as string;
+      undo = addVariable(table, { fn, name: named, path, owner, layer });
+    } else {
+      const label = handler ? handlerName(value, table.handlerCount++) : "";
+      const entry = { fn, name: label, path, owner, layer };
+      table[set!].add(entry);
+      undo = () => table[set!].delete(entry);
+    }
+    const list = path.length > 0 ? path.join("/") : undefined;
+    const announce = (action: PromptChange["action"]) => {
+      if (listener) return;
+      registry.invalidate();
+      // No event object is built for nobody.
+      if (!registry.events.listening) return;
+      const change = { kind, action, name: named, list, owner, layer };
+      registry.events.emit(defined(change));
+    };
+    const dispose: Disposer = disposer(() => {
+      this.#live?.delete(dispose);
+      undo();
+      announce("unregister");
+    });
+    announce("register");
+    this.#live?.add(dispose);
     // A change listener disposed this registrar while it registered.
-    if (this.#at.disposed && this.#at.live !== undefined) dispose();
+    if (this.#disposed) dispose();
     return dispose;
   }
 }
@@ -121,7 +222,7 @@ export class Scope<C> extends Registrar<C> implements PromptScope<C> {
   readonly owner: string;
   readonly layer: string | undefined;
 
-  constructor(registry: Registry, place: Place & Options) {
+  constructor(registry: Registry, place: Options) {
     const { owner } = place;
     if (typeof owner !== "string" || owner === "") {
       const got = JSON.stringify(owner) ?? typeof owner;

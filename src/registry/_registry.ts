@@ -1,34 +1,23 @@
 /**
  * The registry's state: the global table and one per layer, the change
- * events, the snapshot of each layer chain (dropped on every change), each
- * kind of registration checked and stored once, for every place, and what
- * `registrations()` reports of it all.
+ * events, the snapshot of each layer chain (dropped on every change), and
+ * what `registrations()` reports of it all.
  *
  * @module
  */
 
 import { closestName, didYouMean } from "../core/names.ts";
 import { failure, type PromptError } from "../core/errors.ts";
-import type {
-  ChangeListener,
-  Disposer,
-  PromptChange,
-  PromptRegistrations,
-} from "../core/types.ts";
-import { type ChangeEvents, handlerName } from "./_guard.ts";
+import type { Disposer, PromptRegistrations } from "../core/types.ts";
+import type { ChangeEvents } from "./_guard.ts";
 import { type Snapshot, snapshot } from "./_snapshot.ts";
 import {
-  addPart,
-  addVariable,
   byNumericOrder,
   defined,
-  listPath,
-  partEntry,
+  type PartEntry,
   partKey,
   type Place,
-  requireFunction,
   Table,
-  type UserFunction,
 } from "./_store.ts";
 
 /** Makes an idempotent, `Disposable` disposer. */
@@ -43,28 +32,6 @@ export function disposer(undo: () => void): Disposer {
   return dispose;
 }
 
-/** One registration: what it is, the value, its list, name or event. */
-export interface Given {
-  readonly kind: PromptChange["kind"];
-  readonly value: unknown;
-  /** An item's or item provider's list, a variable's name, an event. */
-  readonly key?: unknown;
-}
-
-/** The registrar a registration comes through. */
-export interface At extends Place {
-  /** Its live disposers, which the new one joins (none for the root). */
-  readonly live: Set<Disposer> | undefined;
-  disposed: boolean;
-}
-
-/** A change event's fields but the action, `undefined` when not set. */
-interface Change extends Place {
-  readonly kind: PromptChange["kind"];
-  readonly name: string | undefined;
-  readonly list: string | undefined;
-}
-
 /** The `scope-disposed` error of an action on a disposed scope or layer. */
 export function refused(action: string, { owner, layer }: Place): PromptError {
   const state = owner === undefined
@@ -72,14 +39,6 @@ export function refused(action: string, { owner, layer }: Place): PromptError {
     : `scope "${owner}" is disposed`;
   return failure("scope-disposed", action, {}, state, { owner, layer });
 }
-
-const EVENTS: unknown[] = ["system-prompt/assemble", "system-prompt/change"];
-
-const WHAT: Partial<Record<Given["kind"], string>> = {
-  context: "context entry",
-  tools: "tool provider",
-  items: "item provider",
-};
 
 /** The tables, the change events and the snapshot of each chain. */
 export class Registry {
@@ -113,7 +72,7 @@ export class Registry {
     }
     const table = new Table(key, parent);
     this.layers.set(key, table);
-    this.#invalidate();
+    this.invalidate();
     return table;
   }
 
@@ -121,137 +80,85 @@ export class Registry {
     // Only its own table: a listener may have opened a new layer of the key.
     if (this.layers.get(table.key!) !== table) return;
     this.layers.delete(table.key!);
-    this.#invalidate();
+    this.invalidate();
   }
 
-  /**
-   * Checks and stores one registration at a place; returns the disposer
-   * that undoes it. Both are announced as change events.
-   */
-  register(given: Given, at: At): Disposer {
-    const { kind, value, key } = given;
-    const { owner, layer, live } = at;
-    const place: Place = { owner, layer };
-    const handler = kind === "assemble-handler";
-    // How messages name it.
-    let what = handler ? `"${key}" handler` : WHAT[kind] ?? kind;
-    if (at.disposed) throw refused(`add ${what}`, place);
-    if (handler && !EVENTS.includes(key)) {
-      const expected = EVENTS.map((e) => `"${e}"`).join(" or ");
-      const shown = JSON.stringify(key);
-      const state = `unknown event ${shown}; expected ${expected}`;
-      throw new TypeError(`Cannot add handler: ${state}`);
+  /** Whether any table holds a context entry list of this name. */
+  isContextList(name: string): boolean {
+    const key = partKey("context", [], name);
+    for (const table of [this.global, ...this.layers.values()]) {
+      if (table.parts.get(key)?.list !== undefined) return true;
     }
-    const path = kind === "item" || kind === "items" ? listPath(key, what) : [];
-    if (kind === "items") what += ` of list "${path.join("/")}"`;
-    if (kind === "tools" || kind === "items" || handler) {
-      requireFunction(value, what);
-    }
-    let undo: () => unknown;
-    let change: Change | undefined;
-    if (handler && key === "system-prompt/change") {
-      // A listener is no registration: no change event, no new snapshot.
-      undo = this.events.listen(value as ChangeListener, owner);
-    } else {
-      // A disposed layer's registrars are disposed: its table is there.
-      const table = layer === undefined ? this.global : this.layers.get(layer)!;
-      let name: string | undefined;
-      if (kind === "section" || kind === "context" || kind === "item") {
-        const top = kind === "item" && this.#isContextList(path[0]!)
-          ? "context"
-          : "section";
-        const entry = partEntry(kind, value, { path, ...place, top });
-        name = entry.name;
-        undo = addPart(table, entry);
-      } else if (kind === "variable") {
-        const entry = { fn: value as UserFunction, name: key as string };
-        name = entry.name;
-        undo = addVariable(table, { ...entry, path, ...place });
-      } else {
-        const set = kind === "tools"
-          ? table.tools
-          : kind === "items"
-          ? table.itemProviders
-          : table.handlers;
-        const label = handler ? handlerName(value, table.handlerCount++) : "";
-        const fn = value as UserFunction;
-        const entry = { fn, name: label, path, ...place };
-        set.add(entry);
-        undo = () => set.delete(entry);
-      }
-      const list = path.length > 0 ? path.join("/") : undefined;
-      change = { kind, name, list, owner, layer };
-    }
-    const dispose: Disposer = disposer(() => {
-      live?.delete(dispose);
-      undo();
-      this.#announce("unregister", change);
-    });
-    this.#announce("register", change);
-    live?.add(dispose);
-    return dispose;
+    return false;
+  }
+
+  /** A registration came or went: every chain gets a new snapshot. */
+  invalidate(): void {
+    if (this.#snapshots.size > 0) this.#snapshots = new Map();
   }
 
   /** What the registry holds, global and per layer, for inspection. */
   describe(toolOrder: readonly string[]): PromptRegistrations {
-    const found: PromptRegistrations = {
-      sections: [],
-      contexts: [],
-      variables: [],
-      toolProviders: [],
-      handlers: [],
-      items: [],
-      itemProviders: [],
-      layers: [],
+    const tables = [this.global, ...this.layers.values()];
+    const all = <T>(of: (table: Table) => Iterable<T>) =>
+      tables.flatMap((table) => [...of(table)]);
+    // Sections and context entries in prompt order, as a reader expects.
+    const parts = all((table) =>
+      [...table.parts.values()].sort(byNumericOrder)
+    );
+    const top = (kind: PartEntry["kind"]) =>
+      parts.filter((part) => part.kind === kind).map((part) => {
+        const { name, list, owner, layer } = part;
+        const order = typeof part.order === "number" ? part.order : 0;
+        return defined({
+          name,
+          order,
+          list: list && (true as const),
+          owner,
+          layer,
+        });
+      });
+    const at = (path: readonly string[]) => ({
+      list: path.join("/"),
+      path: [...path],
+    });
+    return {
+      sections: top("section"),
+      contexts: top("context"),
+      variables: all((table) => table.variables.values()).map(
+        ({ name, owner, layer }) => defined({ name, owner, layer }),
+      ),
+      toolProviders: all((table) => table.tools).map(({ owner, layer }) =>
+        defined({ owner, layer })
+      ),
+      handlers: all((table) => table.handlers).map(({ name, owner, layer }) =>
+        defined({ handler: name, owner, layer })
+      ),
+      items: parts.filter((part) => part.kind === "item").map((part) => {
+        const { name, list, owner, layer } = part;
+        const rest = { declaresList: list && (true as const), owner, layer };
+        return defined({ ...at(part.path), name, ...rest });
+      }),
+      itemProviders: all((table) => table.itemProviders).map(
+        ({ path, owner, layer }) => defined({ ...at(path), owner, layer }),
+      ),
+      layers: [...this.layers.values()].map(({ key, parent }) =>
+        defined({ key, parent })
+      ),
       toolOrder: [...toolOrder],
     };
-    for (const table of [this.global, ...this.layers.values()]) {
-      const { key, parent } = table;
-      if (key !== undefined) found.layers.push(defined({ key, parent }));
-      // Sections and context entries in prompt order, as a reader expects.
-      for (const part of [...table.parts.values()].sort(byNumericOrder)) {
-        const { name, path, owner, layer } = part;
-        const list = part.list && (true as const);
-        if (part.kind === "item") {
-          const item = { list: path.join("/"), path: [...path], name };
-          const rest = { declaresList: list, owner, layer };
-          found.items.push(defined({ ...item, ...rest }));
-        } else {
-          const order = typeof part.order === "number" ? part.order : 0;
-          const to = part.kind === "section" ? "sections" : "contexts";
-          found[to].push(defined({ name, order, list, owner, layer }));
-        }
-      }
-      for (const { name, owner, layer } of table.variables.values()) {
-        found.variables.push(defined({ name, owner, layer }));
-      }
-      for (const { owner, layer } of table.tools) {
-        found.toolProviders.push(defined({ owner, layer }));
-      }
-      for (const { name, owner, layer } of table.handlers) {
-        found.handlers.push(defined({ handler: name, owner, layer }));
-      }
-      for (const { path, owner, layer } of table.itemProviders) {
-        const at = { list: path.join("/"), path: [...path] };
-        found.itemProviders.push(defined({ ...at, owner, layer }));
-      }
-    }
-    return found;
   }
 
   /** The layer chain of a key, farthest first, or `unknown-layer`. */
   #chain(key: string | undefined): Table[] {
     const chain: Table[] = [];
-    const seen = new Set<string>();
-    for (let next = key; next !== undefined;) {
+    for (let next = key; next !== undefined; next = chain[0]!.parent) {
       const table = this.layers.get(next);
-      if (table !== undefined && !seen.has(next)) {
-        seen.add(next);
+      const loop = chain.some((link) => link.key === next);
+      if (table !== undefined && !loop) {
         chain.unshift(table);
-        next = table.parent;
         continue;
       }
-      const loop = seen.has(next);
       const suggestion = loop
         ? undefined
         : closestName(next, this.layers.keys());
@@ -261,35 +168,12 @@ export class Registry {
         ? "no live layer has this key"
         : `its parent "${next}" is not a live layer`;
       const state = reason + didYouMean(suggestion);
-      const fields = { layer: key, suggestion };
       const action = `assemble layer "${key}"`;
-      throw failure("unknown-layer", action, {}, state, fields);
+      throw failure("unknown-layer", action, {}, state, {
+        layer: key,
+        suggestion,
+      });
     }
     return chain;
   }
-
-  /** Whether any table holds a context entry list of this name. */
-  #isContextList(name: string): boolean {
-    const key = partKey("context", [], name);
-    for (const table of [this.global, ...this.layers.values()]) {
-      if (table.parts.get(key)?.list !== undefined) return true;
-    }
-    return false;
-  }
-
-  /** A registration came or went: new snapshots, and its change event. */
-  #announce(action: PromptChange["action"], change?: Change): void {
-    if (change === undefined) return;
-    this.#invalidate();
-    // No event object is built for nobody.
-    if (!this.events.listening) return;
-    const { kind, ...fields } = change;
-    this.events.emit(defined({ kind, action, ...fields }));
-  }
-
-  #invalidate(): void {
-    if (this.#snapshots.size > 0) this.#snapshots = new Map();
-  }
 }
-
-/** Order functions sort per step; here they keep their name order. */

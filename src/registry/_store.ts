@@ -7,7 +7,12 @@
  */
 
 import { checkPart, type PartKind } from "../core/_fields.ts";
-import { describeOwner, failure, type Where } from "../core/errors.ts";
+import {
+  describeOwner,
+  failure,
+  type PromptError,
+  type Where,
+} from "../core/errors.ts";
 import { byOrderThenName, isReferenceName } from "../core/names.ts";
 import type { PartLayout } from "../core/types.ts";
 
@@ -76,29 +81,22 @@ const MAX_DEPTH = 1000;
 /** Checks a list address: a name, or a non-empty path of names. */
 export function listPath(list: unknown, what: string): readonly string[] {
   // Each element read once, into the registry's own array.
-  const path: unknown[] = typeof list === "string" ? [list] : [];
-  if (Array.isArray(list)) {
-    for (let i = 0; i < list.length; i++) path.push(list[i]);
-  }
+  const path: unknown[] = Array.isArray(list)
+    ? Array.from({ length: list.length }, (_, i) => list[i])
+    : [list];
   if (path.length === 0 || !path.every((n) => typeof n === "string")) {
     const state = "list must be a list name or a path of names";
     throw new TypeError(`Cannot add ${what}: ${state}`);
   }
   const names = path as string[];
-  const where = { item: "", list: names, section: names[0] };
-  if (names.some((name) => name === "")) {
-    const state = "a list name must not be empty";
-    throw failure("invalid-item", "add", where, state);
-  }
-  if (names.length > MAX_DEPTH) {
-    const state =
-      `lists nest at most ${MAX_DEPTH} deep; this path has ${names.length} names`;
-    throw failure(
-      "invalid-item",
-      "add",
-      { ...where, list: names.slice(0, 3) },
-      state,
-    );
+  const empty = names.includes("");
+  if (empty || names.length > MAX_DEPTH) {
+    const state = empty
+      ? "a list name must not be empty"
+      : `lists nest at most ${MAX_DEPTH} deep; this path has ${names.length} names`;
+    const where = { item: "", section: names[0] };
+    const list = empty ? names : names.slice(0, 3);
+    throw failure("invalid-item", "add", { ...where, list }, state);
   }
   return Object.freeze(names);
 }
@@ -108,36 +106,20 @@ export function partWhere(
   entry: Pick<PartEntry, "kind" | "name" | "path" | "owner" | "layer">,
   top: "section" | "context" = "section",
 ): Where {
-  const where: Record<string, unknown> = {};
-  if (entry.kind === "item") {
-    where[top] = entry.path[0];
-    where.item = entry.name;
-    if (entry.path.length > 1) where.list = entry.path;
-  } else where[entry.kind] = entry.name;
+  const { kind, name, path, layer } = entry;
+  const where: Record<string, unknown> = kind === "item"
+    ? { [top]: path[0], item: name }
+    : { [kind]: name };
+  if (kind === "item" && path.length > 1) where.list = path;
   where.owner = entry.owner;
-  if (entry.layer !== undefined) where.layer = entry.layer;
+  if (layer !== undefined) where.layer = layer;
   return where as Where;
 }
 
 /** A part's fields and a list layout's, in the order they are read. */
-const PART_FIELDS = [
-  "name",
-  "order",
-  "text",
-  "stability",
-  "separator",
-  "trim",
-  "literal",
-  "list",
-] as const;
-const LIST_FIELDS = [
-  "separator",
-  "headingSeparator",
-  "footer",
-  "footerSeparator",
-  "empty",
-  "dedupe",
-] as const;
+const PART_FIELDS = "name order text stability separator trim literal list";
+const LIST_FIELDS =
+  "separator headingSeparator footer footerSeparator empty dedupe";
 
 /** Builds a part entry from a registration, checking every field once. */
 export function partEntry(
@@ -151,20 +133,16 @@ export function partEntry(
   }
   // Each field read once (inherited ones too), into the registry's own
   // object, then checked; a later edit of the caller's object changes nothing.
-  const raw = input as Record<string, unknown>;
-  const part: Record<string, unknown> = {};
-  for (const key of PART_FIELDS) part[key] = raw[key];
-  const list = part.list as Record<string, unknown>;
+  const part = copy(input, PART_FIELDS);
+  const list = part.list;
   // Anything but a plain object is left for the field table to refuse.
   if (typeof list === "object" && list !== null && !Array.isArray(list)) {
-    const copy: Record<string, unknown> = part.list = {};
-    for (const key of LIST_FIELDS) {
-      const value = list[key];
-      if (value !== undefined) copy[key] = value;
-    }
+    part.list = defined(copy(list, LIST_FIELDS));
   }
   // Every entry has every key, in one order: one shape on the step's path.
-  part.complete = kind === "section" ? raw.complete : undefined;
+  part.complete = kind === "section"
+    ? (input as { complete?: unknown }).complete
+    : undefined;
   const name = typeof part.name === "string" ? part.name : "";
   const where = partWhere({ kind, name, ...place }, place.top);
   checkPart(part, { kind, mode: "add", action: "add", where });
@@ -176,6 +154,15 @@ export function partEntry(
     literal: part.literal === false ? undefined : part.literal,
     complete: part.complete === true ? true : undefined,
   } as PartEntry;
+}
+
+/** The space-separated `fields` of `from`, each read once. */
+function copy(from: object, fields: string): Record<string, unknown> {
+  const to: Record<string, unknown> = {};
+  for (const key of fields.split(" ")) {
+    to[key] = (from as Record<string, unknown>)[key];
+  }
+  return to;
 }
 
 /**
@@ -191,15 +178,16 @@ export function addPart(table: Table, entry: PartEntry): () => void {
     holder = table.parts.get(partKey(other, [], entry.name));
     if (holder?.list === undefined) holder = undefined;
   }
-  if (holder === undefined) return keep(table.parts, key, entry);
+  if (holder === undefined) {
+    table.parts.set(key, entry);
+    return () => table.parts.delete(key);
+  }
   const what = holder.kind === "context" ? "context entry" : holder.kind;
   const taken = holder.kind === entry.kind
     ? "it"
     : `a ${what} list of that name`;
-  const state = `${describeOwner(holder.owner)} already added ${taken}`;
   const where = partWhere(entry, entry.top);
-  const fields = { owner: holder.owner };
-  throw failure(`duplicate-${entry.kind}`, "add", where, state, fields);
+  throw duplicate(entry.kind, where, holder, `added ${taken}`);
 }
 
 /** Checks a variable registration and adds it; returns what removes it. */
@@ -210,28 +198,29 @@ export function addVariable(table: Table, entry: FunctionEntry): () => void {
     const state =
       'a name is letters, digits and underscores, not starting with a digit, in segments joined by "."';
     const fields = { variable: typeof name === "string" ? name : shown, owner };
-    throw failure(
-      "invalid-variable-name",
-      `add variable ${shown}`,
-      {},
-      state,
-      fields,
-    );
+    const action = `add variable ${shown}`;
+    throw failure("invalid-variable-name", action, {}, state, fields);
   }
   requireFunction(entry.fn, `variable "${name}"`);
   const holder = table.variables.get(name);
-  if (holder === undefined) return keep(table.variables, name, entry);
-  const state = `${describeOwner(holder.owner)} already registered it`;
   const where = { variable: name, owner, layer };
-  throw failure("duplicate-variable", "add", where, state, {
-    owner: holder.owner,
-  });
+  if (holder !== undefined) {
+    throw duplicate("variable", where, holder, "registered it");
+  }
+  table.variables.set(name, entry);
+  return () => table.variables.delete(name);
 }
 
-/** Stores `entry` under `key`; the undo removes it if it is still there. */
-function keep<V>(map: Map<string, V>, key: string, entry: V): () => void {
-  map.set(key, entry);
-  return () => void (map.get(key) === entry && map.delete(key));
+/** The `duplicate-<kind>` error: `holder`, the first registrant, has the key. */
+function duplicate(
+  kind: PartKind | "variable",
+  where: Where,
+  holder: Place,
+  did: string,
+): PromptError {
+  const state = `${describeOwner(holder.owner)} already ${did}`;
+  const fields = { owner: holder.owner };
+  return failure(`duplicate-${kind}`, "add", where, state, fields);
 }
 
 /** A registration that is not a function is a `TypeError`. */

@@ -79,7 +79,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
     this.#order = toolOrder(options.toolOrder);
     const onError = options.onListenerError ?? ((e) => console.error(e));
     this.#registry = new Registry(new ChangeEvents(onError));
-    const root = { owner: undefined, layer: undefined, root: true } as const;
+    const root = { owner: undefined, layer: undefined };
     this.#root = new Registrar(this.#registry, root);
   }
 
