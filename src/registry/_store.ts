@@ -1,19 +1,14 @@
 /**
  * What the registry holds: one table of registrations for the global
- * layer and one per named layer, and what each registration is checked
- * into (every field read once, into the registry's own object).
+ * layer and one per named layer, each registration as the registry's own
+ * entry, and where a part's errors point.
  *
  * @module
  */
 
-import { checkPart, type PartKind } from "../core/_fields.ts";
-import {
-  describeOwner,
-  failure,
-  type PromptError,
-  type Where,
-} from "../core/errors.ts";
-import { byOrderThenName, isReferenceName } from "../core/names.ts";
+import type { PartKind } from "../core/_fields.ts";
+import type { Where } from "../core/errors.ts";
+import { byOrderThenName } from "../core/names.ts";
 import type { PartLayout } from "../core/types.ts";
 
 /** A function a provider slot holds; called with the context and options. */
@@ -75,32 +70,6 @@ export function partKey(kind: PartKind, path: unknown, name: string): string {
   return JSON.stringify(kind === "item" ? ["i", path, name] : [kind[0], name]);
 }
 
-/** How deep lists nest: every walk of a part stays far from the stack's end. */
-const MAX_DEPTH = 1000;
-
-/** Checks a list address: a name, or a non-empty path of names. */
-export function listPath(list: unknown, what: string): readonly string[] {
-  // Each element read once, into the registry's own array.
-  const path: unknown[] = Array.isArray(list)
-    ? Array.from({ length: list.length }, (_, i) => list[i])
-    : [list];
-  if (path.length === 0 || !path.every((n) => typeof n === "string")) {
-    const state = "list must be a list name or a path of names";
-    throw new TypeError(`Cannot add ${what}: ${state}`);
-  }
-  const names = path as string[];
-  const empty = names.includes("");
-  if (empty || names.length > MAX_DEPTH) {
-    const state = empty
-      ? "a list name must not be empty"
-      : `lists nest at most ${MAX_DEPTH} deep; this path has ${names.length} names`;
-    const where = { item: "", section: names[0] };
-    const list = empty ? names : names.slice(0, 3);
-    throw failure("invalid-item", "add", { ...where, list }, state);
-  }
-  return Object.freeze(names);
-}
-
 /** Where a part's errors point. */
 export function partWhere(
   entry: Pick<PartEntry, "kind" | "name" | "path" | "owner" | "layer">,
@@ -114,124 +83,6 @@ export function partWhere(
   where.owner = entry.owner;
   if (layer !== undefined) where.layer = layer;
   return where as Where;
-}
-
-/** A part's fields and a list layout's, in the order they are read. */
-const PART_FIELDS = "name order text stability separator trim literal list";
-const LIST_FIELDS =
-  "separator headingSeparator footer footerSeparator empty dedupe";
-
-/** Builds a part entry from a registration, checking every field once. */
-export function partEntry(
-  kind: PartKind,
-  input: unknown,
-  place: Pick<PartEntry, "path" | "owner" | "layer" | "top">,
-): PartEntry {
-  if (typeof input !== "object" || input === null) {
-    const got = input === null ? "null" : typeof input;
-    throw new TypeError(`Cannot add ${kind}: expected an object, got ${got}`);
-  }
-  // Each field read once (inherited ones too), into the registry's own
-  // object, then checked; a later edit of the caller's object changes nothing.
-  const part = copy(input, PART_FIELDS);
-  const list = part.list;
-  // Anything but a plain object is left for the field table to refuse.
-  if (typeof list === "object" && list !== null && !Array.isArray(list)) {
-    part.list = defined(copy(list, LIST_FIELDS));
-  }
-  // Every entry has every key, in one order: one shape on the step's path.
-  part.complete = kind === "section"
-    ? (input as { complete?: unknown }).complete
-    : undefined;
-  const name = typeof part.name === "string" ? part.name : "";
-  const where = partWhere({ kind, name, ...place }, place.top);
-  checkPart(part, { kind, mode: "add", action: "add", where });
-  return {
-    ...part,
-    kind,
-    ...place,
-    trim: part.trim === true ? undefined : part.trim,
-    literal: part.literal === false ? undefined : part.literal,
-    complete: part.complete === true ? true : undefined,
-  } as PartEntry;
-}
-
-/** The space-separated `fields` of `from`, each read once. */
-function copy(from: object, fields: string): Record<string, unknown> {
-  const to: Record<string, unknown> = {};
-  for (const key of fields.split(" ")) {
-    to[key] = (from as Record<string, unknown>)[key];
-  }
-  return to;
-}
-
-/**
- * Adds a part to a table, or throws its kind's duplicate error naming both;
- * returns what removes it.
- */
-export function addPart(table: Table, entry: PartEntry): () => void {
-  const key = partKey(entry.kind, entry.path, entry.name);
-  let holder = table.parts.get(key);
-  // A list name belongs to one sequence: `item("x")` must be unambiguous.
-  if (!holder && entry.kind !== "item" && entry.list !== undefined) {
-    const other = entry.kind === "section" ? "context" : "section";
-    holder = table.parts.get(partKey(other, [], entry.name));
-    if (holder?.list === undefined) holder = undefined;
-  }
-  if (holder === undefined) {
-    table.parts.set(key, entry);
-    return () => table.parts.delete(key);
-  }
-  const what = holder.kind === "context" ? "context entry" : holder.kind;
-  const taken = holder.kind === entry.kind
-    ? "it"
-    : `a ${what} list of that name`;
-  const where = partWhere(entry, entry.top);
-  throw duplicate(entry.kind, where, holder, `added ${taken}`);
-}
-
-/** Checks a variable registration and adds it; returns what removes it. */
-export function addVariable(table: Table, entry: FunctionEntry): () => void {
-  const { name, owner, layer } = entry;
-  if (typeof name !== "string" || !isReferenceName(name)) {
-    const shown = typeof name === "string" ? JSON.stringify(name) : typeof name;
-    const state =
-      'a name is letters, digits and underscores, not starting with a digit, in segments joined by "."';
-    const fields = { variable: typeof name === "string" ? name : shown, owner };
-    const action = `add variable ${shown}`;
-    throw failure("invalid-variable-name", action, {}, state, fields);
-  }
-  requireFunction(entry.fn, `variable "${name}"`);
-  const holder = table.variables.get(name);
-  const where = { variable: name, owner, layer };
-  if (holder !== undefined) {
-    throw duplicate("variable", where, holder, "registered it");
-  }
-  table.variables.set(name, entry);
-  return () => table.variables.delete(name);
-}
-
-/** The `duplicate-<kind>` error: `holder`, the first registrant, has the key. */
-function duplicate(
-  kind: PartKind | "variable",
-  where: Where,
-  holder: Place,
-  did: string,
-): PromptError {
-  const state = `${describeOwner(holder.owner)} already ${did}`;
-  const fields = { owner: holder.owner };
-  return failure(`duplicate-${kind}`, "add", where, state, fields);
-}
-
-/** A registration that is not a function is a `TypeError`. */
-export function requireFunction(value: unknown, what: string): void {
-  if (typeof value === "function") return;
-  const got = typeof value !== "object"
-    ? `a ${typeof value}`
-    : value === null
-    ? "null"
-    : "an object";
-  throw new TypeError(`Cannot add ${what}: expected a function, got ${got}`);
 }
 
 /**

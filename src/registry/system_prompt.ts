@@ -6,7 +6,6 @@
  * @module
  */
 
-import { failure } from "../core/errors.ts";
 import type {
   AssembleArgs,
   AssembleContext,
@@ -31,9 +30,9 @@ import type {
 } from "../core/types.ts";
 import { assemble } from "./_assemble.ts";
 import type { Snapshot } from "./_snapshot.ts";
-import { Layer, Registrar, Scope } from "./_registrar.ts";
+
 import { ChangeEvents } from "./_guard.ts";
-import { Registry } from "./_registry.ts";
+import { Registrar, Registry, Scope } from "./_registry.ts";
 import { renderStep, StepMemory, type StepState } from "./_step.ts";
 import { type ToolOrder, toolOrder } from "./_tool_order.ts";
 import { ToolCopies } from "./_tools.ts";
@@ -288,18 +287,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   layer(key: string, options: { parent?: string } = {}): PromptLayer<C> {
-    const live = this.#registry.layers.get(key)?.handle as Layer<C> | undefined;
-    if (live !== undefined && !live.disposed) {
-      if (options.parent !== undefined && options.parent !== live.parent) {
-        const state = `it is live with parent ${
-          JSON.stringify(live.parent ?? null)
-        }`;
-        throw failure("invalid-option", "open layer", { layer: key }, state);
-      }
-      return live;
-    }
-    const table = this.#registry.addLayer(key, options.parent);
-    return new Layer<C>(this.#registry, table);
+    return this.#registry.layer<C>(key, options.parent);
   }
 
   /**
