@@ -52,9 +52,8 @@ export function ignoreRejections(values: readonly unknown[]): void {
  */
 export function abandon(values: readonly unknown[]): void {
   for (const value of values) {
-    if (tryRead(() => Array.isArray(value))) {
-      ignoreRejections(value as unknown[]);
-    } else ignoreRejection(value);
+    if (tryRead(() => Array.isArray(value))) ignoreRejections(value as never);
+    else ignoreRejection(value);
   }
 }
 
@@ -139,13 +138,26 @@ export class ChangeEvents {
     // Every failure is reported; the finally is for a stack overflow, which
     // must not leave the queue stuck.
     try {
-      for (let next = 0; next < this.#queue.length; next++) {
-        const current = this.#queue[next]!;
+      for (const current of this.#queue) {
         let index = 0;
         for (const [listener, owner] of [...this.#listeners]) {
           const label = index++;
-          const fail = (handler: string) => (cause: unknown) =>
-            this.#report(cause, { change: current, owner, handler });
+          // Reports a failure to `onError`, or to the console if that throws.
+          const fail = (handler: string) => (cause: unknown) => {
+            const { name, action, kind } = current;
+            const what = name === undefined ? "" : ` "${name}"`;
+            const message =
+              `A "system-prompt/change" listener "${handler}" of ${
+                describeOwner(owner)
+              } threw on ${action} of ${kind}${what}: ${messageOf(cause)}`;
+            const fields = { cause, owner, handler };
+            const error = new PromptError("listener-failed", message, fields);
+            try {
+              this.onError(error);
+            } catch (hookError) {
+              tryRead(() => console.error(hookError, error));
+            }
+          };
           try {
             const result: unknown = listener(current);
             // An async listener's rejection is a listener failure too.
@@ -162,26 +174,4 @@ export class ChangeEvents {
       this.#queue.length = 0;
     }
   }
-
-  /** Reports a listener's failure to `onError`, or to the console if that throws. */
-  #report(cause: unknown, at: Failed): void {
-    const { change, owner, handler } = at;
-    const what = change.name === undefined ? "" : ` "${change.name}"`;
-    const message = `A "system-prompt/change" listener "${handler}" of ${
-      describeOwner(owner)
-    } threw on ${change.action} of ${change.kind}${what}: ${messageOf(cause)}`;
-    const fields = { cause, owner, handler };
-    const error = new PromptError("listener-failed", message, fields);
-    try {
-      this.onError(error);
-    } catch (hookError) {
-      tryRead(() => console.error(hookError, error));
-    }
-  }
-}
-
-interface Failed {
-  readonly change: PromptChange;
-  readonly owner: string | undefined;
-  readonly handler: string;
 }

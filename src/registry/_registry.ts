@@ -71,9 +71,8 @@ export class Registry {
     const live = this.layers.get(key)?.handle as Layer<C> | undefined;
     if (live !== undefined && !live.disposed) {
       if (parent !== undefined && parent !== live.parent) {
-        const state = `it is live with parent ${
-          JSON.stringify(live.parent ?? null)
-        }`;
+        const shown = JSON.stringify(live.parent ?? null);
+        const state = `it is live with parent ${shown}`;
         throw failure("invalid-option", "open layer", { layer: key }, state);
       }
       return live;
@@ -154,25 +153,23 @@ export class Registry {
     const chain: Table[] = [];
     for (let next = key; next !== undefined; next = chain[0]!.parent) {
       const table = this.layers.get(next);
-      const loop = chain.some((link) => link.key === next);
-      if (table !== undefined && !loop) {
+      if (table !== undefined && !chain.includes(table)) {
         chain.unshift(table);
         continue;
       }
-      const suggestion = loop
+      // A live layer met twice: the parents loop.
+      const suggestion = table
         ? undefined
         : closestName(next, this.layers.keys());
-      const reason = loop
+      const reason = table
         ? `its parent chain loops back to "${next}"`
         : next === key
         ? "no live layer has this key"
         : `its parent "${next}" is not a live layer`;
       const state = reason + didYouMean(suggestion);
+      const fields = { layer: key, suggestion };
       const action = `assemble layer "${key}"`;
-      throw failure("unknown-layer", action, {}, state, {
-        layer: key,
-        suggestion,
-      });
+      throw failure("unknown-layer", action, {}, state, fields);
     }
     return chain;
   }
@@ -204,6 +201,7 @@ function refused(action: string, { owner, layer }: Place): PromptError {
 }
 
 const EVENTS: unknown[] = ["system-prompt/assemble", "system-prompt/change"];
+const EXPECTED = `"${EVENTS.join('" or "')}"`;
 
 /** How messages name a kind, and a provider's set in a table. */
 const KINDS: Record<
@@ -234,13 +232,12 @@ interface Options extends Place {
 /**
  * The registration methods, bound to a place. A scope or layer tracks what
  * it registered (and a layer its scopes), so disposing it removes
- * everything at once; the root (no owner, no layer) tracks nothing: it is
- * never disposed.
+ * everything at once (the root is never disposed).
  */
 export class Registrar<C> implements PromptRegistrar<C> {
   readonly #registry: Registry;
   readonly #place: Options;
-  readonly #live: Set<Disposer> | undefined;
+  readonly #live = new Set<Disposer>();
   // A layer's live scopes: a disposed scope leaves the set.
   readonly #scopes = new Set<Registrar<C>>();
   #disposed = false;
@@ -248,8 +245,6 @@ export class Registrar<C> implements PromptRegistrar<C> {
   constructor(registry: Registry, place: Options) {
     this.#registry = registry;
     this.#place = place;
-    const root = place.owner === undefined && place.layer === undefined;
-    this.#live = root ? undefined : new Set();
   }
 
   get disposed(): boolean {
@@ -290,7 +285,7 @@ export class Registrar<C> implements PromptRegistrar<C> {
    * dead registrar, and a layer it opens under this key is a new one.
    */
   dispose(): void {
-    if (this.#disposed || this.#live === undefined) return;
+    if (this.#disposed) return;
     this.#disposed = true;
     const live = [...this.#live].reverse();
     this.#live.clear();
@@ -331,10 +326,8 @@ export class Registrar<C> implements PromptRegistrar<C> {
     let what = handler ? `"${key}" handler` : name;
     if (this.#disposed) throw refused(`add ${what}`, this.#place);
     if (handler && !EVENTS.includes(key)) {
-      const expected = EVENTS.map((e) => `"${e}"`).join(" or ");
-      const state = `unknown event ${
-        JSON.stringify(key)
-      }; expected ${expected}`;
+      const shown = JSON.stringify(key);
+      const state = `unknown event ${shown}; expected ${EXPECTED}`;
       throw new TypeError(`Cannot add handler: ${state}`);
     }
     const path = kind === "item" || kind === "items" ? listPath(key, what) : [];
@@ -342,10 +335,8 @@ export class Registrar<C> implements PromptRegistrar<C> {
     if (set !== undefined) requireFunction(value, what);
     // A listener is no registration: no change event, no new snapshot.
     const listener = handler && key === "system-prompt/change";
-    // A disposed layer's registrars are disposed: its table is there.
-    const table = layer === undefined
-      ? registry.global
-      : registry.layers.get(layer)!;
+    // A disposed layer's registrars are disposed: a layer's table is there.
+    const table = registry.layers.get(layer!) ?? registry.global;
     const fn = value as UserFunction;
     let undo: () => unknown;
     let named: string | undefined;
@@ -376,12 +367,12 @@ export class Registrar<C> implements PromptRegistrar<C> {
       registry.events.emit(defined(change));
     };
     const dispose: Disposer = disposer(() => {
-      this.#live?.delete(dispose);
+      this.#live.delete(dispose);
       undo();
       announce("unregister");
     });
     announce("register");
-    this.#live?.add(dispose);
+    this.#live.add(dispose);
     // A change listener disposed this registrar while it registered.
     if (this.#disposed) dispose();
     return dispose;
