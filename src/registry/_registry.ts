@@ -232,12 +232,13 @@ interface Options extends Place {
 /**
  * The registration methods, bound to a place. A scope or layer tracks what
  * it registered (and a layer its scopes), so disposing it removes
- * everything at once (the root is never disposed).
+ * everything at once; the root (no owner, no layer) tracks nothing: it is
+ * never disposed.
  */
 export class Registrar<C> implements PromptRegistrar<C> {
   readonly #registry: Registry;
   readonly #place: Options;
-  readonly #live = new Set<Disposer>();
+  readonly #live: Set<Disposer> | undefined;
   // A layer's live scopes: a disposed scope leaves the set.
   readonly #scopes = new Set<Registrar<C>>();
   #disposed = false;
@@ -245,6 +246,8 @@ export class Registrar<C> implements PromptRegistrar<C> {
   constructor(registry: Registry, place: Options) {
     this.#registry = registry;
     this.#place = place;
+    const root = place.owner === undefined && place.layer === undefined;
+    this.#live = root ? undefined : new Set();
   }
 
   get disposed(): boolean {
@@ -285,7 +288,7 @@ export class Registrar<C> implements PromptRegistrar<C> {
    * dead registrar, and a layer it opens under this key is a new one.
    */
   dispose(): void {
-    if (this.#disposed) return;
+    if (this.#disposed || this.#live === undefined) return;
     this.#disposed = true;
     const live = [...this.#live].reverse();
     this.#live.clear();
@@ -367,12 +370,12 @@ export class Registrar<C> implements PromptRegistrar<C> {
       registry.events.emit(defined(change));
     };
     const dispose: Disposer = disposer(() => {
-      this.#live.delete(dispose);
+      this.#live?.delete(dispose);
       undo();
       announce("unregister");
     });
     announce("register");
-    this.#live.add(dispose);
+    this.#live?.add(dispose);
     // A change listener disposed this registrar while it registered.
     if (this.#disposed) dispose();
     return dispose;
