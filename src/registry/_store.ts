@@ -6,9 +6,9 @@
  * @module
  */
 
-import type { PartKind } from "../core/_fields.ts";
-import type { Where } from "../core/errors.ts";
-import { byOrderThenName } from "../core/names.ts";
+import { checkPart, type PartKind } from "../core/_fields.ts";
+import { describeOwner, failure, type Where } from "../core/errors.ts";
+import { byOrderThenName, isReferenceName } from "../core/names.ts";
 import type { PartLayout } from "../core/types.ts";
 
 /** A function a provider slot holds; called with the context and options. */
@@ -106,4 +106,137 @@ export function byNumericOrder(a: PartEntry, b: PartEntry): number {
     { order: typeof a.order === "number" ? a.order : 0, name: a.name },
     { order: typeof b.order === "number" ? b.order : 0, name: b.name },
   );
+}
+
+/** How deep lists nest: every walk of a part stays far from the stack's end. */
+const MAX_DEPTH = 1000;
+
+/** Checks a list address: a name, or a non-empty path of names. */
+export function listPath(list: unknown, what: string): readonly string[] {
+  // Each element read once, into the registry's own array.
+  const path: unknown[] = Array.isArray(list)
+    ? Array.from({ length: list.length }, (_, i) => list[i])
+    : [list];
+  if (path.length === 0 || !path.every((n) => typeof n === "string")) {
+    const state = "list must be a list name or a path of names";
+    throw new TypeError(`Cannot add ${what}: ${state}`);
+  }
+  const names = path as string[];
+  const empty = names.includes("");
+  if (empty || names.length > MAX_DEPTH) {
+    const state = empty
+      ? "a list name must not be empty"
+      : `lists nest at most ${MAX_DEPTH} deep; this path has ${names.length} names`;
+    const where = { item: "", section: names[0] };
+    const list = empty ? names : names.slice(0, 3);
+    throw failure("invalid-item", "add", { ...where, list }, state);
+  }
+  return Object.freeze(names);
+}
+
+/** A part's fields and a list layout's, in the order they are read. */
+const PART_FIELDS = "name order text stability separator trim literal list";
+const LIST_FIELDS =
+  "separator headingSeparator footer footerSeparator empty dedupe";
+
+/** Builds a part entry from a registration, checking every field once. */
+export function partEntry(
+  kind: PartKind,
+  input: unknown,
+  place: Pick<PartEntry, "path" | "owner" | "layer" | "top">,
+): PartEntry {
+  if (typeof input !== "object" || input === null) {
+    const got = input === null ? "null" : typeof input;
+    throw new TypeError(`Cannot add ${kind}: expected an object, got ${got}`);
+  }
+  // Each field read once (inherited ones too), into the registry's own
+  // object, then checked; a later edit of the caller's object changes nothing.
+  const part = copy(input, PART_FIELDS);
+  const list = part.list;
+  // Anything but a plain object is left for the field table to refuse.
+  if (typeof list === "object" && list !== null && !Array.isArray(list)) {
+    part.list = defined(copy(list, LIST_FIELDS));
+  }
+  // Every entry has every key, in one order: one shape on the step's path.
+  part.complete = kind === "section"
+    ? (input as { complete?: unknown }).complete
+    : undefined;
+  const name = typeof part.name === "string" ? part.name : "";
+  const where = partWhere({ kind, name, ...place }, place.top);
+  checkPart(part, { kind, mode: "add", action: "add", where });
+  // Defaults as `undefined`: they add no field to the assembly.
+  if (part.trim === true) part.trim = undefined;
+  if (part.literal === false) part.literal = undefined;
+  part.complete = part.complete === true || undefined;
+  return Object.assign(part, { kind }, place) as unknown as PartEntry;
+}
+
+/** The space-separated `fields` of `from`, each read once. */
+function copy(from: object, fields: string): Record<string, unknown> {
+  const to: Record<string, unknown> = {};
+  for (const key of fields.split(" ")) {
+    to[key] = (from as Record<string, unknown>)[key];
+  }
+  return to;
+}
+
+/**
+ * Adds a part to a table, or throws its kind's duplicate error naming both;
+ * returns what removes it.
+ */
+export function addPart(table: Table, entry: PartEntry): () => void {
+  const key = partKey(entry.kind, entry.path, entry.name);
+  let holder = table.parts.get(key);
+  // A list name belongs to one sequence: `item("x")` must be unambiguous.
+  if (!holder && entry.kind !== "item" && entry.list !== undefined) {
+    const other = entry.kind === "section" ? "context" : "section";
+    holder = table.parts.get(partKey(other, [], entry.name));
+    if (holder?.list === undefined) holder = undefined;
+  }
+  if (holder === undefined) {
+    table.parts.set(key, entry);
+    return () => table.parts.delete(key);
+  }
+  const what = holder.kind === "context" ? "context entry" : holder.kind;
+  const taken = holder.kind === entry.kind
+    ? "it"
+    : `a ${what} list of that name`;
+  const state = `${describeOwner(holder.owner)} already added ${taken}`;
+  const where = partWhere(entry, entry.top);
+  const fields = { owner: holder.owner };
+  throw failure(`duplicate-${entry.kind}`, "add", where, state, fields);
+}
+
+/** Checks a variable registration and adds it; returns what removes it. */
+export function addVariable(table: Table, entry: FunctionEntry): () => void {
+  const { name, owner, layer } = entry;
+  if (typeof name !== "string" || !isReferenceName(name)) {
+    const shown = typeof name === "string" ? JSON.stringify(name) : typeof name;
+    const state =
+      'a name is letters, digits and underscores, not starting with a digit, in segments joined by "."';
+    const fields = { variable: typeof name === "string" ? name : shown, owner };
+    const action = `add variable ${shown}`;
+    throw failure("invalid-variable-name", action, {}, state, fields);
+  }
+  requireFunction(entry.fn, `variable "${name}"`);
+  const holder = table.variables.get(name);
+  if (holder === undefined) {
+    table.variables.set(name, entry);
+    return () => table.variables.delete(name);
+  }
+  const state = `${describeOwner(holder.owner)} already registered it`;
+  const where = { variable: name, owner, layer };
+  const fields = { owner: holder.owner };
+  throw failure("duplicate-variable", "add", where, state, fields);
+}
+
+/** A registration that is not a function is a `TypeError`. */
+export function requireFunction(value: unknown, what: string): void {
+  if (typeof value === "function") return;
+  const got = typeof value !== "object"
+    ? `a ${typeof value}`
+    : value === null
+    ? "null"
+    : "an object";
+  throw new TypeError(`Cannot add ${what}: expected a function, got ${got}`);
 }

@@ -32,7 +32,8 @@ import { assemble } from "./_assemble.ts";
 import type { Snapshot } from "./_snapshot.ts";
 
 import { ChangeEvents } from "./_guard.ts";
-import { Registrar, Registry, Scope } from "./_registry.ts";
+import { openLayer, Registrar, Scope } from "./_registrar.ts";
+import { Registry } from "./_registry.ts";
 import { renderStep, StepMemory, type StepState } from "./_step.ts";
 import { type ToolOrder, toolOrder } from "./_tool_order.ts";
 import { ToolCopies } from "./_tools.ts";
@@ -287,7 +288,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   layer(key: string, options: { parent?: string } = {}): PromptLayer<C> {
-    return this.#registry.layer<C>(key, options.parent);
+    return openLayer<C>(this.#registry, key, options.parent);
   }
 
   /**

@@ -1,0 +1,291 @@
+/**
+ * The registrars: the root, owner scopes, layers and scopes inside layers
+ * are one class bound to a place, with one path that checks and stores
+ * every kind of registration. Arguments are `unknown` here: every one is
+ * checked at run time, and the public types are `SystemPrompt`'s,
+ * `PromptScope`'s and `PromptLayer`'s.
+ *
+ * @module
+ */
+
+import { failure, type PromptError } from "../core/errors.ts";
+import type {
+  ChangeListener,
+  Disposer,
+  PromptChange,
+  PromptLayer,
+  PromptRegistrar,
+  PromptScope,
+} from "../core/types.ts";
+import { handlerName } from "./_guard.ts";
+import { disposer, type Registry } from "./_registry.ts";
+import {
+  addPart,
+  addVariable,
+  defined,
+  listPath,
+  partEntry,
+  type Place,
+  requireFunction,
+  Table,
+  type UserFunction,
+} from "./_store.ts";
+
+/** The `scope-disposed` error of an action on a disposed scope or layer. */
+function refused(action: string, { owner, layer }: Place): PromptError {
+  const state = owner === undefined
+    ? `layer "${layer}" is disposed`
+    : `scope "${owner}" is disposed`;
+  return failure("scope-disposed", action, {}, state, { owner, layer });
+}
+
+const EVENTS: unknown[] = ["system-prompt/assemble", "system-prompt/change"];
+const EXPECTED = `"${EVENTS.join('" or "')}"`;
+
+/** How messages name a kind, and a provider's set in a table. */
+const KINDS: Record<
+  PromptChange["kind"],
+  readonly [what: string, set?: "tools" | "itemProviders" | "handlers"]
+> = {
+  section: ["section"],
+  context: ["context entry"],
+  item: ["item"],
+  variable: ["variable"],
+  tools: ["tool provider", "tools"],
+  items: ["item provider", "itemProviders"],
+  "assemble-handler": ["handler", "handlers"],
+};
+
+/** One registration: what it is, the value, its list, name or event. */
+interface Given {
+  readonly kind: PromptChange["kind"];
+  readonly value: unknown;
+  readonly key?: unknown;
+}
+
+/** A registrar's place, and what it does when disposed. */
+interface Options extends Place {
+  readonly onDispose?: () => void;
+}
+
+/**
+ * The registration methods, bound to a place. A scope or layer tracks what
+ * it registered (and a layer its scopes), so disposing it removes
+ * everything at once; the root (no owner, no layer) tracks nothing: it is
+ * never disposed.
+ */
+export class Registrar<C> implements PromptRegistrar<C> {
+  readonly #registry: Registry;
+  readonly #place: Options;
+  readonly #live: Set<Disposer> | undefined;
+  // A layer's live scopes: a disposed scope leaves the set.
+  readonly #scopes = new Set<Registrar<C>>();
+  #disposed = false;
+
+  constructor(registry: Registry, place: Options) {
+    this.#registry = registry;
+    this.#place = place;
+    const root = place.owner === undefined && place.layer === undefined;
+    this.#live = root ? undefined : new Set();
+  }
+
+  get disposed(): boolean {
+    return this.#disposed;
+  }
+
+  section(section: unknown): Disposer {
+    return this.#add({ kind: "section", value: section });
+  }
+
+  context(entry: unknown): Disposer {
+    return this.#add({ kind: "context", value: entry });
+  }
+
+  variable(name: unknown, provider: unknown): Disposer {
+    return this.#add({ kind: "variable", value: provider, key: name });
+  }
+
+  tools(provider: unknown): Disposer {
+    return this.#add({ kind: "tools", value: provider });
+  }
+
+  item(list: unknown, item: unknown): Disposer {
+    return this.#add({ kind: "item", value: item, key: list });
+  }
+
+  items(list: unknown, provider: unknown): Disposer {
+    return this.#add({ kind: "items", value: provider, key: list });
+  }
+
+  on(event: unknown, handler: unknown): Disposer {
+    return this.#add({ kind: "assemble-handler", value: handler, key: event });
+  }
+
+  /**
+   * Removes everything this registrar registered, newest first, then a
+   * layer's scopes. Disposed first: a listener told of what goes sees a
+   * dead registrar, and a layer it opens under this key is a new one.
+   */
+  dispose(): void {
+    if (this.#disposed || this.#live === undefined) return;
+    this.#disposed = true;
+    const live = [...this.#live].reverse();
+    this.#live.clear();
+    // No disposer throws (a listener's failure goes to onListenerError);
+    // the hook runs whatever happens.
+    try {
+      for (const dispose of live) dispose();
+      for (const scope of [...this.#scopes]) scope.dispose();
+    } finally {
+      this.#place.onDispose?.();
+    }
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  /** A scope inside this layer, disposed with it. */
+  protected open(owner: string): PromptScope<C> {
+    if (this.#disposed) throw refused("open scope", this.#place);
+    const layer = this.#place.layer;
+    const onDispose = () => void this.#scopes.delete(scope);
+    const scope = new Scope<C>(this.#registry, { owner, layer, onDispose });
+    this.#scopes.add(scope);
+    return scope;
+  }
+
+  /**
+   * Checks and stores one registration; returns the disposer that undoes
+   * it. Both are announced as change events.
+   */
+  #add({ kind, value, key }: Given): Disposer {
+    const registry = this.#registry;
+    const { owner, layer } = this.#place;
+    const handler = kind === "assemble-handler";
+    const [name, set] = KINDS[kind];
+    // How messages name it.
+    let what = handler ? `"${key}" handler` : name;
+    if (this.#disposed) throw refused(`add ${what}`, this.#place);
+    if (handler && !EVENTS.includes(key)) {
+      const shown = JSON.stringify(key);
+      const state = `unknown event ${shown}; expected ${EXPECTED}`;
+      throw new TypeError(`Cannot add handler: ${state}`);
+    }
+    const path = kind === "item" || kind === "items" ? listPath(key, what) : [];
+    if (kind === "items") what += ` of list "${path.join("/")}"`;
+    if (set !== undefined) requireFunction(value, what);
+    // A listener is no registration: no change event, no new snapshot.
+    const listener = handler && key === "system-prompt/change";
+    // A disposed layer's registrars are disposed: a layer's table is there.
+    const table = registry.layers.get(layer!) ?? registry.global;
+    const fn = value as UserFunction;
+    let undo: () => unknown;
+    let named: string | undefined;
+    if (listener) undo = registry.events.listen(value as ChangeListener, owner);
+    else if (kind === "section" || kind === "context" || kind === "item") {
+      const top = kind === "item" && registry.isContextList(path[0]!)
+        ? "context"
+        : "section";
+      const entry = partEntry(kind, value, { path, owner, layer, top });
+      named = entry.name;
+      undo = addPart(table, entry);
+    } else if (kind === "variable") {
+      named = key as string;
+      undo = addVariable(table, { fn, name: named, path, owner, layer });
+    } else {
+      const label = handler ? handlerName(value, table.handlerCount++) : "";
+      const entry = { fn, name: label, path, owner, layer };
+      table[set!].add(entry);
+      undo = () => table[set!].delete(entry);
+    }
+    const list = path.length > 0 ? path.join("/") : undefined;
+    const announce = (action: PromptChange["action"]) => {
+      if (listener) return;
+      registry.invalidate();
+      // No event object is built for nobody.
+      if (!registry.events.listening) return;
+      const change = { kind, action, name: named, list, owner, layer };
+      registry.events.emit(defined(change));
+    };
+    const dispose: Disposer = disposer(() => {
+      this.#live?.delete(dispose);
+      undo();
+      announce("unregister");
+    });
+    announce("register");
+    this.#live?.add(dispose);
+    // A change listener disposed this registrar while it registered.
+    if (this.#disposed) dispose();
+    return dispose;
+  }
+}
+
+/** An owner scope (global, or inside a layer). */
+export class Scope<C> extends Registrar<C> implements PromptScope<C> {
+  readonly owner: string;
+  readonly layer: string | undefined;
+
+  constructor(registry: Registry, place: Options) {
+    const { owner } = place;
+    if (typeof owner !== "string" || owner === "") {
+      const got = JSON.stringify(owner) ?? typeof owner;
+      const state = `owner must be a non-empty string, got ${got}`;
+      throw new TypeError(`Cannot open scope: ${state}`);
+    }
+    super(registry, place);
+    this.owner = owner;
+    this.layer = place.layer;
+  }
+}
+
+/** A layer: its own table on top of its parent's and the global one. */
+export class Layer<C> extends Registrar<C> implements PromptLayer<C> {
+  readonly key: string;
+  readonly parent: string | undefined;
+
+  constructor(registry: Registry, table: Table) {
+    const onDispose = () => registry.removeLayer(table);
+    super(registry, { owner: undefined, layer: table.key, onDispose });
+    this.key = table.key!;
+    this.parent = table.parent;
+    table.handle = this;
+  }
+
+  scope(owner: string): PromptScope<C> {
+    return this.open(owner);
+  }
+}
+
+/** The live layer of a key, or a new one (`invalid-option` for another parent). */
+export function openLayer<C>(
+  registry: Registry,
+  key: string,
+  parent: unknown,
+): Layer<C> {
+  const live = registry.layers.get(key)?.handle as Layer<C> | undefined;
+  if (live !== undefined && !live.disposed) {
+    if (parent !== undefined && parent !== live.parent) {
+      const shown = JSON.stringify(live.parent ?? null);
+      const state = `it is live with parent ${shown}`;
+      throw failure("invalid-option", "open layer", { layer: key }, state);
+    }
+    return live;
+  }
+  if (typeof key !== "string" || key === "") {
+    const state = `key must be a non-empty string, got ${typeof key}`;
+    throw new TypeError(`Cannot add layer: ${state}`);
+  }
+  if (parent !== undefined && typeof parent !== "string") {
+    const state = `parent must be a string, got ${typeof parent}`;
+    throw new TypeError(`Cannot add layer "${key}": ${state}`);
+  }
+  if (parent === key) {
+    const state = "a layer cannot be its own parent";
+    throw failure("invalid-option", "add layer", { layer: key }, state);
+  }
+  const table = new Table(key, parent);
+  registry.layers.set(key, table);
+  registry.invalidate();
+  return new Layer<C>(registry, table);
+}
