@@ -12,6 +12,8 @@ import {
   failure,
   messageOf,
   type PromptError,
+  type PromptErrorCode,
+  type PromptErrorOptions,
   type Where,
 } from "../core/errors.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
@@ -24,10 +26,10 @@ import type {
 import { isPromptError, isThenable } from "./_guard.ts";
 import { part, readProvided } from "./_parts.ts";
 import { build, resolveStep, toolRecords } from "./_resolve.ts";
-import type { Snapshot } from "./_snapshot.ts";
+import type { Node, Snapshot } from "./_snapshot.ts";
 import type { FunctionEntry } from "./_store.ts";
 import type { ToolOrder } from "./_tool_order.ts";
-import type { ToolCopies } from "./_tools.ts";
+import type { ToolCopies, ToolRecord } from "./_tools.ts";
 import { handlerWhere, Waterfall } from "./_waterfall.ts";
 
 /** What the registry lends one assembly. */
@@ -45,78 +47,140 @@ export function assemble<C>(
   context: C,
   state: AssembleState,
 ): Promise<PromptAssembly> {
-  return resolveStep(
-    snapshot,
-    { context, signal: state.signal },
-    (values) => finish(snapshot, values, { context, state }),
-  );
-}
-
-function finish<C>(
-  snapshot: Snapshot,
-  values: unknown[],
-  step: { context: C; state: AssembleState },
-): PromptAssembly | Promise<PromptAssembly> {
-  const { context, state } = step;
-  readProvided(snapshot, values);
-  const records = toolRecords(snapshot, values, state.copies, state.order);
-  const assembly = build(snapshot, values, {
-    records,
-    separator: state.separator,
-  });
-  const { handlers, complete: node } = snapshot;
-  // Fast path: no handler to run, nothing to check again.
-  if (handlers.length === 0 && !state.audit) {
-    if (node !== undefined) {
-      assembly.sections = assembly.sections.filter((s) =>
-        s.name === node.entry.name
-      );
+  return resolveStep(snapshot, { context, signal: state.signal }, (values) => {
+    readProvided(snapshot, values);
+    const { copies } = state;
+    const records = toolRecords(snapshot, values, copies, state.order);
+    const assembly = build(snapshot, values, {
+      records,
+      separator: state.separator,
+    });
+    const { handlers, complete: node } = snapshot;
+    // Fast path: no handler to run, nothing to check again.
+    if (handlers.length === 0 && !state.audit) {
+      if (node !== undefined) {
+        assembly.sections = assembly.sections.filter((s) =>
+          s.name === node.entry.name
+        );
+      }
+      return assembly;
     }
-    return assembly;
-  }
-  // Its own copy, as resolved before any handler could touch it.
-  const complete = node === undefined
-    ? undefined
-    : part(snapshot, values, node) as AssembledSection;
-  const run = new Waterfall(handlers, context, state);
-  const tools = builtTools(assembly.tools);
-  const copies = state.copies;
-  const done = (result: PromptAssembly) => {
-    const last = run.blame ?? handlers[handlers.length - 1];
-    checkAssembly(result, { snapshot, tools, copies, last });
-    if (complete === undefined && run.log === undefined) return result;
-    // Never written into: the object a handler returned may be shared.
-    const final = { ...result };
-    if (complete !== undefined) final.sections = [complete];
-    if (run.log !== undefined) final.audit = run.log;
-    return final;
-  };
-  const result = run.run(assembly);
-  return isThenable(result) ? result.then(done) : done(result);
+    // Its own copy, as resolved before any handler could touch it.
+    const complete = node === undefined
+      ? undefined
+      : part(snapshot, values, node) as AssembledSection;
+    const run = new Waterfall(handlers, context, state);
+    const done = (result: PromptAssembly) => {
+      const last = run.blame ?? handlers[handlers.length - 1];
+      checkAssembly(result, { snapshot, records, copies, last });
+      if (complete === undefined && run.log === undefined) return result;
+      // Never written into: the object a handler returned may be shared.
+      const final = { ...result };
+      if (complete !== undefined) final.sections = [complete];
+      if (run.log !== undefined) final.audit = run.log;
+      return final;
+    };
+    const result = run.run(assembly);
+    return isThenable(result) ? result.then(done) : done(result);
+  });
 }
 
 /**
- * The step's tools before any handler: name, schema, name, schema… Each
- * name once, each schema one the registry checked.
+ * The waterfall's result, checked before it is returned: the same field
+ * table as registration, names unique per sequence, tools and variables.
+ * Blames the last handler that changed the assembly's shape.
+ *
+ * Fast path: a walk that allocates nothing but the variables' names proves
+ * the assembly valid. When it cannot, the full walk throws the error, or
+ * finds none (a handler added a tool, say).
  */
-function builtTools(tools: readonly ToolSchema[]): readonly unknown[] {
-  if (tools.length === 0) return tools;
-  const built = new Array<unknown>(tools.length * 2);
-  for (let i = 0; i < tools.length; i++) {
-    built[2 * i] = tools[i]!.name;
-    built[2 * i + 1] = tools[i]!.parameters;
+function checkAssembly(
+  assembly: PromptAssembly,
+  by: {
+    snapshot: Snapshot;
+    records: readonly ToolRecord[];
+    copies: ToolCopies;
+    last: FunctionEntry | undefined;
+  },
+): void {
+  try {
+    if (proven(assembly, by)) return;
+  } catch {
+    // The full walk says what threw.
   }
-  return built;
+  const blame = new Blame(by.last);
+  try {
+    diagnose(assembly, { blame, copies: by.copies });
+  } catch (error) {
+    if (isPromptError(error)) throw error;
+    const state = `reading it threw: ${messageOf(error)}`;
+    throw blame.error(state, { cause: error });
+  }
 }
 
-/** What the check compares with, and whom its errors name. */
-interface Check {
-  readonly snapshot: Snapshot;
-  readonly tools: readonly unknown[];
-  readonly copies: ToolCopies;
-  readonly last: FunctionEntry | undefined;
-  /** Set for the full walk; in the quick walk a fault is only `false`. */
-  blame?: Blame;
+// No closure in the walks: a captured loop variable allocates per iteration.
+
+/**
+ * Whether every part and tool is the step's own, in the step's order (which
+ * holds each name once), each tool with the schema the registry checked.
+ */
+function proven(
+  assembly: PromptAssembly,
+  step: { snapshot: Snapshot; records: readonly ToolRecord[] },
+): boolean {
+  const { snapshot, records } = step;
+  if (!inOrder(assembly.sections, snapshot.sections, "section")) return false;
+  const contexts = assembly.contexts;
+  if (
+    contexts !== undefined && !inOrder(contexts, snapshot.contexts, "context")
+  ) {
+    return false;
+  }
+  const separator: unknown = assembly.separator;
+  if (separator !== undefined && typeof separator !== "string") return false;
+  const tools = assembly.tools;
+  for (let i = 0, next = 0; i < tools.length; i++, next++) {
+    const tool: unknown = tools[i];
+    if (tools[i] !== tool) return false;
+    const { name, description, parameters } = (tool ?? {}) as ToolSchema;
+    while (next < records.length && records[next]!.name !== name) next++;
+    if (
+      next === records.length ||
+      records[next]!.copy.parameters !== parameters ||
+      typeof tool !== "object" || typeof description !== "string"
+    ) return false;
+  }
+  return wrongVariable(assembly.variables) === undefined;
+}
+
+function inOrder(
+  parts: unknown,
+  nodes: readonly Node[],
+  kind: "section" | "context",
+): boolean {
+  if (!Array.isArray(parts)) return false;
+  for (let i = 0, next = 0; i < parts.length; i++, next++) {
+    const part = parts[i];
+    if (!isValidAssembled(part, kind)) return false;
+    const { name } = part as AssembledItem;
+    while (next < nodes.length && nodes[next]!.entry.name !== name) next++;
+    if (next === nodes.length) return false;
+  }
+  return true;
+}
+
+/** The first variable that holds neither a string nor `undefined`. */
+function wrongVariable(
+  variables: Record<string, unknown>,
+): readonly [string, unknown] | undefined {
+  const keys = Object.keys(variables);
+  for (let i = 0; i < keys.length; i++) {
+    const value: unknown = variables[keys[i]!];
+    if (value !== undefined && typeof value !== "string") {
+      return [keys[i]!, value];
+    }
+  }
+  return undefined;
 }
 
 /** The full walk's errors, naming the handler to blame. */
@@ -131,152 +195,83 @@ class Blame {
       : `accept what ${describeWhere(this.at)} left`;
   }
 
-  error(state: string, fields?: object): PromptError {
-    return failure("invalid-value", this.action, {}, state, {
-      ...this.at,
-      ...fields,
-    });
-  }
-
-  fail(state: string, fields?: object): never {
-    throw this.error(state, fields);
-  }
-
-  /** `<what> is <value>, not <expected>` */
-  notA(what: string, value: unknown, expected: string, fields?: object): never {
-    this.fail(`${what} is ${describeValue(value)}, not ${expected}`, fields);
+  error(
+    state: string,
+    fields?: PromptErrorOptions & { code?: PromptErrorCode },
+  ): PromptError {
+    const { code = "invalid-value", ...rest } = fields ?? {};
+    return failure(code, this.action, {}, state, { ...this.at, ...rest });
   }
 }
 
-/**
- * The waterfall's result, checked before it is returned: the same field
- * table as registration, names unique per sequence, tools and variables.
- * Blames the last handler that changed the assembly's shape.
- *
- * Fast path: a walk that allocates nothing but the variables' names proves
- * the assembly valid: names are unique because they follow the step's own
- * order (which holds each once), schemas are checked because they are the
- * step's. When it cannot, the same walk in full throws the error, or finds
- * none (a handler added a tool, say).
- */
-function checkAssembly(assembly: PromptAssembly, by: Check): void {
-  try {
-    if (walk(assembly, by)) return;
-  } catch {
-    // The full walk says what threw.
-  }
-  const blame = by.blame = new Blame(by.last);
-  try {
-    walk(assembly, by);
-  } catch (error) {
-    if (isPromptError(error)) throw error;
-    blame.fail(`reading it threw: ${messageOf(error)}`, { cause: error });
-  }
-}
-
-// No closure in the walk: a captured loop variable allocates per iteration.
-function walk(assembly: PromptAssembly, by: Check): boolean {
-  const { blame, tools: built } = by;
-  if (!sequence(assembly.sections, "section", by)) return false;
+/** The full walk: throws the first fault, in the order of the quick one. */
+function diagnose(
+  assembly: PromptAssembly,
+  by: { blame: Blame; copies: ToolCopies },
+): void {
+  const { blame, copies } = by;
+  sequence(assembly.sections, "section", blame);
   const contexts = assembly.contexts;
-  if (contexts !== undefined && !sequence(contexts, "context", by)) {
-    return false;
-  }
+  if (contexts !== undefined) sequence(contexts, "context", blame);
   const separator: unknown = assembly.separator;
   if (separator !== undefined && typeof separator !== "string") {
-    return blame?.notA("its separator", separator, "a string") ?? false;
+    const state = `its separator is ${describeValue(separator)}, not a string`;
+    throw blame.error(state);
   }
-  const names = blame && new Set<string>();
+  const names = new Set<string>();
   const tools = assembly.tools;
-  for (let i = 0, next = 0; i < tools.length; i++, next += 2) {
+  for (let i = 0; i < tools.length; i++) {
     const tool: unknown = tools[i];
     if (tools[i] !== tool) {
-      return blame?.fail(`item ${i} of tools changed while it was checked`) ??
-        false;
+      throw blame.error(`item ${i} of tools changed while it was checked`);
     }
     const { name, description, parameters } = (tool ?? {}) as ToolSchema;
-    if (names === undefined) {
-      // The step's own tool, in its order, with its checked schema.
-      while (next < built.length && built[next] !== name) next += 2;
-      if (
-        next === built.length || built[next + 1] !== parameters ||
-        typeof tool !== "object" || typeof description !== "string"
-      ) return false;
-      continue;
-    }
     if (
       typeof tool !== "object" || tool === null || typeof name !== "string" ||
       name === "" || name === TOOL_ORDER_REST
-    ) blame!.fail(`item ${i} of tools is not a tool with a non-empty name`);
+    ) {
+      throw blame.error(
+        `item ${i} of tools is not a tool with a non-empty name`,
+      );
+    }
     if (typeof description !== "string") {
       const state = `has ${describeValue(description)} as description`;
-      blame!.fail(`tool "${name}" ${state}, not a string`, { tool: name });
+      throw blame.error(`tool "${name}" ${state}, not a string`, {
+        tool: name,
+      });
     }
-    checkTool(name, parameters, { by, names });
-  }
-  const variables = assembly.variables;
-  const keys = Object.keys(variables);
-  for (let i = 0; i < keys.length; i++) {
-    const value: unknown = variables[keys[i]!];
-    if (value !== undefined && typeof value !== "string") {
-      const what = `variable "${keys[i]}"`;
-      return blame?.notA(what, value, "a string or undefined", {
-        variable: keys[i],
-      }) ?? false;
-    }
-  }
-  return true;
-}
-
-/** A tool in the full walk: a schema of JSON data, a name of its own. */
-function checkTool(
-  name: string,
-  parameters: unknown,
-  place: { by: Check; names: Set<string> },
-): void {
-  const blame = place.by.blame!;
-  // A schema the registry did not copy must be JSON data too.
-  place.by.copies.checkSchema(
-    parameters,
-    (state) =>
-      blame.error(`the parameters of tool "${name}" ${state}`, { tool: name }),
-  );
-  if (place.names.has(name)) {
-    throw failure(
-      "duplicate-tool",
-      blame.action,
-      {},
-      `tool "${name}" appears twice`,
-      { ...blame.at, tool: name },
+    // A schema the registry did not copy must be JSON data too.
+    copies.checkSchema(
+      parameters,
+      (state) =>
+        blame.error(`the parameters of tool "${name}" ${state}`, {
+          tool: name,
+        }),
     );
+    if (names.has(name)) {
+      const fields = { tool: name, code: "duplicate-tool" } as const;
+      throw blame.error(`tool "${name}" appears twice`, fields);
+    }
+    names.add(name);
   }
-  place.names.add(name);
+  const wrong = wrongVariable(assembly.variables);
+  if (wrong !== undefined) {
+    const [variable, value] = wrong;
+    const state = `is ${describeValue(value)}, not a string or undefined`;
+    throw blame.error(`variable "${variable}" ${state}`, { variable });
+  }
 }
 
 function sequence(
   parts: unknown,
   kind: "section" | "context",
-  by: Check,
-): boolean {
-  const { blame } = by;
-  if (!Array.isArray(parts)) {
-    if (blame === undefined) return false;
-    const state = `its ${kind}s are ${describeValue(parts)}, not an array`;
-    throw failure("invalid-value", `${blame.action} in`, {}, state, blame.at);
-  }
-  if (blame === undefined) {
-    // Each name once: they follow the step's own sequence.
-    const nodes = by.snapshot[kind === "section" ? "sections" : "contexts"];
-    for (let i = 0, next = 0; i < parts.length; i++, next++) {
-      const part = parts[i];
-      if (!isValidAssembled(part, kind)) return false;
-      const { name } = part as AssembledItem;
-      while (next < nodes.length && nodes[next]!.entry.name !== name) next++;
-      if (next === nodes.length) return false;
-    }
-    return true;
-  }
+  blame: Blame,
+): void {
   const action = `${blame.action} in`;
+  if (!Array.isArray(parts)) {
+    const state = `its ${kind}s are ${describeValue(parts)}, not an array`;
+    throw failure("invalid-value", action, {}, state, blame.at);
+  }
   const names = new Set<string>();
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i] as AssembledItem | null;
@@ -288,17 +283,13 @@ function sequence(
       const where = { ...blame.at, [kind]: name } as Where;
       checkPart(part, { kind, mode: "assembled", action, where });
       if (names.has(name)) {
-        const code = kind === "section"
-          ? "duplicate-section"
-          : "duplicate-context";
         const state = "another part of the sequence has this name";
-        throw failure(code, action, where, state);
+        throw failure(`duplicate-${kind}`, action, where, state);
       }
       checkItemNames(part!, { where, action });
     }
     names.add(name);
   }
-  return true;
 }
 
 function checkItemNames(
