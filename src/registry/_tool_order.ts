@@ -29,30 +29,28 @@ export function toolOrder(names: unknown): ToolOrder {
       bad(`is ${describeValue(names)}, not an array`).message,
     );
   }
+  // Read once: the order checked is the order kept.
+  const read: unknown[] = names.slice();
   const ranks = new Map<string, number>();
-  const read: string[] = [];
   let rest = -1;
-  for (let i = 0; i < names.length; i++) {
-    const name: unknown = names[i];
+  for (let i = 0; i < read.length; i++) {
+    const name = read[i];
     if (typeof name !== "string") {
-      throw new TypeError(
-        bad(`entry ${i} is ${describeValue(name)}, not a string`).message,
-      );
+      const state = `entry ${i} is ${describeValue(name)}, not a string`;
+      throw new TypeError(bad(state).message);
     }
-    if (name === TOOL_ORDER_REST) {
-      if (rest !== -1) throw bad(`lists "${TOOL_ORDER_REST}" twice`);
-      rest = i;
-    } else if (ranks.has(name)) {
+    if (name === TOOL_ORDER_REST ? rest !== -1 : ranks.has(name)) {
       throw bad(`lists "${name}" twice`);
-    } else ranks.set(name, i);
-    read.push(name);
+    }
+    if (name === TOOL_ORDER_REST) rest = i;
+    else ranks.set(name, i);
   }
   if (rest === -1) {
     throw bad(
       `has no "${TOOL_ORDER_REST}" entry for the tools it does not list`,
     );
   }
-  return { ranks, rest, names: Object.freeze(read) };
+  return { ranks, rest, names: Object.freeze(read as string[]) };
 }
 
 /** Throws `duplicate-tool` for a name two records share, else sorts them. */
@@ -64,19 +62,20 @@ export function orderTools(
     const seen = new Map<string, (typeof records)[number]>();
     for (const record of records) {
       const holder = seen.get(record.name);
-      if (holder === undefined) {
-        seen.set(record.name, record);
-        continue;
+      if (holder !== undefined) {
+        const { name, owner } = record;
+        const state = `is already provided by ${describeOwner(holder.owner)}`;
+        const fields = { tool: name, owner: holder.owner };
+        const where = { owner };
+        throw failure(
+          "duplicate-tool",
+          "list tools",
+          where,
+          `tool "${name}" ${state}`,
+          fields,
+        );
       }
-      throw failure(
-        "duplicate-tool",
-        "list tools",
-        { owner: record.owner },
-        `tool "${record.name}" is already provided by ${
-          describeOwner(holder.owner)
-        }`,
-        { tool: record.name, owner: holder.owner },
-      );
+      seen.set(record.name, record);
     }
   }
   const { ranks, rest } = order;

@@ -42,15 +42,17 @@ function countKeys(value: object): number {
   return count;
 }
 
-/** The tool answers as it did: its three fields, its host fields, its keys. */
+/**
+ * The record's own tool, answering as it did: its three fields, its host
+ * fields, its keys.
+ */
 function unchanged(known: ToolRecord, value: unknown): boolean {
   const tool = value as Record<string, unknown>;
   if (
-    known.name !== tool.name || known.description !== tool.description ||
+    value !== known.source || known.name !== tool.name ||
+    known.description !== tool.description ||
     known.parameters !== tool.parameters
-  ) {
-    return false;
-  }
+  ) return false;
   const host = known.host;
   for (let i = 0; i < host.length; i++) {
     if (tool[host[i]![0]] !== host[i]![1]) return false;
@@ -65,9 +67,7 @@ function same(
 ): boolean {
   if (records.length !== provided.length) return false;
   for (let i = 0; i < records.length; i++) {
-    const value = provided[i];
-    const record = records[i]!;
-    if (value !== record.source || !unchanged(record, value)) return false;
+    if (!unchanged(records[i]!, provided[i])) return false;
   }
   return true;
 }
@@ -90,15 +90,11 @@ export class ToolCopies {
   readonly #byPlace = new WeakMap<object, Map<string, JsonSchema>>();
   // Per tool provider: its last result's tools and their records.
   readonly #byProvider = new WeakMap<object, ToolRecord[]>();
-  // Per chain snapshot: each provider's result of its last step, and the
-  // records they gave, checked and in order.
+  // Per chain snapshot: each provider's records of its last step, and all
+  // of them, checked and in order.
   readonly #last = new WeakMap<
     object,
-    {
-      results: (ToolRecord[] | undefined)[];
-      raw: ToolRecord[];
-      ordered: readonly ToolRecord[];
-    }
+    { results: ToolRecord[][]; ordered: readonly ToolRecord[] }
   >();
 
   /**
@@ -114,11 +110,10 @@ export class ToolCopies {
     const providers = snapshot.tools;
     for (let p = 0; p < providers.length; p++) {
       // A record stays true of its tool while the tool is unchanged.
-      const result = last.results[p];
       const value = values[providers[p]!.call];
-      if (
-        result === undefined || !Array.isArray(value) || !same(result, value)
-      ) return undefined;
+      if (!Array.isArray(value) || !same(last.results[p]!, value)) {
+        return undefined;
+      }
     }
     return last.ordered;
   }
@@ -128,27 +123,17 @@ export class ToolCopies {
     return this.#last.get(snapshot)?.ordered ?? [];
   }
 
-  /** The ordered records; `prepare` checks and sorts only what changed. */
+  /** The collected records, which `prepare` checks and sorts, remembered. */
   ordered(
     snapshot: Snapshot,
-    raw: ToolRecord[],
+    records: ToolRecord[],
     prepare: (records: ToolRecord[]) => void,
   ): readonly ToolRecord[] {
-    const results = snapshot.tools.map((p) => this.#byProvider.get(p.entry));
-    const last = this.#last.get(snapshot);
-    if (last !== undefined && last.raw.length === raw.length) {
-      let i = 0;
-      while (i < raw.length && last.raw[i] === raw[i]) i++;
-      if (i === raw.length) {
-        this.#last.set(snapshot, { ...last, results });
-        return last.ordered;
-      }
-    }
-    const ordered = raw.slice();
-    prepare(ordered);
+    prepare(records);
+    const results = snapshot.tools.map((p) => this.#byProvider.get(p.entry)!);
     // Not frozen: internal, and a frozen array is slower to read every step.
-    this.#last.set(snapshot, { results, raw, ordered });
-    return ordered;
+    this.#last.set(snapshot, { results, ordered: records });
+    return records;
   }
 
   /**
