@@ -71,8 +71,10 @@ export function assemble<C>(
       : part(snapshot, values, node) as AssembledSection;
     const run = new Waterfall(handlers, context, state);
     const done = (result: PromptAssembly) => {
-      const last = run.blame ?? handlers[handlers.length - 1];
-      checkAssembly(result, { snapshot, records, copies, last });
+      if (!proven(result, { snapshot, records })) {
+        const last = run.blame ?? handlers[handlers.length - 1];
+        new Diagnosis(last, copies).check(result);
+      }
       if (complete === undefined && run.log === undefined) return result;
       // Never written into: the object a handler returned may be shared.
       const final = { ...result };
@@ -85,72 +87,48 @@ export function assemble<C>(
   });
 }
 
-/**
- * The waterfall's result, checked before it is returned: the same field
- * table as registration, names unique per sequence, tools and variables.
- * Blames the last handler that changed the assembly's shape.
- *
- * Fast path: a walk that allocates nothing but the variables' names proves
- * the assembly valid. When it cannot, the full walk throws the error, or
- * finds none (a handler added a tool, say).
- */
-function checkAssembly(
-  assembly: PromptAssembly,
-  by: {
-    snapshot: Snapshot;
-    records: readonly ToolRecord[];
-    copies: ToolCopies;
-    last: FunctionEntry | undefined;
-  },
-): void {
-  try {
-    if (proven(assembly, by)) return;
-  } catch {
-    // The full walk says what threw.
-  }
-  const blame = new Blame(by.last);
-  try {
-    diagnose(assembly, { blame, copies: by.copies });
-  } catch (error) {
-    if (isPromptError(error)) throw error;
-    const state = `reading it threw: ${messageOf(error)}`;
-    throw blame.error(state, { cause: error });
-  }
-}
-
 // No closure in the walks: a captured loop variable allocates per iteration.
 
 /**
- * Whether every part and tool is the step's own, in the step's order (which
- * holds each name once), each tool with the schema the registry checked.
+ * The waterfall's result is checked before it is returned: the same field
+ * table as registration, names unique per sequence, tools and variables.
+ *
+ * Fast path: a walk that allocates nothing but the variables' names proves
+ * it valid when every part and tool is the step's own, in the step's order
+ * (which holds each name once), each tool with the schema the registry
+ * checked. Else the {@linkcode Diagnosis} walks it in full.
  */
 function proven(
   assembly: PromptAssembly,
   step: { snapshot: Snapshot; records: readonly ToolRecord[] },
 ): boolean {
   const { snapshot, records } = step;
-  if (!inOrder(assembly.sections, snapshot.sections, "section")) return false;
-  const contexts = assembly.contexts;
-  if (
-    contexts !== undefined && !inOrder(contexts, snapshot.contexts, "context")
-  ) {
+  try {
+    const { sections, contexts } = snapshot;
+    if (!inOrder(assembly.sections, sections, "section")) return false;
+    const parts = assembly.contexts;
+    if (parts !== undefined && !inOrder(parts, contexts, "context")) {
+      return false;
+    }
+    const separator: unknown = assembly.separator;
+    if (separator !== undefined && typeof separator !== "string") return false;
+    const tools = assembly.tools;
+    for (let i = 0, next = 0; i < tools.length; i++, next++) {
+      const tool: unknown = tools[i];
+      if (tools[i] !== tool) return false;
+      const { name, description, parameters } = (tool ?? {}) as ToolSchema;
+      while (next < records.length && records[next]!.name !== name) next++;
+      if (
+        next === records.length ||
+        records[next]!.copy.parameters !== parameters ||
+        typeof tool !== "object" || typeof description !== "string"
+      ) return false;
+    }
+    return wrongVariable(assembly.variables) === undefined;
+  } catch {
+    // The full walk says what threw.
     return false;
   }
-  const separator: unknown = assembly.separator;
-  if (separator !== undefined && typeof separator !== "string") return false;
-  const tools = assembly.tools;
-  for (let i = 0, next = 0; i < tools.length; i++, next++) {
-    const tool: unknown = tools[i];
-    if (tools[i] !== tool) return false;
-    const { name, description, parameters } = (tool ?? {}) as ToolSchema;
-    while (next < records.length && records[next]!.name !== name) next++;
-    if (
-      next === records.length ||
-      records[next]!.copy.parameters !== parameters ||
-      typeof tool !== "object" || typeof description !== "string"
-    ) return false;
-  }
-  return wrongVariable(assembly.variables) === undefined;
 }
 
 function inOrder(
@@ -183,127 +161,128 @@ function wrongVariable(
   return undefined;
 }
 
-/** The full walk's errors, naming the handler to blame. */
-class Blame {
-  readonly at: Where;
-  readonly action: string;
+/**
+ * The full walk: throws the first fault, in the order of the quick walk,
+ * naming the last handler that changed the assembly's shape; or finds
+ * none (a handler added a tool, say).
+ */
+class Diagnosis {
+  readonly #at: Where;
+  readonly #action: string;
+  readonly #copies: ToolCopies;
 
-  constructor(last: FunctionEntry | undefined) {
-    this.at = last === undefined ? {} : handlerWhere(last);
-    this.action = last === undefined
+  constructor(last: FunctionEntry | undefined, copies: ToolCopies) {
+    this.#at = last === undefined ? {} : handlerWhere(last);
+    this.#action = last === undefined
       ? "accept the assembly"
-      : `accept what ${describeWhere(this.at)} left`;
+      : `accept what ${describeWhere(this.#at)} left`;
+    this.#copies = copies;
   }
 
-  error(
+  check(assembly: PromptAssembly): void {
+    try {
+      this.#walk(assembly);
+    } catch (error) {
+      if (isPromptError(error)) throw error;
+      const state = `reading it threw: ${messageOf(error)}`;
+      throw this.#error(state, { cause: error });
+    }
+  }
+
+  #error(
     state: string,
     fields?: PromptErrorOptions & { code?: PromptErrorCode },
   ): PromptError {
     const { code = "invalid-value", ...rest } = fields ?? {};
-    return failure(code, this.action, {}, state, { ...this.at, ...rest });
+    return failure(code, this.#action, {}, state, { ...this.#at, ...rest });
   }
-}
 
-/** The full walk: throws the first fault, in the order of the quick one. */
-function diagnose(
-  assembly: PromptAssembly,
-  by: { blame: Blame; copies: ToolCopies },
-): void {
-  const { blame, copies } = by;
-  sequence(assembly.sections, "section", blame);
-  const contexts = assembly.contexts;
-  if (contexts !== undefined) sequence(contexts, "context", blame);
-  const separator: unknown = assembly.separator;
-  if (separator !== undefined && typeof separator !== "string") {
-    const state = `its separator is ${describeValue(separator)}, not a string`;
-    throw blame.error(state);
-  }
-  const names = new Set<string>();
-  const tools = assembly.tools;
-  for (let i = 0; i < tools.length; i++) {
-    const tool: unknown = tools[i];
-    if (tools[i] !== tool) {
-      throw blame.error(`item ${i} of tools changed while it was checked`);
+  #walk(assembly: PromptAssembly): void {
+    this.#sequence(assembly.sections, "section");
+    const contexts = assembly.contexts;
+    if (contexts !== undefined) this.#sequence(contexts, "context");
+    const separator: unknown = assembly.separator;
+    if (separator !== undefined && typeof separator !== "string") {
+      const state = `its separator is ${describeValue(separator)}`;
+      throw this.#error(`${state}, not a string`);
     }
-    const { name, description, parameters } = (tool ?? {}) as ToolSchema;
-    if (
-      typeof tool !== "object" || tool === null || typeof name !== "string" ||
-      name === "" || name === TOOL_ORDER_REST
-    ) {
-      throw blame.error(
-        `item ${i} of tools is not a tool with a non-empty name`,
-      );
-    }
-    if (typeof description !== "string") {
-      const state = `has ${describeValue(description)} as description`;
-      throw blame.error(`tool "${name}" ${state}, not a string`, {
-        tool: name,
-      });
-    }
-    // A schema the registry did not copy must be JSON data too.
-    copies.checkSchema(
-      parameters,
-      (state) =>
-        blame.error(`the parameters of tool "${name}" ${state}`, {
-          tool: name,
-        }),
-    );
-    if (names.has(name)) {
-      const fields = { tool: name, code: "duplicate-tool" } as const;
-      throw blame.error(`tool "${name}" appears twice`, fields);
-    }
-    names.add(name);
-  }
-  const wrong = wrongVariable(assembly.variables);
-  if (wrong !== undefined) {
-    const [variable, value] = wrong;
-    const state = `is ${describeValue(value)}, not a string or undefined`;
-    throw blame.error(`variable "${variable}" ${state}`, { variable });
-  }
-}
-
-function sequence(
-  parts: unknown,
-  kind: "section" | "context",
-  blame: Blame,
-): void {
-  const action = `${blame.action} in`;
-  if (!Array.isArray(parts)) {
-    const state = `its ${kind}s are ${describeValue(parts)}, not an array`;
-    throw failure("invalid-value", action, {}, state, blame.at);
-  }
-  const names = new Set<string>();
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i] as AssembledItem | null;
-    const name = typeof part === "object" && part !== null &&
-        typeof part.name === "string"
-      ? part.name
-      : `#${i}`;
-    if (!isValidAssembled(part, kind) || names.has(name)) {
-      const where = { ...blame.at, [kind]: name } as Where;
-      checkPart(part, { kind, mode: "assembled", action, where });
-      if (names.has(name)) {
-        const state = "another part of the sequence has this name";
-        throw failure(`duplicate-${kind}`, action, where, state);
+    const names = new Set<string>();
+    const tools = assembly.tools;
+    for (let i = 0; i < tools.length; i++) {
+      const tool: unknown = tools[i];
+      if (tools[i] !== tool) {
+        throw this.#error(`item ${i} of tools changed while it was checked`);
       }
-      checkItemNames(part!, { where, action });
+      const { name, description, parameters } = (tool ?? {}) as ToolSchema;
+      if (
+        typeof tool !== "object" || tool === null || typeof name !== "string" ||
+        name === "" || name === TOOL_ORDER_REST
+      ) {
+        const state = "is not a tool with a non-empty name";
+        throw this.#error(`item ${i} of tools ${state}`);
+      }
+      const fields = { tool: name };
+      if (typeof description !== "string") {
+        const state = `has ${describeValue(description)} as description`;
+        throw this.#error(`tool "${name}" ${state}, not a string`, fields);
+      }
+      // A schema the registry did not copy must be JSON data too.
+      this.#copies.checkSchema(
+        parameters,
+        (state) =>
+          this.#error(`the parameters of tool "${name}" ${state}`, fields),
+      );
+      if (names.has(name)) {
+        const state = `tool "${name}" appears twice`;
+        throw this.#error(state, { ...fields, code: "duplicate-tool" });
+      }
+      names.add(name);
     }
-    names.add(name);
+    const wrong = wrongVariable(assembly.variables);
+    if (wrong !== undefined) {
+      const [variable, value] = wrong;
+      const state = `is ${describeValue(value)}, not a string or undefined`;
+      throw this.#error(`variable "${variable}" ${state}`, { variable });
+    }
   }
-}
 
-function checkItemNames(
-  part: AssembledItem,
-  place: { where: Where; action: string },
-): void {
-  const names = new Set<string>();
-  for (const item of part.items ?? []) {
-    if (names.has(item.name)) {
-      const where = { ...place.where, item: item.name };
-      const state = "another item of the list has this name";
-      throw failure("duplicate-item", place.action, where, state);
+  #sequence(parts: unknown, kind: "section" | "context"): void {
+    const action = `${this.#action} in`;
+    if (!Array.isArray(parts)) {
+      const state = `its ${kind}s are ${describeValue(parts)}, not an array`;
+      throw failure("invalid-value", action, {}, state, this.#at);
     }
-    names.add(item.name);
-    checkItemNames(item, place);
+    const names = new Set<string>();
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i] as AssembledItem | null;
+      const name = typeof part === "object" && part !== null &&
+          typeof part.name === "string"
+        ? part.name
+        : `#${i}`;
+      if (!isValidAssembled(part, kind) || names.has(name)) {
+        const where = { ...this.#at, [kind]: name } as Where;
+        checkPart(part, { kind, mode: "assembled", action, where });
+        if (names.has(name)) {
+          const state = "another part of the sequence has this name";
+          throw failure(`duplicate-${kind}`, action, where, state);
+        }
+        this.#items(part!, where);
+      }
+      names.add(name);
+    }
+  }
+
+  /** Throws `duplicate-item` for a name two items of one list share. */
+  #items(part: AssembledItem, where: Where): void {
+    const names = new Set<string>();
+    for (const item of part.items ?? []) {
+      if (names.has(item.name)) {
+        const state = "another item of the list has this name";
+        const at = { ...where, item: item.name };
+        throw failure("duplicate-item", `${this.#action} in`, at, state);
+      }
+      names.add(item.name);
+      this.#items(item, where);
+    }
   }
 }
