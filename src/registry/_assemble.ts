@@ -227,11 +227,9 @@ class Diagnosis {
         throw this.#error(`tool "${name}" ${state}, not a string`, fields);
       }
       // A schema the registry did not copy must be JSON data too.
-      this.#copies.checkSchema(
-        parameters,
-        (state) =>
-          this.#error(`the parameters of tool "${name}" ${state}`, fields),
-      );
+      const what = `the parameters of tool "${name}"`;
+      const fail = (state: string) => this.#error(`${what} ${state}`, fields);
+      this.#copies.checkSchema(parameters, fail);
       if (names.has(name)) {
         const state = `tool "${name}" appears twice`;
         throw this.#error(state, { ...fields, code: "duplicate-tool" });

@@ -179,10 +179,8 @@ export class ToolCopies {
   #record(value: unknown, at: { where: Where; index: number }): ToolRecord {
     const { where, index } = at;
     if (typeof value !== "object" || value === null || isThenable(value)) {
-      throw refused(
-        where,
-        `item ${index} is ${describeValue(value)}, not a tool`,
-      );
+      const state = `is ${describeValue(value)}, not a tool`;
+      throw refused(where, `item ${index} ${state}`);
     }
     // Own fields (own getters too) are read once by the spread; a class's
     // getters are read from the object only when the spread lacks them.
@@ -204,14 +202,9 @@ export class ToolCopies {
       const state = `has ${describeValue(description)} as description`;
       throw refused(where, `tool "${name}" ${state}, not a string`, fields);
     }
-    const schema = this.#carried(
-      this.checkSchema(
-        parameters,
-        (state) =>
-          refused(where, `the parameters of tool "${name}" ${state}`, fields),
-      ),
-      where,
-    );
+    const what = `the parameters of tool "${name}"`;
+    const fail = (state: string) => refused(where, `${what} ${state}`, fields);
+    const schema = this.#carried(this.checkSchema(parameters, fail), where);
     // Host fields (an `execute`, say) survive on the copy; its provenance
     // is its schema's, so the copy stays a plain object, quick to spread.
     const copy = Object.freeze(
