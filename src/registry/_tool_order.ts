@@ -62,20 +62,19 @@ export function orderTools(
     const seen = new Map<string, (typeof records)[number]>();
     for (const record of records) {
       const holder = seen.get(record.name);
-      if (holder !== undefined) {
-        const { name, owner } = record;
-        const state = `is already provided by ${describeOwner(holder.owner)}`;
-        const fields = { tool: name, owner: holder.owner };
-        const where = { owner };
-        throw failure(
-          "duplicate-tool",
-          "list tools",
-          where,
-          `tool "${name}" ${state}`,
-          fields,
-        );
+      if (holder === undefined) {
+        seen.set(record.name, record);
+        continue;
       }
-      seen.set(record.name, record);
+      throw failure(
+        "duplicate-tool",
+        "list tools",
+        { owner: record.owner },
+        `tool "${record.name}" is already provided by ${
+          describeOwner(holder.owner)
+        }`,
+        { tool: record.name, owner: holder.owner },
+      );
     }
   }
   const { ranks, rest } = order;
