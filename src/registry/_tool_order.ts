@@ -29,30 +29,28 @@ export function toolOrder(names: unknown): ToolOrder {
       bad(`is ${describeValue(names)}, not an array`).message,
     );
   }
+  // Read once: the order checked is the order kept.
+  const read: unknown[] = names.slice();
   const ranks = new Map<string, number>();
-  const read: string[] = [];
   let rest = -1;
-  for (let i = 0; i < names.length; i++) {
-    const name: unknown = names[i];
+  for (let i = 0; i < read.length; i++) {
+    const name = read[i];
     if (typeof name !== "string") {
-      throw new TypeError(
-        bad(`entry ${i} is ${describeValue(name)}, not a string`).message,
-      );
+      const state = `entry ${i} is ${describeValue(name)}, not a string`;
+      throw new TypeError(bad(state).message);
     }
-    if (name === TOOL_ORDER_REST) {
-      if (rest !== -1) throw bad(`lists "${TOOL_ORDER_REST}" twice`);
-      rest = i;
-    } else if (ranks.has(name)) {
+    if (name === TOOL_ORDER_REST ? rest !== -1 : ranks.has(name)) {
       throw bad(`lists "${name}" twice`);
-    } else ranks.set(name, i);
-    read.push(name);
+    }
+    if (name === TOOL_ORDER_REST) rest = i;
+    else ranks.set(name, i);
   }
   if (rest === -1) {
     throw bad(
       `has no "${TOOL_ORDER_REST}" entry for the tools it does not list`,
     );
   }
-  return { ranks, rest, names: Object.freeze(read) };
+  return { ranks, rest, names: Object.freeze(read as string[]) };
 }
 
 /** Throws `duplicate-tool` for a name two records share, else sorts them. */

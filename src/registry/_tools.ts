@@ -6,10 +6,17 @@
  * @module
  */
 
-import { describeValue, failure, type Where } from "../core/errors.ts";
+import {
+  describeValue,
+  failure,
+  type PromptError,
+  type PromptErrorOptions,
+  type Where,
+} from "../core/errors.ts";
 import type { JsonSchema, ToolSchema } from "../core/types.ts";
 import { ignoreRejections, isThenable } from "./_guard.ts";
-import { owned, type Provenance, TOOL_ORDER_REST } from "../core/tools.ts";
+import { owned, TOOL_ORDER_REST } from "../core/tools.ts";
+import type { Provider, Snapshot } from "./_snapshot.ts";
 
 /** A tool as the registry keeps it: the fields it read and its frozen copy. */
 export interface ToolRecord {
@@ -22,6 +29,8 @@ export interface ToolRecord {
   readonly copy: ToolSchema;
   readonly owner: string | undefined;
   readonly layer: string | undefined;
+  /** The caller's object it was read from. */
+  readonly source: object;
 }
 
 const SCHEMA_KEYS: readonly string[] = ["name", "description", "parameters"];
@@ -33,62 +42,59 @@ function countKeys(value: object): number {
   return count;
 }
 
-/** The tool answers as it did: its three fields, its host fields, its keys. */
-function unchanged(known: ToolRecord, value: object): boolean {
+/**
+ * The record's own tool, answering as it did: its three fields, its host
+ * fields, its keys.
+ */
+function unchanged(known: ToolRecord, value: unknown): boolean {
   const tool = value as Record<string, unknown>;
   if (
-    known.name !== tool.name || known.description !== tool.description ||
+    value !== known.source || known.name !== tool.name ||
+    known.description !== tool.description ||
     known.parameters !== tool.parameters
-  ) {
-    return false;
-  }
+  ) return false;
   const host = known.host;
   for (let i = 0; i < host.length; i++) {
     if (tool[host[i]![0]] !== host[i]![1]) return false;
   }
-  return known.keys === countKeys(value);
-}
-
-/** One tool provider's result: its tools and their records. */
-interface Result {
-  readonly sources: unknown[];
-  readonly records: ToolRecord[];
+  return known.keys === countKeys(tool);
 }
 
 /** Whether a provider's result holds its last result's tools, unchanged. */
 function same(
-  last: { sources: readonly unknown[]; records: readonly ToolRecord[] },
+  records: readonly ToolRecord[],
   provided: readonly unknown[],
 ): boolean {
-  const { sources, records } = last;
-  if (sources.length !== provided.length) return false;
-  for (let i = 0; i < sources.length; i++) {
-    const value = provided[i];
-    if (value !== sources[i] || !unchanged(records[i]!, value as object)) {
-      return false;
-    }
+  if (records.length !== provided.length) return false;
+  for (let i = 0; i < records.length; i++) {
+    if (!unchanged(records[i]!, provided[i])) return false;
   }
   return true;
+}
+
+/** A tool provider's result refused. */
+function refused(
+  where: Where,
+  state: string,
+  fields?: PromptErrorOptions,
+): PromptError {
+  return failure("invalid-value", "list tools", where, state, fields);
 }
 
 /** The registry's memory of the tools it has seen, by the caller's object. */
 export class ToolCopies {
   readonly #records = new WeakMap<object, ToolRecord>();
+  // Checked schemas: the caller's object to its frozen copy, and each copy
+  // of ours to itself, so that it needs no check.
   readonly #schemas = new WeakMap<object, JsonSchema>();
   readonly #byPlace = new WeakMap<object, Map<string, JsonSchema>>();
-  // The registry's own frozen copies, which need no check.
-  readonly #own = new WeakSet<object>();
   // Per tool provider: its last result's tools and their records.
-  readonly #byProvider = new WeakMap<object, Result>();
-  // Per chain snapshot: each provider's result of its last step, and the
-  // records they gave, checked and in order.
+  readonly #byProvider = new WeakMap<object, ToolRecord[]>();
+  // Per chain snapshot: each provider's records of its last step, and all
+  // of them, checked and in order.
   readonly #last = new WeakMap<
     object,
-    {
-      results: (Result | undefined)[];
-      raw: ToolRecord[];
-      ordered: readonly ToolRecord[];
-    }
+    { results: ToolRecord[][]; ordered: readonly ToolRecord[] }
   >();
 
   /**
@@ -96,7 +102,7 @@ export class ToolCopies {
    * answered what it answered then, unchanged; else `undefined`.
    */
   steady(
-    snapshot: { readonly tools: readonly { call: number }[] },
+    snapshot: Snapshot,
     values: readonly unknown[],
   ): readonly ToolRecord[] | undefined {
     const last = this.#last.get(snapshot);
@@ -104,11 +110,10 @@ export class ToolCopies {
     const providers = snapshot.tools;
     for (let p = 0; p < providers.length; p++) {
       // A record stays true of its tool while the tool is unchanged.
-      const result = last.results[p];
       const value = values[providers[p]!.call];
-      if (
-        result === undefined || !Array.isArray(value) || !same(result, value)
-      ) return undefined;
+      if (!Array.isArray(value) || !same(last.results[p]!, value)) {
+        return undefined;
+      }
     }
     return last.ordered;
   }
@@ -118,27 +123,17 @@ export class ToolCopies {
     return this.#last.get(snapshot)?.ordered ?? [];
   }
 
-  /** The ordered records; `prepare` checks and sorts only what changed. */
+  /** The collected records, which `prepare` checks and sorts, remembered. */
   ordered(
-    snapshot: { readonly tools: readonly { entry: object }[] },
-    raw: ToolRecord[],
+    snapshot: Snapshot,
+    records: ToolRecord[],
     prepare: (records: ToolRecord[]) => void,
   ): readonly ToolRecord[] {
-    const results = snapshot.tools.map((p) => this.#byProvider.get(p.entry));
-    const last = this.#last.get(snapshot);
-    if (last !== undefined && last.raw.length === raw.length) {
-      let i = 0;
-      while (i < raw.length && last.raw[i] === raw[i]) i++;
-      if (i === raw.length) {
-        this.#last.set(snapshot, { ...last, results });
-        return last.ordered;
-      }
-    }
-    const ordered = raw.slice();
-    prepare(ordered);
+    prepare(records);
+    const results = snapshot.tools.map((p) => this.#byProvider.get(p.entry)!);
     // Not frozen: internal, and a frozen array is slower to read every step.
-    this.#last.set(snapshot, { results, raw, ordered });
-    return ordered;
+    this.#last.set(snapshot, { results, ordered: records });
+    return records;
   }
 
   /**
@@ -146,46 +141,32 @@ export class ToolCopies {
    * (same object, same fields, same provider) cost a comparison when the
    * provider's last result held them at the same places, else a lookup.
    */
-  collect(
-    provided: unknown,
-    provider: { readonly entry: object; readonly where: Where },
-    into: ToolRecord[],
-  ): void {
-    const where = provider.where as Where & { owner: string | undefined };
-    const fail = (state: string, tool?: string) =>
-      failure(
-        "invalid-value",
-        "list tools",
-        where,
-        state,
-        tool === undefined ? undefined : { tool },
-      );
+  collect(provided: unknown, provider: Provider, into: ToolRecord[]): void {
+    const where = provider.where;
     if (!Array.isArray(provided)) {
-      throw fail(
-        `its tool provider returned ${describeValue(provided)}, not an array`,
-      );
+      const state = `returned ${describeValue(provided)}, not an array`;
+      throw refused(where, `its tool provider ${state}`);
     }
     const last = this.#byProvider.get(provider.entry);
     // Fast path: the tools of the last result, at their places, unchanged.
     if (last !== undefined && same(last, provided)) {
-      for (let i = 0; i < last.records.length; i++) into.push(last.records[i]!);
+      for (let i = 0; i < last.length; i++) into.push(last[i]!);
       return;
     }
-    const now: Result = { sources: [], records: [] };
+    const now: ToolRecord[] = [];
     try {
       const length = provided.length;
-      for (let i = 0; i < length; i++) {
-        const value: unknown = provided[i];
+      for (let index = 0; index < length; index++) {
+        const value: unknown = provided[index];
         const known = typeof value === "object" && value !== null
           ? this.#records.get(value)
           : undefined;
         const record = known !== undefined && known.owner === where.owner &&
-            known.layer === where.layer && unchanged(known, value as object)
+            known.layer === where.layer && unchanged(known, value)
           ? known
-          : this.#record(value, { where, index: i, fail });
+          : this.#record(value, { where, index });
         into.push(record);
-        now.sources.push(value);
-        now.records.push(record);
+        now.push(record);
       }
     } catch (error) {
       // Refused: nothing else will read the promises the array holds.
@@ -195,17 +176,11 @@ export class ToolCopies {
     this.#byProvider.set(provider.entry, now);
   }
 
-  #record(
-    value: unknown,
-    at: {
-      where: Where & { owner: string | undefined };
-      index: number;
-      fail: (state: string, tool?: string) => Error;
-    },
-  ): ToolRecord {
-    const { where, index, fail } = at;
+  #record(value: unknown, at: { where: Where; index: number }): ToolRecord {
+    const { where, index } = at;
     if (typeof value !== "object" || value === null || isThenable(value)) {
-      throw fail(`item ${index} is ${describeValue(value)}, not a tool`);
+      const state = `is ${describeValue(value)}, not a tool`;
+      throw refused(where, `item ${index} ${state}`);
     }
     // Own fields (own getters too) are read once by the spread; a class's
     // getters are read from the object only when the spread lacks them.
@@ -216,45 +191,35 @@ export class ToolCopies {
     const description = field("description");
     const parameters = field("parameters");
     if (typeof name !== "string" || name === "") {
-      throw fail(`item ${index} is not a tool with a non-empty name`);
+      throw refused(where, `item ${index} is not a tool with a non-empty name`);
     }
+    const fields = { tool: name };
     if (name === TOOL_ORDER_REST) {
-      throw fail(
-        `tool "${name}" takes the name of the toolOrder rest entry`,
-        name,
-      );
+      const state = "takes the name of the toolOrder rest entry";
+      throw refused(where, `tool "${name}" ${state}`, fields);
     }
     if (typeof description !== "string") {
-      throw fail(
-        `tool "${name}" has ${
-          describeValue(description)
-        } as description, not a string`,
-        name,
-      );
+      const state = `has ${describeValue(description)} as description`;
+      throw refused(where, `tool "${name}" ${state}, not a string`, fields);
     }
-    const provenance: Provenance = { owner: where.owner, layer: where.layer };
-    const schema = this.#carried(
-      this.#schema(
-        parameters,
-        (state) => fail(`the parameters of tool "${name}" ${state}`, name),
-      ),
-      provenance,
-    );
+    const what = `the parameters of tool "${name}"`;
+    const fail = (state: string) => refused(where, `${what} ${state}`, fields);
+    const schema = this.#carried(this.checkSchema(parameters, fail), where);
     // Host fields (an `execute`, say) survive on the copy; its provenance
     // is its schema's, so the copy stays a plain object, quick to spread.
     const copy = Object.freeze(
       { ...own, name, description, parameters: schema } as ToolSchema,
     );
-    const hosted = Object.keys(own).filter((key) => !SCHEMA_KEYS.includes(key));
     const record: ToolRecord = {
       name,
       description,
       parameters,
-      host: hosted.map((key) => [key, own[key]] as const),
+      host: Object.entries(own).filter(([key]) => !SCHEMA_KEYS.includes(key)),
       keys: countKeys(value),
       copy,
       owner: where.owner,
       layer: where.layer,
+      source: value,
     };
     this.#records.set(value, record);
     return record;
@@ -264,29 +229,28 @@ export class ToolCopies {
    * The schema copy that says who provided a tool: one per schema and
    * provenance, so a tool's copies are found by their `parameters`.
    */
-  #carried(schema: JsonSchema, provenance: Provenance): JsonSchema {
+  #carried(schema: JsonSchema, where: Where): JsonSchema {
+    const { owner, layer } = where;
     let byPlace = this.#byPlace.get(schema);
     if (byPlace === undefined) this.#byPlace.set(schema, byPlace = new Map());
-    const key = JSON.stringify([provenance.owner, provenance.layer]);
+    const key = JSON.stringify([owner, layer]);
     let carried = byPlace.get(key);
     if (carried === undefined) {
-      carried = owned({ ...schema }, provenance);
+      carried = owned({ ...schema }, { owner, layer });
       byPlace.set(key, carried);
-      this.#own.add(carried);
+      this.#schemas.set(carried, carried);
     }
     return carried;
   }
 
-  /** Refuses a schema that is not JSON data, unless it is a copy of ours. */
-  checkSchema(parameters: unknown, fail: (state: string) => Error): void {
-    if (
-      typeof parameters === "object" && parameters !== null &&
-      this.#own.has(parameters)
-    ) return;
-    this.#schema(parameters, fail);
-  }
-
-  #schema(parameters: unknown, fail: (state: string) => Error): JsonSchema {
+  /**
+   * Refuses a schema that is not JSON data, unless it is a copy of ours;
+   * returns its frozen copy.
+   */
+  checkSchema(
+    parameters: unknown,
+    fail: (state: string) => PromptError,
+  ): JsonSchema {
     if (
       typeof parameters !== "object" || parameters === null ||
       Array.isArray(parameters)
@@ -295,10 +259,11 @@ export class ToolCopies {
     }
     let schema = this.#schemas.get(parameters);
     if (schema === undefined) {
-      const at = { seen: new Set<object>(), path: "parameters", fail };
-      schema = frozenJson(parameters, at) as JsonSchema;
+      schema = frozenJson(parameters, "parameters", {
+        seen: new Set(),
+        fail,
+      }) as JsonSchema;
       this.#schemas.set(parameters, schema);
-      this.#own.add(schema);
     }
     return schema;
   }
@@ -311,9 +276,10 @@ export class ToolCopies {
  */
 function frozenJson(
   value: unknown,
-  at: { seen: Set<object>; path: string; fail: (state: string) => Error },
+  path: string,
+  at: { seen: Set<object>; fail: (state: string) => Error },
 ): unknown {
-  const { seen, path, fail } = at;
+  const { seen, fail } = at;
   if (
     value === null || typeof value === "string" || typeof value === "boolean"
   ) return value;
@@ -332,9 +298,7 @@ function frozenJson(
   seen.add(value);
   let copy: unknown;
   if (Array.isArray(value)) {
-    copy = value.map((item, i) =>
-      frozenJson(item, { seen, path: `${path}[${i}]`, fail })
-    );
+    copy = value.map((item, i) => frozenJson(item, `${path}[${i}]`, at));
   } else {
     const proto = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) {
@@ -342,20 +306,15 @@ function frozenJson(
         `hold a class instance at ${path}; a schema is JSON data (convert it first)`,
       );
     }
-    const out: Record<string, unknown> = {};
+    const fields: [string, unknown][] = [];
     for (const key of Object.keys(value)) {
       const field = (value as Record<string, unknown>)[key];
+      // An entry, not an assignment: a `__proto__` key stays an own property.
       if (field !== undefined) {
-        // Defined, not assigned: a `__proto__` key stays an own property.
-        Object.defineProperty(out, key, {
-          value: frozenJson(field, { seen, path: `${path}.${key}`, fail }),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        fields.push([key, frozenJson(field, `${path}.${key}`, at)]);
       }
     }
-    copy = out;
+    copy = Object.fromEntries(fields);
   }
   seen.delete(value);
   return Object.freeze(copy);

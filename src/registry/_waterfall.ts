@@ -166,29 +166,28 @@ export function handlerWhere(entry: FunctionEntry): Where {
 
 const FROZEN_WRITE =
   /read[- ]only|not extensible|non-configurable|non-writable|frozen|Cannot (?:add|assign|delete|define)/i;
+const FROZEN_HINT =
+  "; tool parameters are frozen: give the tool an edited copy of its parameters instead of editing them in place";
 
 function handlerFailed(entry: FunctionEntry, cause: unknown): Error {
   let hint = "";
   try {
     if (cause instanceof TypeError && FROZEN_WRITE.test(cause.message)) {
-      hint =
-        "; tool parameters are frozen: give the tool an edited copy of its parameters instead of editing them in place";
+      hint = FROZEN_HINT;
     }
   } catch {
     // A cause whose `message` throws gets no hint.
   }
-  return failure(
-    "handler-failed",
-    "run",
-    handlerWhere(entry),
-    `it threw: ${messageOf(cause)}${hint}`,
-    { cause },
-  );
+  const state = `it threw: ${messageOf(cause)}${hint}`;
+  return failure("handler-failed", "run", handlerWhere(entry), state, {
+    cause,
+  });
 }
 
 /** What a handler returned (not `undefined`), when it is an assembly. */
 function accept(entry: FunctionEntry, result: unknown): PromptAssembly {
   const assembly = result as PromptAssembly;
+  let fields: { cause: unknown } | undefined;
   try {
     if (
       typeof result === "object" && result !== null &&
@@ -196,22 +195,13 @@ function accept(entry: FunctionEntry, result: unknown): PromptAssembly {
       typeof assembly.variables === "object" && assembly.variables !== null
     ) return assembly;
   } catch (cause) {
-    throw failure(
-      "invalid-value",
-      "run",
-      handlerWhere(entry),
-      `reading the assembly it returned threw: ${messageOf(cause)}`,
-      { cause },
-    );
+    fields = { cause };
   }
-  throw failure(
-    "invalid-value",
-    "run",
-    handlerWhere(entry),
-    `it returned ${
-      describeValue(result)
-    }, not an assembly (return undefined to keep the one it got)`,
-  );
+  const state = fields === undefined
+    ? `it returned ${describeValue(result)}, not an assembly ` +
+      "(return undefined to keep the one it got)"
+    : `reading the assembly it returned threw: ${messageOf(fields.cause)}`;
+  throw failure("invalid-value", "run", handlerWhere(entry), state, fields);
 }
 
 /** What the audit compares: one string per part, tool, variable and layout field. */
@@ -270,8 +260,8 @@ function audit(
     found.push(logged);
   };
   for (const [key, value] of after) {
-    if (!before.has(key)) record(key, "added");
-    else if (before.get(key) !== value) record(key, "changed");
+    const was = before.get(key);
+    if (was !== value) record(key, was === undefined ? "added" : "changed");
   }
   for (const key of before.keys()) if (!after.has(key)) record(key, "removed");
   // Stable within a kind.
