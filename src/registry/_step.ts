@@ -41,7 +41,7 @@ interface Last {
   /** Each top-level part (sections, then context entries) as built. */
   readonly parts: readonly AssembledItem[];
   /** Each top-level part's rendered text, `""` when it dropped out. */
-  readonly texts: readonly string[];
+  readonly texts: readonly (string | undefined)[];
   /** The variables each part's texts reference, found when first asked. */
   readonly uses: (ReadonlySet<string> | undefined)[];
   /** The step's variables, updated in place by the next changed step. */
@@ -49,8 +49,6 @@ interface Last {
 }
 
 const NO_AGENT = Symbol("no agent");
-const OWN_SECTIONS: RenderHow = { kind: "section", own: true };
-const OWN_CONTEXTS: RenderHow = { kind: "context", own: true };
 
 /** An object key is remembered weakly, any other in the bounded map. */
 const isObject = (agent: unknown): agent is object =>
@@ -69,18 +67,11 @@ export class StepMemory {
     return last;
   }
 
-  forget(agent: unknown): void {
-    if (isObject(agent)) this.#byObject.delete(agent);
-    else this.#byString.delete(agent);
-  }
-
-  set(agent: unknown, last: Last): void {
-    if (isObject(agent)) {
-      this.#byObject.set(agent, last);
-      return;
-    }
-    this.#byString.delete(agent);
-    this.#byString.set(agent, last);
+  /** Remembers `last` as `agent`'s last step, or forgets it (`undefined`). */
+  set(agent: unknown, last: Last | undefined): void {
+    const map = isObject(agent) ? this.#byObject : this.#byString;
+    map.delete(agent as object);
+    if (last !== undefined) map.set(agent as object, last);
     if (this.#byString.size > AGENT_MEMORY) {
       this.#byString.delete(this.#byString.keys().next().value);
     }
@@ -120,35 +111,31 @@ function finish(
   // Every tool is read (a comparison each when unchanged): a tool edited
   // in place is a change, as it is for assemble().
   const records = toolRecords(snapshot, values, state.copies, state.order);
-  const change = last === undefined
-    ? undefined
-    : changed(snapshot, last, values);
+  const change = last && changed(snapshot, last, values);
   // Fast path: every provider answered what it answered last step.
   if (last !== undefined && change === undefined && last.records === records) {
     return last.step;
   }
   const { sections, contexts } = snapshot;
   const count = sections.length + contexts.length;
-  const dirty = change?.dirty ??
-    new Uint8Array(count).fill(last === undefined ? OWN : 0);
   const parts = last?.parts.slice() ?? new Array<AssembledItem>(count);
-  const texts = last?.texts.slice() ?? new Array<string>(count);
+  const texts = last?.texts.slice() ?? new Array<string | undefined>(count);
   const uses = last?.uses.slice() ?? new Array<Set<string> | undefined>(count);
   // Built (so checked) in assembly order; an unchanged part is known good,
   // and one that only reads a changed variable is rendered from the part it was.
   for (let t = 0; t < count; t++) {
-    if (dirty[t] !== OWN) continue;
-    parts[t] = part(
-      snapshot,
-      values,
-      t < sections.length ? sections[t]! : contexts[t - sections.length]!,
-    );
+    const dirty = change?.dirty[t] ?? (last === undefined ? OWN : 0);
+    if (dirty !== 0) texts[t] = undefined;
+    if (dirty !== OWN) continue;
+    const node = t < sections.length
+      ? sections[t]!
+      : contexts[t - sections.length]!;
+    parts[t] = part(snapshot, values, node);
     uses[t] = undefined;
   }
-  let variables: Record<string, string | undefined>;
-  if (last === undefined) variables = variablesOf(snapshot, values);
+  let variables = last?.variables;
+  if (variables === undefined) variables = variablesOf(snapshot, values);
   else {
-    variables = last.variables;
     const calls = change?.variables ?? [];
     const checked = calls.map((call) => variableValue(snapshot, values, call));
     // Every value checked first: a refused step changes nothing.
@@ -156,43 +143,30 @@ function finish(
       variables[snapshot.calls[calls[i]!]!.where.variable!] = checked[i];
     }
   }
+  // Only the parts whose text is gone render, the rest are joined as they were.
+  const render = (kind: RenderHow["kind"], from: number, to: number) => {
+    const alone = parts.slice(from, to) as AssembledSection[];
+    const separator = state.separator ?? "\n\n";
+    const assembly = { sections: alone, contexts: alone, tools: [], variables };
+    const how = { kind, own: true, rendered: texts, from };
+    return renderAssembly({ ...assembly, separator }, how);
+  };
+  // A complete section is the whole prompt: the others are only checked.
   const complete = snapshot.complete === undefined
     ? -1
     : sections.indexOf(snapshot.complete);
-  let prompt = last?.step.prompt;
-  let context = last?.step.context;
+  let prompt: string;
+  let context: string;
   try {
-    for (let t = 0; t < count; t++) {
-      const section = t < sections.length;
-      // A complete section is the whole prompt: the others are only checked.
-      if (dirty[t] === 0 || section && complete !== -1 && t !== complete) {
-        continue;
-      }
-      const alone = [parts[t]! as AssembledSection];
-      texts[t] = renderAssembly(
-        section
-          ? { sections: alone, tools: [], variables }
-          : { sections: [], contexts: alone, tools: [], variables },
-        section ? OWN_SECTIONS : OWN_CONTEXTS,
-      );
-      if (section) prompt = undefined;
-      else context = undefined;
-    }
+    prompt = complete === -1
+      ? render("section", 0, sections.length)
+      : render("section", complete, complete + 1);
+    context = render("context", sections.length, count);
   } catch (error) {
     // The variables were updated in place for a step that failed.
-    if (last !== undefined) state.memory.forget(agent);
+    if (last !== undefined) state.memory.set(agent, undefined);
     throw error;
   }
-  prompt ??= complete !== -1 ? texts[complete]! : joined(parts, texts, {
-    from: 0,
-    to: sections.length,
-    separator: state.separator ?? "\n\n",
-  });
-  context ??= joined(parts, texts, {
-    from: sections.length,
-    to: count,
-    separator: "\n\n",
-  });
   const tools = last !== undefined && last.records === records
     ? last.step.tools
     : Object.freeze(records.map((record) => record.copy));
@@ -276,22 +250,6 @@ function referenced(part: AssembledItem, into: Set<string>): Set<string> {
 function add(text: string, into: Set<string>): void {
   const names = templateOf(text).parts;
   for (let k = 1; k < names.length; k += 2) into.add(names[k]!);
-}
-
-/** Rendered top-level parts joined as the renderer joins a sequence. */
-function joined(
-  parts: readonly AssembledItem[],
-  texts: readonly string[],
-  range: { from: number; to: number; separator: string },
-): string {
-  let out = "";
-  for (let t = range.from; t < range.to; t++) {
-    const text = texts[t]!;
-    if (text === "") continue;
-    if (out !== "") out += parts[t]!.separator ?? range.separator;
-    out += text;
-  }
-  return out;
 }
 
 /**

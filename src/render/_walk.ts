@@ -26,6 +26,13 @@ export interface RenderHow {
   readonly spans?: PartSpan[];
   /** Collects the names of the top-level parts that rendered empty. */
   readonly dropped?: string[];
+  /**
+   * Top-level texts of an earlier render, part `i`'s at `from + i`: a part
+   * whose text is there is joined as it is, the text of any other is
+   * written there.
+   */
+  readonly rendered?: (string | undefined)[];
+  readonly from?: number;
 }
 
 /**
@@ -127,15 +134,21 @@ class Walk {
     const separator = list ? list.separator ?? "\n" : this.separator;
     const seen = list?.dedupe === true ? new Set<string>() : undefined;
     const section = list === undefined && kind === "section";
+    const rendered = list === undefined ? this.how.rendered : undefined;
+    const from = this.how.from ?? 0;
     let out = "";
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i] as AssembledItem;
-      if (!problems.isWalkable(part, section)) {
-        throw problems.invalidPart(part, { kind, path: this.path, index: i });
+      let text = rendered?.[from + i];
+      if (text === undefined) {
+        if (!problems.isWalkable(part, section)) {
+          throw problems.invalidPart(part, { kind, path: this.path, index: i });
+        }
+        text = part.list === undefined
+          ? this.text(part, false)
+          : this.list(part, part.list);
+        if (rendered !== undefined) rendered[from + i] = text;
       }
-      const text = part.list === undefined
-        ? this.text(part, false)
-        : this.list(part, part.list);
       if (text === "") {
         if (list === undefined) dropped?.push(part.name);
         continue;
