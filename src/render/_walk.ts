@@ -201,7 +201,18 @@ class Walk {
     return text;
   }
 
-  /** A part's text, or its list's footer, rendered as the part's flags say. */
+  /**
+   * A part's text, or its list's footer, rendered as the part's flags say.
+   * A text's first render is not remembered, and in a run of memo misses
+   * ever fewer renders compare and remember (a remembered render outlives
+   * young objects, which costs more than building it), so a text whose
+   * values change at every render is joined as without memo. The others
+   * compare the values with the memo's (a snapshot: a getter may render
+   * again) and return its result when all are the same; a render is
+   * remembered once every value was read, so a throw leaves the memo as it
+   * was. A trimmed render trims its edge values, not its result (that would
+   * flatten it), unless one trims to nothing.
+   */
   text(part: AssembledItem, footer: boolean): string {
     const text = footer ? part.list!.footer! : part.text;
     const trims = part.trim !== false;
@@ -219,34 +230,15 @@ class Walk {
     this.at = part;
     this.footer = footer;
     const { malformed, offsets } = template;
+    const parts = trims ? template.trimmed : template.parts;
     if (malformed !== undefined) {
       // The first problem in the text: a reference before the group, or it.
-      for (let k = 0; offsets[k]! < malformed[0]; k++) {
-        this.read(template.parts, k);
-      }
+      for (let k = 0; offsets[k]! < malformed[0]; k++) this.read(parts, k);
       throw problems.textError({ ...this.site(), span: malformed });
     }
-    // Fast path: no reference, the text (trimmed once, when parsed) is it.
-    if (template.parts.length === 1) {
-      return (trims ? template.trimmed : template.parts)[0]!;
-    }
-    return this.interpolate(template, trims);
-  }
-
-  /**
-   * `template` interpolated, trimmed if `trims`. A text's first render is not
-   * remembered, and in a run of memo misses ever fewer renders compare and
-   * remember (a remembered render outlives young objects, which costs more
-   * than building it), so a text whose values change at every render is
-   * joined as without memo. The others compare the values with the memo's
-   * (a snapshot: a getter may render again) and return its result when all
-   * are the same; a render is remembered once every value was read, so a
-   * throw leaves the memo as it was. A trimmed render trims its edge values,
-   * not its result (that would flatten it), unless one trims to nothing.
-   */
-  interpolate(template: Template, trims: boolean): string {
-    const parts = trims ? template.trimmed : template.parts;
     const n = (parts.length - 1) >> 1;
+    // Fast path: no reference, the text (trimmed once, when parsed) is it.
+    if (n === 0) return parts[0]!;
     const m = template.misses;
     let values: string[] | undefined;
     // Compare (and remember) at misses 0–3, then around each power of two
