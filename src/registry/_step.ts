@@ -21,12 +21,7 @@ import { renderAssembly, type RenderHow } from "../render/_walk.ts";
 import { templateOf } from "../render/_template.ts";
 import { assemble, type AssembleState } from "./_assemble.ts";
 import { part, readProvided, sameItems } from "./_parts.ts";
-import {
-  resolveStep,
-  toolRecords,
-  variablesOf,
-  variableValue,
-} from "./_resolve.ts";
+import { resolveStep, toolRecords, variablesOf, variableValue } from "./_ts";
 import type { Snapshot } from "./_snapshot.ts";
 import type { ToolRecord } from "./_tools.ts";
 
@@ -39,7 +34,7 @@ interface Last {
   readonly records: readonly ToolRecord[];
   readonly step: RenderedStep;
   /** Each top-level part (sections, then context entries) as built. */
-  readonly parts: readonly AssembledItem[];
+  readonly parts: readonly (AssembledItem | undefined)[];
   /** Each top-level part's rendered text, `""` when it dropped out. */
   readonly texts: readonly (string | undefined)[];
   /** The variables each part's texts reference, found when first asked. */
@@ -110,37 +105,69 @@ function finish(
   readProvided(snapshot, values);
   // Every tool is read (a comparison each when unchanged): a tool edited
   // in place is a change, as it is for assemble().
-  const records = toolRecords(snapshot, values, state.copies, state.order);
-  const change = last && changed(snapshot, last, values);
+  const records = toolRecords(
+    snapshot,
+    values,
+    state.copies,
+    state.order,
+  );
+  // The calls that answered otherwise (tools are compared by their records).
+  let calls: number[] | undefined;
+  for (let i = 0; last !== undefined && i < values.length; i++) {
+    const a = last.values[i];
+    const b = values[i];
+    // Fast path: the same string or number (most calls).
+    if (a === b || snapshot.calls[i]!.kind === "tools" || sameItems(a, b)) {
+      continue;
+    }
+    (calls ??= []).push(i);
+  }
   // Fast path: every provider answered what it answered last step.
-  if (last !== undefined && change === undefined && last.records === records) {
+  if (last !== undefined && calls === undefined && last.records === records) {
     return last.step;
   }
-  const { sections, contexts } = snapshot;
+  const { sections, contexts, tops } = snapshot;
   const count = sections.length + contexts.length;
-  const parts = last?.parts.slice() ?? new Array<AssembledItem>(count);
-  const texts = last?.texts.slice() ?? new Array<string | undefined>(count);
-  const uses = last?.uses.slice() ?? new Array<Set<string> | undefined>(count);
-  // Built (so checked) in assembly order; an unchanged part is known good,
-  // and one that only reads a changed variable is rendered from the part it was.
+  const parts: (AssembledItem | undefined)[] = last?.parts.slice() ?? [];
+  const texts = last?.texts.slice() ?? [];
+  const uses = last?.uses.slice() ?? [];
+  const changed: number[] = []; // the variables' calls
+  for (const call of calls ?? []) {
+    if (tops[call]! >= 0) parts[tops[call]!] = undefined;
+    else changed.push(call);
+  }
+  const variable = (call: number) => snapshot.calls[call]!.where.variable!;
+  const names = new Set(changed.map(variable));
+  // A part whose own calls changed is built (so checked) again, in assembly
+  // order; an unchanged part is known good.
   for (let t = 0; t < count; t++) {
-    const dirty = change?.dirty[t] ?? (last === undefined ? OWN : 0);
-    if (dirty !== 0) texts[t] = undefined;
-    if (dirty !== OWN) continue;
+    if (parts[t] !== undefined) continue;
     const node = t < sections.length
       ? sections[t]!
       : contexts[t - sections.length]!;
     parts[t] = part(snapshot, values, node);
-    uses[t] = undefined;
+    texts[t] = uses[t] = undefined;
+  }
+  // One that references a changed variable is rendered again.
+  for (let t = 0; names.size > 0 && t < count; t++) {
+    if (texts[t] === undefined) continue;
+    for (const name of uses[t] ??= referenced(parts[t]!, new Set())) {
+      if (names.has(name)) {
+        texts[t] = undefined;
+        break;
+      }
+    }
   }
   let variables = last?.variables;
-  if (variables === undefined) variables = variablesOf(snapshot, values);
-  else {
-    const calls = change?.variables ?? [];
-    const checked = calls.map((call) => variableValue(snapshot, values, call));
+  if (variables === undefined) {
+    variables = variablesOf(snapshot, values);
+  } else {
+    const checked = changed.map((call) =>
+      variableValue(snapshot, values, call)
+    );
     // Every value checked first: a refused step changes nothing.
-    for (let i = 0; i < calls.length; i++) {
-      variables[snapshot.calls[calls[i]!]!.where.variable!] = checked[i];
+    for (let i = 0; i < changed.length; i++) {
+      variables[variable(changed[i]!)] = checked[i];
     }
   }
   // Only the parts whose text is gone render, the rest are joined as they were.
@@ -152,9 +179,7 @@ function finish(
     return renderAssembly({ ...assembly, separator }, how);
   };
   // A complete section is the whole prompt: the others are only checked.
-  const complete = snapshot.complete === undefined
-    ? -1
-    : sections.indexOf(snapshot.complete);
+  const complete = sections.indexOf(snapshot.complete!); // -1 without one
   let prompt: string;
   let context: string;
   try {
@@ -183,58 +208,6 @@ function finish(
     variables,
   });
   return step;
-}
-
-/** A part's own calls changed: it is built and rendered again. */
-const OWN = 1;
-/** A variable it references changed: it is rendered again. */
-const READS = 2;
-
-/** What changed since the last step: parts to redo, variable calls. */
-interface Change {
-  readonly dirty: Uint8Array;
-  readonly variables: readonly number[] | undefined;
-}
-
-/**
- * Which top-level parts must be built and rendered again: those whose own
- * calls answered otherwise, and those that reference a variable that did;
- * `undefined` when no call did (tools are compared by their records).
- */
-function changed(
-  snapshot: Snapshot,
-  last: Last,
-  values: readonly unknown[],
-): Change | undefined {
-  const { calls, tops } = snapshot;
-  let dirty: Uint8Array | undefined;
-  let variables: number[] | undefined;
-  for (let i = 0; i < values.length; i++) {
-    const a = last.values[i];
-    const b = values[i];
-    // Fast path: the same string or number (most calls).
-    if (a === b || calls[i]!.kind === "tools" || sameItems(a, b)) continue;
-    dirty ??= new Uint8Array(last.parts.length);
-    const top = tops[i]!;
-    if (top >= 0) dirty[top] = OWN;
-    else (variables ??= []).push(i);
-  }
-  if (dirty === undefined) return undefined;
-  if (variables !== undefined) {
-    const names = new Set(variables.map((call) => calls[call]!.where.variable));
-    for (let t = 0; t < dirty.length; t++) {
-      if (dirty[t] === OWN) continue;
-      for (
-        const name of last.uses[t] ??= referenced(last.parts[t]!, new Set())
-      ) {
-        if (names.has(name)) {
-          dirty[t] = READS;
-          break;
-        }
-      }
-    }
-  }
-  return { dirty, variables };
 }
 
 /** The variables a part's texts (heading, footer, items) reference. */
@@ -286,16 +259,12 @@ function sameFields(
   fields: Record<string, unknown>,
   record: ToolRecord,
 ): boolean {
-  if (
-    fields.name !== record.name || fields.description !== record.description ||
-    fields.parameters !== record.copy.parameters
-  ) return false;
-  const { host } = record;
-  for (let i = 0; i < host.length; i++) {
-    if (fields[host[i]![0]] !== host[i]![1]) return false;
-  }
+  const copy = record.copy as unknown as Record<string, unknown>;
   let count = 0;
-  for (const _ in fields) count++;
+  for (const key in fields) {
+    if (fields[key] !== copy[key] || !Object.hasOwn(copy, key)) return false;
+    count++;
+  }
   // The copy's keys: the three of a schema and the host fields.
-  return count === 3 + host.length;
+  return count === 3 + record.host.length;
 }
