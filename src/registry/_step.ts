@@ -21,7 +21,12 @@ import { renderAssembly, type RenderHow } from "../render/_walk.ts";
 import { templateOf } from "../render/_template.ts";
 import { assemble, type AssembleState } from "./_assemble.ts";
 import { part, readProvided, sameItems } from "./_parts.ts";
-import { resolveStep, toolRecords, variablesOf, variableValue } from "./_ts";
+import {
+  resolveStep,
+  toolRecords,
+  variablesOf,
+  variableValue,
+} from "./_resolve.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import type { ToolRecord } from "./_tools.ts";
 

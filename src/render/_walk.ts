@@ -110,10 +110,9 @@ class Walk {
   at: AssembledItem | undefined;
   footer = false;
   template: Template | undefined;
-  /** Texts looked up in the cache and their characters; a memo's values. */
+  /** Texts looked up in the cache and their characters. */
   texts = 0;
   chars = 0;
-  readonly values: string[] = [];
   /** Where the sequence adds spans, from where its text starts; a list's. */
   spans: PartSpan[] | undefined;
   base = 0;
@@ -249,10 +248,10 @@ class Walk {
     ) {
       const memo = template.memo;
       let same = memo?.trim === trims;
-      values = this.values;
+      values = [];
       for (let k = 0; k < n; k++) {
-        values[k] = this.read(parts, k);
-        if (same && values[k] !== memo!.values[k]) same = false;
+        values.push(this.read(parts, k));
+        same &&= values[k] === memo!.values[k];
       }
       if (same) {
         if (m !== 1) template.misses = 1;
@@ -275,7 +274,7 @@ class Walk {
     if (head === "" || tail === "") out = out.trim();
     if (values !== undefined && m > 0) {
       out.charCodeAt(0); // flat from now on: reused, it is copied as one piece
-      template.memo = { values: values.slice(0, n), trim: trims, result: out };
+      template.memo = { values, trim: trims, result: out };
       this.cache.charge(out.length);
     }
     return out;
@@ -287,12 +286,12 @@ class Walk {
     const name = parts[2 * k + 1]!;
     const value = variables[name];
     if (
-      typeof value !== "string" || (!this.own && !HAS_OWN.call(variables, name))
+      typeof value === "string" && (this.own || HAS_OWN.call(variables, name))
     ) {
-      const offset = this.template!.offsets[k]!;
-      throw problems.textError({ ...this.site(), offset, name, value });
+      return value;
     }
-    return value;
+    const offset = this.template!.offsets[k]!;
+    throw problems.textError({ ...this.site(), offset, name, value });
   }
 
   /** Where the text being interpolated sits, for its errors. */
