@@ -49,6 +49,7 @@ interface Last {
 }
 
 const NO_AGENT = Symbol("no agent");
+const CHANNEL = { section: "prompt", context: "context" } as const;
 
 /** An object key is remembered weakly, any other in the bounded map. */
 const isObject = (agent: unknown): agent is object =>
@@ -110,46 +111,37 @@ function finish(
   readProvided(snapshot, values);
   // Every tool is read (a comparison each when unchanged): a tool edited
   // in place is a change, as it is for assemble().
-  const records = toolRecords(
-    snapshot,
-    values,
-    state.copies,
-    state.order,
-  );
-  // The calls that answered otherwise (tools are compared by their records).
-  let calls: number[] | undefined;
+  const records = toolRecords(snapshot, values, state.copies, state.order);
+  const { sections, contexts, tops, calls } = snapshot;
+  let moved: number[] | undefined; // the calls that answered otherwise
   for (let i = 0; last !== undefined && i < values.length; i++) {
     const a = last.values[i];
     const b = values[i];
-    // Fast path: the same string or number (most calls).
-    if (a === b || snapshot.calls[i]!.kind === "tools" || sameItems(a, b)) {
-      continue;
-    }
-    (calls ??= []).push(i);
+    // Fast path: the same string or number (most calls); tools are compared
+    // by their records.
+    if (a === b || calls[i]!.kind === "tools" || sameItems(a, b)) continue;
+    (moved ??= []).push(i);
   }
   // Fast path: every provider answered what it answered last step.
-  if (last !== undefined && calls === undefined && last.records === records) {
+  if (last !== undefined && moved === undefined && last.records === records) {
     return last.step;
   }
-  const { sections, contexts, tops } = snapshot;
   const count = sections.length + contexts.length;
   const parts: (AssembledItem | undefined)[] = last?.parts.slice() ?? [];
   const texts = last?.texts.slice() ?? [];
   const uses = last?.uses.slice() ?? [];
   const changed: number[] = []; // the variables' calls
-  for (const call of calls ?? []) {
+  for (const call of moved ?? []) {
     if (tops[call]! >= 0) parts[tops[call]!] = undefined;
     else changed.push(call);
   }
-  const variable = (call: number) => snapshot.calls[call]!.where.variable!;
+  const variable = (call: number) => calls[call]!.where.variable!;
   const names = new Set(changed.map(variable));
   // A part whose own calls changed is built (so checked) again, in assembly
   // order; an unchanged part is known good.
   for (let t = 0; t < count; t++) {
     if (parts[t] !== undefined) continue;
-    const node = t < sections.length
-      ? sections[t]!
-      : contexts[t - sections.length]!;
+    const node = sections[t] ?? contexts[t - sections.length]!;
     parts[t] = part(snapshot, values, node);
     texts[t] = uses[t] = undefined;
   }
@@ -164,9 +156,8 @@ function finish(
     }
   }
   let variables = last?.variables;
-  if (variables === undefined) {
-    variables = variablesOf(snapshot, values);
-  } else {
+  if (variables === undefined) variables = variablesOf(snapshot, values);
+  else {
     const checked = changed.map((call) =>
       variableValue(snapshot, values, call)
     );
@@ -177,6 +168,9 @@ function finish(
   }
   // Only the parts whose text is gone render, the rest are joined as they were.
   const render = (kind: RenderHow["kind"], from: number, to: number) => {
+    let t = from;
+    while (t < to && texts[t] !== undefined) t++;
+    if (t === to && last !== undefined) return last.step[CHANNEL[kind]];
     const alone = parts.slice(from, to) as AssembledSection[];
     const separator = state.separator ?? "\n\n";
     const assembly = { sections: alone, contexts: alone, tools: [], variables };
@@ -185,12 +179,13 @@ function finish(
   };
   // A complete section is the whole prompt: the others are only checked.
   const complete = sections.indexOf(snapshot.complete!); // -1 without one
+  const [from, to] = complete < 0
+    ? [0, sections.length]
+    : [complete, complete + 1];
   let prompt: string;
   let context: string;
   try {
-    prompt = complete === -1
-      ? render("section", 0, sections.length)
-      : render("section", complete, complete + 1);
+    prompt = render("section", from, to);
     context = render("context", sections.length, count);
   } catch (error) {
     // The variables were updated in place for a step that failed.
