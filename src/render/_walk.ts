@@ -5,11 +5,7 @@
  * @module
  */
 
-import type {
-  AssembledItem,
-  AssembledList,
-  PromptAssembly,
-} from "../core/types.ts";
+import type { AssembledItem, PromptAssembly } from "../core/types.ts";
 import type { BoundedCache } from "./_bounded_cache.ts";
 import { type Template, templateOf, TEMPLATES } from "./_template.ts";
 import * as problems from "./_problems.ts";
@@ -53,6 +49,8 @@ export interface PartSpan {
   items?: PartSpan[];
 }
 
+/** A list's layout. */
+type List = NonNullable<AssembledItem["list"]>;
 /** A list's spans (the first item's separator follows the heading). */
 type Layout = Pick<PartSpan, "heading" | "footer" | "items">;
 
@@ -60,8 +58,6 @@ type Layout = Pick<PartSpan, "heading" | "footer" | "items">;
 const trim = (text: string) => text.trim();
 
 const NONE: readonly unknown[] = [];
-const NO_PATH: string[] = [];
-const NO_ASSEMBLY = {} as PromptAssembly;
 /** Inlined by V8 where `Object.hasOwn` is a call: the same check, cheaper. */
 const HAS_OWN = Object.prototype.hasOwnProperty;
 
@@ -69,16 +65,13 @@ const HAS_OWN = Object.prototype.hasOwnProperty;
  * Renders an assembly's sections (or contexts), its fields checked:
  * `contexts` may be absent, the rest may not.
  */
-export function renderAssembly(
-  assembly: PromptAssembly,
-  how: RenderHow,
-): string {
+export function renderAssembly(input: PromptAssembly, how: RenderHow): string {
   const section = how.kind === "section";
-  const object = typeof assembly === "object" && assembly !== null;
-  const { variables, separator = "\n\n" } = object ? assembly : NO_ASSEMBLY;
-  const parts = section ? assembly?.sections : assembly?.contexts ?? NONE;
+  const object = typeof input === "object" && input !== null;
+  const { variables, separator = "\n\n" } = object ? input : {} as never;
+  const parts = section ? input?.sections : input?.contexts ?? NONE;
   const bad: [string, unknown, string] | undefined = !object
-    ? ["the assembly", assembly, "an object"]
+    ? ["the assembly", input, "an object"]
     : typeof variables !== "object" || variables === null
     ? ["its variables", variables, "an object"]
     : !Array.isArray(parts)
@@ -90,7 +83,7 @@ export function renderAssembly(
   const walk = new Walk(how, variables);
   walk.separator = section ? separator : "\n\n";
   const text = walk.sequence(parts, undefined);
-  walk.cache.fit(walk.texts, walk.chars);
+  (how.cache ?? TEMPLATES).fit(walk.texts, walk.chars);
   return text;
 }
 
@@ -100,12 +93,10 @@ export function renderAssembly(
  * values read once each (see `interpolate`).
  */
 class Walk {
-  readonly own: boolean;
-  readonly cache: BoundedCache<Template>;
   /** Placed between two rendered top-level parts that set no separator. */
   separator = "\n\n";
   /** Names of the lists being rendered, from the top-level part down. */
-  path: string[] = NO_PATH;
+  path: string[] = [];
   /** The part whose text (or footer) is interpolated, its template. */
   at: AssembledItem | undefined;
   footer = false;
@@ -122,13 +113,11 @@ class Walk {
     readonly how: RenderHow,
     readonly variables: Record<string, unknown>,
   ) {
-    this.own = how.own === true;
-    this.cache = how.cache ?? TEMPLATES;
     this.spans = how.spans;
   }
 
   /** The parts of `list` (or the top-level ones) joined; a dropped part takes its separator with it. */
-  sequence(parts: readonly unknown[], list: AssembledList | undefined): string {
+  sequence(parts: readonly unknown[], list: List | undefined): string {
     const { how: { kind, dropped }, spans, base } = this;
     const separator = list ? list.separator ?? "\n" : this.separator;
     const seen = list?.dedupe === true ? new Set<string>() : undefined;
@@ -152,10 +141,8 @@ class Walk {
         if (list === undefined) dropped?.push(part.name);
         continue;
       }
-      if (seen !== undefined) {
-        if (seen.has(text)) continue;
-        seen.add(text);
-      }
+      if (seen?.has(text)) continue;
+      seen?.add(text);
       const separatorStart = out.length;
       if (separatorStart > 0) out += part.separator ?? separator;
       if (spans !== undefined) {
@@ -173,7 +160,7 @@ class Walk {
    * A list: its heading, the items that remain and its footer, or its
    * `empty` text; in a span render, their spans in `layout`.
    */
-  list(part: AssembledItem, list: AssembledList): string {
+  list(part: AssembledItem, list: List): string {
     const heading = this.text(part, false);
     const separator = list.separator ?? "\n";
     const lead = heading && heading + (list.headingSeparator ?? separator);
@@ -220,7 +207,7 @@ class Walk {
     const last = this.template;
     let template = last?.next;
     if (template?.source !== text) {
-      template = templateOf(text, this.cache);
+      template = templateOf(text, this.how.cache);
       if (last !== undefined) last.next = template;
       this.texts++;
       this.chars += text.length;
@@ -275,7 +262,7 @@ class Walk {
     if (values !== undefined && m > 0) {
       out.charCodeAt(0); // flat from now on: reused, it is copied as one piece
       template.memo = { values, trim: trims, result: out };
-      this.cache.charge(out.length);
+      (this.how.cache ?? TEMPLATES).charge(out.length);
     }
     return out;
   }
@@ -286,7 +273,8 @@ class Walk {
     const name = parts[2 * k + 1]!;
     const value = variables[name];
     if (
-      typeof value === "string" && (this.own || HAS_OWN.call(variables, name))
+      typeof value === "string" &&
+      (this.how.own || HAS_OWN.call(variables, name))
     ) {
       return value;
     }
