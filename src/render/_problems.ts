@@ -37,10 +37,8 @@ export interface TextSite {
 export function textError(site: TextSite): PromptError {
   const { text, name, variables, value, span } = site;
   const offset = span?.[0] ?? site.offset!;
-  const reference = text.slice(
-    offset,
-    span?.[1] ?? text.indexOf("}}", offset) + 2,
-  );
+  const end = span?.[1] ?? text.indexOf("}}", offset) + 2;
+  const reference = text.slice(offset, end);
   const { line, column } = locate(text, offset);
   const at = `at ${line}:${column}${site.footer ? " of its footer" : ""}`;
   const fields = { reference, line, column, offset };
