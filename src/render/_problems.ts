@@ -7,13 +7,7 @@
  */
 
 import { checkPart, fieldError } from "../core/_fields.ts";
-import {
-  describeValue,
-  failure,
-  type PromptError,
-  type PromptErrorCode,
-  type Where,
-} from "../core/errors.ts";
+import { describeValue, failure, type Where } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
 import type { AssembledItem, AssembledList } from "../core/types.ts";
 
@@ -34,7 +28,7 @@ export interface TextSite {
 }
 
 /** The error for a reference that resolves to no string, or for a malformed group. */
-export function textError(site: TextSite): PromptError {
+export function textError(site: TextSite) {
   const { text, name, variables, value, span } = site;
   const offset = span?.[0] ?? site.offset!;
   const end = span?.[1] ?? text.indexOf("}}", offset) + 2;
@@ -53,7 +47,7 @@ export function textError(site: TextSite): PromptError {
   const suggestion = known
     ? undefined
     : closestName(name, Object.keys(variables));
-  const [code, phrase]: [PromptErrorCode, string] = !known
+  const [code, phrase]: [Parameters<typeof failure>[0], string] = !known
     ? ["unknown-variable", `which is not registered${didYouMean(suggestion)}`]
     : value === undefined
     ? ["missing-value", "which has no value in this assembly"]
@@ -67,7 +61,7 @@ export function textError(site: TextSite): PromptError {
 export function assemblyError(
   kind: "section" | "context",
   [field, value, expected]: [string, unknown, string],
-): PromptError {
+) {
   const state = `${field} is ${describeValue(value)}, not ${expected}`;
   const action = `render the ${kind === "section" ? "prompt" : "context"}`;
   return failure("invalid-value", action, {}, state);
@@ -117,13 +111,8 @@ function isLayout(list: AssembledList, items: unknown): boolean {
 
 const STABILITIES: readonly unknown[] = ["static", "session", "step"];
 
-function isText(value: unknown): boolean {
-  return value === undefined || typeof value === "string";
-}
-
-function isFlag(value: unknown): boolean {
-  return value === undefined || typeof value === "boolean";
-}
+const isText = (v: unknown) => v === undefined || typeof v === "string";
+const isFlag = (v: unknown) => v === undefined || typeof v === "boolean";
 
 /** The field table's error for a part the quick check refused, index `index` of its sequence. */
 export function invalidPart(
@@ -144,10 +133,7 @@ export function invalidPart(
 }
 
 /** The 1-based line and column (in UTF-16 code units) of `offset` in `text`. */
-export function locate(
-  text: string,
-  offset: number,
-): { line: number; column: number } {
+export function locate(text: string, offset: number) {
   const lines = text.slice(0, offset).split("\n");
   return { line: lines.length, column: lines[lines.length - 1]!.length + 1 };
 }
