@@ -100,11 +100,7 @@ export function renderStep(
   return resolveStep(snapshot, state, finish);
 }
 
-function finish(
-  values: unknown[],
-  snapshot: Snapshot,
-  state: StepState,
-): RenderedStep {
+function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
   const agent = state.agent === undefined ? NO_AGENT : state.agent;
   const found = state.memory.get(agent);
   const last = found?.snapshot === snapshot ? found : undefined;
@@ -126,7 +122,8 @@ function finish(
   if (last !== undefined && moved === undefined && last.records === records) {
     return last.step;
   }
-  const count = sections.length + contexts.length;
+  const split = sections.length; // the first context entry
+  const count = split + contexts.length;
   const parts: (AssembledItem | undefined)[] = last?.parts.slice() ?? [];
   const texts = last?.texts.slice() ?? [];
   const uses = last?.uses.slice() ?? [];
@@ -141,7 +138,7 @@ function finish(
   // order; an unchanged part is known good.
   for (let t = 0; t < count; t++) {
     if (parts[t] !== undefined) continue;
-    const node = sections[t] ?? contexts[t - sections.length]!;
+    const node = sections[t] ?? contexts[t - split]!;
     parts[t] = part(snapshot, values, node);
     texts[t] = uses[t] = undefined;
   }
@@ -175,23 +172,19 @@ function finish(
     const separator = state.separator ?? "\n\n";
     const assembly = { sections: alone, contexts: alone, tools: [], variables };
     const how = { kind, own: true, rendered: texts, from };
-    return renderAssembly({ ...assembly, separator }, how);
+    try {
+      return renderAssembly({ ...assembly, separator }, how);
+    } catch (error) {
+      // The variables were updated in place for a step that failed.
+      if (last !== undefined) state.memory.set(agent, undefined);
+      throw error;
+    }
   };
   // A complete section is the whole prompt: the others are only checked.
   const complete = sections.indexOf(snapshot.complete!); // -1 without one
-  const [from, to] = complete < 0
-    ? [0, sections.length]
-    : [complete, complete + 1];
-  let prompt: string;
-  let context: string;
-  try {
-    prompt = render("section", from, to);
-    context = render("context", sections.length, count);
-  } catch (error) {
-    // The variables were updated in place for a step that failed.
-    if (last !== undefined) state.memory.set(agent, undefined);
-    throw error;
-  }
+  const [from, to] = complete < 0 ? [0, split] : [complete, complete + 1];
+  const prompt = render("section", from, to);
+  const context = render("context", split, count);
   const tools = last !== undefined && last.records === records
     ? last.step.tools
     : Object.freeze(records.map((record) => record.copy));
@@ -212,17 +205,13 @@ function finish(
 
 /** The variables a part's texts (heading, footer, items) reference. */
 function referenced(part: AssembledItem, into: Set<string>): Set<string> {
-  if (part.literal !== true) {
-    add(part.text, into);
-    if (part.list?.footer !== undefined) add(part.list.footer, into);
+  const texts = part.literal === true ? [] : [part.text, part.list?.footer];
+  for (const text of texts) {
+    const names = text === undefined ? [] : templateOf(text).parts;
+    for (let k = 1; k < names.length; k += 2) into.add(names[k]!);
   }
   for (const item of part.items ?? []) referenced(item, into);
   return into;
-}
-
-function add(text: string, into: Set<string>): void {
-  const names = templateOf(text).parts;
-  for (let k = 1; k < names.length; k += 2) into.add(names[k]!);
 }
 
 /**
@@ -247,18 +236,12 @@ function fromAssembly(
     // Its provenance, if any, is its `parameters`'.
     return Object.freeze(fields as unknown as ToolSchema);
   }));
-  return Object.freeze({
-    prompt: renderPrompt(assembly),
-    tools,
-    context: renderContext(assembly),
-  });
+  const prompt = renderPrompt(assembly);
+  return Object.freeze({ prompt, tools, context: renderContext(assembly) });
 }
 
 /** Whether a plain copy of a tool holds exactly the fields of a record's copy. */
-function sameFields(
-  fields: Record<string, unknown>,
-  record: ToolRecord,
-): boolean {
+function sameFields(fields: Record<string, unknown>, record: ToolRecord) {
   const copy = record.copy as unknown as Record<string, unknown>;
   let count = 0;
   for (const key in fields) {

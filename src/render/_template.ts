@@ -75,10 +75,7 @@ export function templateCache(
 export const TEMPLATES: BoundedCache<Template> = templateCache();
 
 /** The parsed form of `text`, from `cache` when it was parsed before. */
-export function templateOf(
-  text: string,
-  cache: BoundedCache<Template> = TEMPLATES,
-): Template {
+export function templateOf(text: string, cache = TEMPLATES): Template {
   const key = text.length > LONG ? String(text.length) : text;
   let template = cache.get(key);
   // A long text's key is not the text: its template is checked against it.
