@@ -242,12 +242,16 @@ function fromAssembly(
 
 /** Whether a plain copy of a tool holds exactly the fields of a record's copy. */
 function sameFields(fields: Record<string, unknown>, record: ToolRecord) {
-  const copy = record.copy as unknown as Record<string, unknown>;
-  let count = 0;
-  for (const key in fields) {
-    if (fields[key] !== copy[key] || !Object.hasOwn(copy, key)) return false;
-    count++;
+  if (
+    fields.name !== record.name || fields.description !== record.description ||
+    fields.parameters !== record.copy.parameters
+  ) return false;
+  const { host } = record;
+  for (let i = 0; i < host.length; i++) {
+    if (fields[host[i]![0]] !== host[i]![1]) return false;
   }
+  let count = 0;
+  for (const _ in fields) count++;
   // The copy's keys: the three of a schema and the host fields.
-  return count === 3 + record.host.length;
+  return count === 3 + host.length;
 }

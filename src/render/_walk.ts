@@ -101,9 +101,10 @@ class Walk {
   at: AssembledItem | undefined;
   footer = false;
   template: Template | undefined;
-  /** Texts looked up in the cache and their characters. */
+  /** Texts looked up in the cache and their characters; a memo's values. */
   texts = 0;
   chars = 0;
+  readonly values: string[] = [];
   /** Where the sequence adds spans, from where its text starts; a list's. */
   spans: PartSpan[] | undefined;
   base = 0;
@@ -235,9 +236,9 @@ class Walk {
     ) {
       const memo = template.memo;
       let same = memo?.trim === trims;
-      values = [];
+      values = this.values;
       for (let k = 0; k < n; k++) {
-        values.push(this.read(parts, k));
+        values[k] = this.read(parts, k);
         same &&= values[k] === memo!.values[k];
       }
       if (same) {
@@ -261,7 +262,7 @@ class Walk {
     if (head === "" || tail === "") out = out.trim();
     if (values !== undefined && m > 0) {
       out.charCodeAt(0); // flat from now on: reused, it is copied as one piece
-      template.memo = { values, trim: trims, result: out };
+      template.memo = { values: values.slice(0, n), trim: trims, result: out };
       (this.how.cache ?? TEMPLATES).charge(out.length);
     }
     return out;
