@@ -60,10 +60,8 @@ export interface Memo {
 const LONG = 4096;
 
 /** A cache of parsed texts; a template counts by its long text and its memo. */
-export function templateCache(
-  options?: BoundedCacheOptions,
-): BoundedCache<Template> {
-  return new BoundedCache(
+export function templateCache(options?: BoundedCacheOptions) {
+  return new BoundedCache<Template>(
     options,
     (t) =>
       (t.source.length > LONG ? t.source.length : 0) +
@@ -118,9 +116,8 @@ export function parseTemplate(text: string): Template {
   let malformed: [number, number] | undefined;
   let pending = ""; // static text gathered before `start`
   let start = 0;
-  let match: RegExpExecArray | null;
   if (tokens !== undefined) tokens.lastIndex = 0;
-  while (tokens !== undefined && (match = tokens.exec(text)) !== null) {
+  for (let match; tokens !== undefined && (match = tokens.exec(text));) {
     const [token, content] = match;
     const open = match.index;
     pending += text.slice(start, open);
