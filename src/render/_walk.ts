@@ -35,8 +35,8 @@ export interface RenderHow {
  * Where one rendered part sits, relative to the start of the text of the
  * part that holds it (of the sequence, for a top-level part):
  * `[separatorStart, start)` is the separator before it, `[start, end)` its
- * text. A list's heading, items (each after its separator) and footer tile
- * its text, and their spans are relative to its `start`; when no item
+ * text. A list's items, relative to its `start`, lie between its heading
+ * (up to the first item's `separatorStart`) and its footer; when no item
  * remained `items` is empty and the text is the list's `empty`.
  */
 export interface PartSpan {
@@ -44,15 +44,11 @@ export interface PartSpan {
   separatorStart: number;
   start: number;
   end: number;
-  heading?: [start: number, end: number];
-  footer?: [start: number, end: number];
   items?: PartSpan[];
 }
 
 /** A list's layout. */
 type List = NonNullable<AssembledItem["list"]>;
-/** A list's spans (the first item's separator follows the heading). */
-type Layout = Pick<PartSpan, "heading" | "footer" | "items">;
 
 /** `text.trim()`: called from `text()` itself, V8 calls it slowly. */
 const trim = (text: string) => text.trim();
@@ -108,7 +104,7 @@ class Walk {
   /** Where the sequence adds spans, from where its text starts; a list's. */
   spans: PartSpan[] | undefined;
   base = 0;
-  layout: Layout | undefined;
+  layout: { items: PartSpan[] } | undefined;
 
   constructor(
     readonly how: RenderHow,
@@ -175,17 +171,12 @@ class Walk {
     this.base = base;
     this.path = path;
     const footer = list.footer === undefined ? "" : this.text(part, true);
-    const layout: Layout | undefined = this.layout = items && { items };
+    this.layout = items && { items };
     if (body === "") return list.empty ?? "";
-    const text = lead + body +
+    // The heading's separator is the first item's.
+    if (items !== undefined) items[0]!.separatorStart = heading.length;
+    return lead + body +
       (footer && (list.footerSeparator ?? separator) + footer);
-    if (layout !== undefined) {
-      items![0]!.separatorStart = heading.length; // the heading's separator
-      if (heading !== "") layout.heading = [0, heading.length];
-      const end = text.length;
-      if (footer !== "") layout.footer = [end - footer.length, end];
-    }
-    return text;
   }
 
   /**
