@@ -264,12 +264,8 @@ class Walk {
     const { variables } = this;
     const name = parts[2 * k + 1]!;
     const value = variables[name];
-    if (
-      typeof value === "string" &&
-      (this.how.own || HAS_OWN.call(variables, name))
-    ) {
-      return value;
-    }
+    const own = this.how.own || HAS_OWN.call(variables, name);
+    if (typeof value === "string" && own) return value;
     const offset = this.template!.offsets[k]!;
     throw problems.textError({ ...this.site(), offset, name, value });
   }
