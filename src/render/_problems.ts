@@ -67,10 +67,14 @@ export function assemblyError(
   return failure("invalid-value", action, {}, state);
 }
 
-/** Where a part sits: its sequence's kind, the names of the lists it is in. */
+/**
+ * Where a part sits: its sequence's kind, the names of the lists it is in,
+ * and its index in its sequence.
+ */
 export interface PartPlace {
   readonly kind: "section" | "context";
   readonly path: readonly string[];
+  readonly index?: number;
 }
 
 /** How errors name `part` (or `label`): a top-level part, or an item and its lists. */
@@ -115,10 +119,7 @@ const isText = (v: unknown) => v === undefined || typeof v === "string";
 const isFlag = (v: unknown) => v === undefined || typeof v === "boolean";
 
 /** The field table's error for a part the quick check refused, index `index` of its sequence. */
-export function invalidPart(
-  part: unknown,
-  at: PartPlace & { index: number },
-): Error {
+export function invalidPart(part: unknown, at: PartPlace): Error {
   const name = (part as { name?: unknown } | null)?.name;
   const label = typeof name === "string" && name !== "" ? name : `#${at.index}`;
   const check = {

@@ -115,12 +115,11 @@ class Walk {
 
   /** The parts of `list` (or the top-level ones) joined; a dropped part takes its separator with it. */
   sequence(parts: readonly unknown[], list: List | undefined): string {
-    const { how: { kind, dropped }, spans, base } = this;
+    const { how: { kind, dropped, from = 0 }, spans, base } = this;
     const separator = list ? list.separator ?? "\n" : this.separator;
     const seen = list?.dedupe === true ? new Set<string>() : undefined;
     const section = list === undefined && kind === "section";
     const rendered = list === undefined ? this.how.rendered : undefined;
-    const from = this.how.from ?? 0;
     let out = "";
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i] as AssembledItem;
