@@ -39,9 +39,9 @@ interface Last {
   readonly records: readonly ToolRecord[];
   readonly step: RenderedStep;
   /** Each top-level part (sections, then context entries) as built. */
-  readonly parts: readonly AssembledItem[];
+  readonly parts: readonly (AssembledItem | undefined)[];
   /** Each top-level part's rendered text, `""` when it dropped out. */
-  readonly texts: readonly string[];
+  readonly texts: readonly (string | undefined)[];
   /** The variables each part's texts reference, found when first asked. */
   readonly uses: (ReadonlySet<string> | undefined)[];
   /** The step's variables, updated in place by the next changed step. */
@@ -49,8 +49,7 @@ interface Last {
 }
 
 const NO_AGENT = Symbol("no agent");
-const OWN_SECTIONS: RenderHow = { kind: "section", own: true };
-const OWN_CONTEXTS: RenderHow = { kind: "context", own: true };
+const CHANNEL = { section: "prompt", context: "context" } as const;
 
 /** An object key is remembered weakly, any other in the bounded map. */
 const isObject = (agent: unknown): agent is object =>
@@ -69,18 +68,11 @@ export class StepMemory {
     return last;
   }
 
-  forget(agent: unknown): void {
-    if (isObject(agent)) this.#byObject.delete(agent);
-    else this.#byString.delete(agent);
-  }
-
-  set(agent: unknown, last: Last): void {
-    if (isObject(agent)) {
-      this.#byObject.set(agent, last);
-      return;
-    }
-    this.#byString.delete(agent);
-    this.#byString.set(agent, last);
+  /** Remembers `last` as `agent`'s last step, or forgets it (`undefined`). */
+  set(agent: unknown, last: Last | undefined): void {
+    const map = isObject(agent) ? this.#byObject : this.#byString;
+    map.delete(agent as object);
+    if (last !== undefined) map.set(agent as object, last);
     if (this.#byString.size > AGENT_MEMORY) {
       this.#byString.delete(this.#byString.keys().next().value);
     }
@@ -108,11 +100,7 @@ export function renderStep(
   return resolveStep(snapshot, state, finish);
 }
 
-function finish(
-  values: unknown[],
-  snapshot: Snapshot,
-  state: StepState,
-): RenderedStep {
+function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
   const agent = state.agent === undefined ? NO_AGENT : state.agent;
   const found = state.memory.get(agent);
   const last = found?.snapshot === snapshot ? found : undefined;
@@ -120,79 +108,83 @@ function finish(
   // Every tool is read (a comparison each when unchanged): a tool edited
   // in place is a change, as it is for assemble().
   const records = toolRecords(snapshot, values, state.copies, state.order);
-  const change = last === undefined
-    ? undefined
-    : changed(snapshot, last, values);
+  const { sections, contexts, tops, calls } = snapshot;
+  let moved: number[] | undefined; // the calls that answered otherwise
+  for (let i = 0; last !== undefined && i < values.length; i++) {
+    const a = last.values[i];
+    const b = values[i];
+    // Fast path: the same string or number (most calls); tools are compared
+    // by their records.
+    if (a === b || calls[i]!.kind === "tools" || sameItems(a, b)) continue;
+    (moved ??= []).push(i);
+  }
   // Fast path: every provider answered what it answered last step.
-  if (last !== undefined && change === undefined && last.records === records) {
+  if (last !== undefined && moved === undefined && last.records === records) {
     return last.step;
   }
-  const { sections, contexts } = snapshot;
-  const count = sections.length + contexts.length;
-  const dirty = change?.dirty ??
-    new Uint8Array(count).fill(last === undefined ? OWN : 0);
-  const parts = last?.parts.slice() ?? new Array<AssembledItem>(count);
-  const texts = last?.texts.slice() ?? new Array<string>(count);
-  const uses = last?.uses.slice() ?? new Array<Set<string> | undefined>(count);
-  // Built (so checked) in assembly order; an unchanged part is known good,
-  // and one that only reads a changed variable is rendered from the part it was.
+  const split = sections.length; // the first context entry
+  const count = split + contexts.length;
+  const parts: (AssembledItem | undefined)[] = last?.parts.slice() ?? [];
+  const texts = last?.texts.slice() ?? [];
+  const uses = last?.uses.slice() ?? [];
+  const changed: number[] = []; // the variables' calls
+  for (const call of moved ?? []) {
+    if (tops[call]! >= 0) parts[tops[call]!] = undefined;
+    else changed.push(call);
+  }
+  const variable = (call: number) => calls[call]!.where.variable!;
+  const names = new Set(changed.map(variable));
+  // A part whose own calls changed is built (so checked) again, in assembly
+  // order; an unchanged part is known good.
   for (let t = 0; t < count; t++) {
-    if (dirty[t] !== OWN) continue;
-    parts[t] = part(
-      snapshot,
-      values,
-      t < sections.length ? sections[t]! : contexts[t - sections.length]!,
-    );
-    uses[t] = undefined;
+    if (parts[t] !== undefined) continue;
+    const node = sections[t] ?? contexts[t - split]!;
+    parts[t] = part(snapshot, values, node);
+    texts[t] = uses[t] = undefined;
   }
-  let variables: Record<string, string | undefined>;
-  if (last === undefined) variables = variablesOf(snapshot, values);
-  else {
-    variables = last.variables;
-    const calls = change?.variables ?? [];
-    const checked = calls.map((call) => variableValue(snapshot, values, call));
-    // Every value checked first: a refused step changes nothing.
-    for (let i = 0; i < calls.length; i++) {
-      variables[snapshot.calls[calls[i]!]!.where.variable!] = checked[i];
-    }
-  }
-  const complete = snapshot.complete === undefined
-    ? -1
-    : sections.indexOf(snapshot.complete);
-  let prompt = last?.step.prompt;
-  let context = last?.step.context;
-  try {
-    for (let t = 0; t < count; t++) {
-      const section = t < sections.length;
-      // A complete section is the whole prompt: the others are only checked.
-      if (dirty[t] === 0 || section && complete !== -1 && t !== complete) {
-        continue;
+  // One that references a changed variable is rendered again.
+  for (let t = 0; names.size > 0 && t < count; t++) {
+    if (texts[t] === undefined) continue;
+    for (const name of uses[t] ??= referenced(parts[t]!, new Set())) {
+      if (names.has(name)) {
+        texts[t] = undefined;
+        break;
       }
-      const alone = [parts[t]! as AssembledSection];
-      texts[t] = renderAssembly(
-        section
-          ? { sections: alone, tools: [], variables }
-          : { sections: [], contexts: alone, tools: [], variables },
-        section ? OWN_SECTIONS : OWN_CONTEXTS,
-      );
-      if (section) prompt = undefined;
-      else context = undefined;
     }
-  } catch (error) {
-    // The variables were updated in place for a step that failed.
-    if (last !== undefined) state.memory.forget(agent);
-    throw error;
   }
-  prompt ??= complete !== -1 ? texts[complete]! : joined(parts, texts, {
-    from: 0,
-    to: sections.length,
-    separator: state.separator ?? "\n\n",
-  });
-  context ??= joined(parts, texts, {
-    from: sections.length,
-    to: count,
-    separator: "\n\n",
-  });
+  let variables = last?.variables;
+  if (variables === undefined) variables = variablesOf(snapshot, values);
+  else {
+    const checked = changed.map((call) =>
+      variableValue(snapshot, values, call)
+    );
+    // Every value checked first: a refused step changes nothing.
+    for (let i = 0; i < changed.length; i++) {
+      variables[variable(changed[i]!)] = checked[i];
+    }
+  }
+  // Only the parts whose text is gone render, the rest are joined as they were.
+  const render = (kind: RenderHow["kind"], from: number, to: number) => {
+    let t = from;
+    while (t < to && texts[t] !== undefined) t++;
+    if (t === to && last !== undefined) return last.step[CHANNEL[kind]];
+    const alone = parts.slice(from, to) as AssembledSection[];
+    const separator = state.separator ?? "\n\n";
+    const assembly = { sections: alone, contexts: alone, tools: [], variables };
+    const how = { kind, own: true, rendered: texts, from };
+    try {
+      return renderAssembly({ ...assembly, separator }, how);
+    } catch (error) {
+      // The variables were updated in place for a step that failed.
+      if (last !== undefined) state.memory.set(agent, undefined);
+      throw error;
+    }
+  };
+  // A complete section is the whole prompt: the others are only checked.
+  const complete = sections.indexOf(snapshot.complete!); // -1 without one
+  const [from, to] = complete < 0 ? [0, split] : [complete, complete + 1];
+  const prompt = render("section", from, to);
+  const context = render("context", split, count);
   const tools = last !== undefined && last.records === records
     ? last.step.tools
     : Object.freeze(records.map((record) => record.copy));
@@ -211,87 +203,15 @@ function finish(
   return step;
 }
 
-/** A part's own calls changed: it is built and rendered again. */
-const OWN = 1;
-/** A variable it references changed: it is rendered again. */
-const READS = 2;
-
-/** What changed since the last step: parts to redo, variable calls. */
-interface Change {
-  readonly dirty: Uint8Array;
-  readonly variables: readonly number[] | undefined;
-}
-
-/**
- * Which top-level parts must be built and rendered again: those whose own
- * calls answered otherwise, and those that reference a variable that did;
- * `undefined` when no call did (tools are compared by their records).
- */
-function changed(
-  snapshot: Snapshot,
-  last: Last,
-  values: readonly unknown[],
-): Change | undefined {
-  const { calls, tops } = snapshot;
-  let dirty: Uint8Array | undefined;
-  let variables: number[] | undefined;
-  for (let i = 0; i < values.length; i++) {
-    const a = last.values[i];
-    const b = values[i];
-    // Fast path: the same string or number (most calls).
-    if (a === b || calls[i]!.kind === "tools" || sameItems(a, b)) continue;
-    dirty ??= new Uint8Array(last.parts.length);
-    const top = tops[i]!;
-    if (top >= 0) dirty[top] = OWN;
-    else (variables ??= []).push(i);
-  }
-  if (dirty === undefined) return undefined;
-  if (variables !== undefined) {
-    const names = new Set(variables.map((call) => calls[call]!.where.variable));
-    for (let t = 0; t < dirty.length; t++) {
-      if (dirty[t] === OWN) continue;
-      for (
-        const name of last.uses[t] ??= referenced(last.parts[t]!, new Set())
-      ) {
-        if (names.has(name)) {
-          dirty[t] = READS;
-          break;
-        }
-      }
-    }
-  }
-  return { dirty, variables };
-}
-
 /** The variables a part's texts (heading, footer, items) reference. */
 function referenced(part: AssembledItem, into: Set<string>): Set<string> {
-  if (part.literal !== true) {
-    add(part.text, into);
-    if (part.list?.footer !== undefined) add(part.list.footer, into);
+  const texts = part.literal === true ? [] : [part.text, part.list?.footer];
+  for (const text of texts) {
+    const names = text === undefined ? [] : templateOf(text).parts;
+    for (let k = 1; k < names.length; k += 2) into.add(names[k]!);
   }
   for (const item of part.items ?? []) referenced(item, into);
   return into;
-}
-
-function add(text: string, into: Set<string>): void {
-  const names = templateOf(text).parts;
-  for (let k = 1; k < names.length; k += 2) into.add(names[k]!);
-}
-
-/** Rendered top-level parts joined as the renderer joins a sequence. */
-function joined(
-  parts: readonly AssembledItem[],
-  texts: readonly string[],
-  range: { from: number; to: number; separator: string },
-): string {
-  let out = "";
-  for (let t = range.from; t < range.to; t++) {
-    const text = texts[t]!;
-    if (text === "") continue;
-    if (out !== "") out += parts[t]!.separator ?? range.separator;
-    out += text;
-  }
-  return out;
 }
 
 /**
@@ -316,18 +236,12 @@ function fromAssembly(
     // Its provenance, if any, is its `parameters`'.
     return Object.freeze(fields as unknown as ToolSchema);
   }));
-  return Object.freeze({
-    prompt: renderPrompt(assembly),
-    tools,
-    context: renderContext(assembly),
-  });
+  const prompt = renderPrompt(assembly);
+  return Object.freeze({ prompt, tools, context: renderContext(assembly) });
 }
 
 /** Whether a plain copy of a tool holds exactly the fields of a record's copy. */
-function sameFields(
-  fields: Record<string, unknown>,
-  record: ToolRecord,
-): boolean {
+function sameFields(fields: Record<string, unknown>, record: ToolRecord) {
   if (
     fields.name !== record.name || fields.description !== record.description ||
     fields.parameters !== record.copy.parameters

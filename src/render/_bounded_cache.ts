@@ -39,12 +39,12 @@ export interface BoundedCacheOptions {
 export class BoundedCache<V> {
   #young = new Map<string, V>();
   #old = new Map<string, V>();
-  #youngChars = 0;
-  #oldChars = 0;
-  #promoted = 0;
-  #promotedChars = 0;
-  #maxEntries: number;
-  #maxChars: number;
+  /** Characters accounted to each generation. */
+  #chars: [young: number, old: number] = [0, 0];
+  /** Entries and characters moved up since the young generation was new. */
+  #promoted: [entries: number, chars: number] = [0, 0];
+  /** Entries and characters one generation may hold now. */
+  #max: [entries: number, chars: number];
   #doublingsLeft: number;
   readonly #weigh: (value: V) => number;
 
@@ -57,20 +57,19 @@ export class BoundedCache<V> {
     options: BoundedCacheOptions = {},
     weigh: (value: V) => number = () => 0,
   ) {
-    this.#maxEntries = options.maxEntries ?? 2048;
-    this.#maxChars = options.maxChars ?? 4_194_304;
+    this.#max = [options.maxEntries ?? 2048, options.maxChars ?? 4_194_304];
     this.#doublingsLeft = options.maxDoublings ?? 3;
     this.#weigh = weigh;
   }
 
   /** The most entries the cache can hold at its current bounds. */
   get maxSize(): number {
-    return 2 * this.#maxEntries;
+    return 2 * this.#max[0];
   }
 
   /** The most characters the cache can account for at its current bounds. */
   get maxChars(): number {
-    return 2 * this.#maxChars;
+    return 2 * this.#max[1];
   }
 
   /** How many entries it holds now. */
@@ -80,7 +79,7 @@ export class BoundedCache<V> {
 
   /** The characters it accounts for now (keys and charged values; at least what it holds). */
   get chars(): number {
-    return this.#youngChars + this.#oldChars;
+    return this.#chars[0] + this.#chars[1];
   }
 
   get(key: string): V | undefined {
@@ -89,8 +88,8 @@ export class BoundedCache<V> {
     const old = this.#old.get(key);
     if (old !== undefined) {
       // Left in the old generation too (and counted twice) until it goes.
-      this.#promoted++;
-      this.#promotedChars += key.length + this.#weigh(old);
+      this.#promoted[0]++;
+      this.#promoted[1] += key.length + this.#weigh(old);
       this.set(key, old);
     }
     return old;
@@ -101,10 +100,27 @@ export class BoundedCache<V> {
     this.#young.set(key, value);
   }
 
-  /** Accounts `chars` more to an entry that was just read (a value that grew). */
+  /**
+   * Accounts `chars` more to an entry that was just read (a value that
+   * grew). Rotates first when they would not fit the young generation, or
+   * grows instead when entries read again filled 3/4 of it: see the class.
+   */
   charge(chars: number): void {
-    this.#make(chars);
-    this.#youngChars += chars;
+    const max = this.#max;
+    if (this.#young.size >= max[0] || this.#chars[0] + chars > max[1]) {
+      const promoted = this.#promoted;
+      if (
+        this.#doublingsLeft > 0 &&
+        (4 * promoted[0] >= 3 * max[0] || 4 * promoted[1] >= 3 * max[1])
+      ) this.#double();
+      else {
+        this.#old = this.#young;
+        this.#young = new Map();
+        this.#chars = [0, this.#chars[0]];
+      }
+      this.#promoted = [0, 0];
+    }
+    this.#chars[0] += chars;
   }
 
   /**
@@ -115,37 +131,12 @@ export class BoundedCache<V> {
   fit(entries: number, chars: number): void {
     while (
       this.#doublingsLeft > 0 &&
-      (entries > this.#maxEntries || chars > this.#maxChars)
+      (entries > this.#max[0] || chars > this.#max[1])
     ) this.#double();
   }
 
   #double(): void {
     this.#doublingsLeft--;
-    this.#maxEntries *= 2;
-    this.#maxChars *= 2;
-  }
-
-  /**
-   * Rotates when `chars` more would not fit the young generation, or grows
-   * instead when entries read again filled 3/4 of it: see the class.
-   */
-  #make(chars: number): void {
-    if (
-      this.#young.size < this.#maxEntries &&
-      this.#youngChars + chars <= this.#maxChars
-    ) return;
-    if (
-      this.#doublingsLeft > 0 &&
-      (4 * this.#promoted >= 3 * this.#maxEntries ||
-        4 * this.#promotedChars >= 3 * this.#maxChars)
-    ) {
-      this.#double();
-    } else {
-      this.#old = this.#young;
-      this.#oldChars = this.#youngChars;
-      this.#young = new Map();
-      this.#youngChars = 0;
-    }
-    this.#promoted = this.#promotedChars = 0;
+    this.#max = [2 * this.#max[0], 2 * this.#max[1]];
   }
 }

@@ -7,13 +7,7 @@
  */
 
 import { checkPart, fieldError } from "../core/_fields.ts";
-import {
-  describeValue,
-  failure,
-  type PromptError,
-  type PromptErrorCode,
-  type Where,
-} from "../core/errors.ts";
+import { describeValue, failure, type Where } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
 import type { AssembledItem, AssembledList } from "../core/types.ts";
 
@@ -34,13 +28,11 @@ export interface TextSite {
 }
 
 /** The error for a reference that resolves to no string, or for a malformed group. */
-export function textError(site: TextSite): PromptError {
+export function textError(site: TextSite) {
   const { text, name, variables, value, span } = site;
   const offset = span?.[0] ?? site.offset!;
-  const reference = text.slice(
-    offset,
-    span?.[1] ?? text.indexOf("}}", offset) + 2,
-  );
+  const end = span?.[1] ?? text.indexOf("}}", offset) + 2;
+  const reference = text.slice(offset, end);
   const { line, column } = locate(text, offset);
   const at = `at ${line}:${column}${site.footer ? " of its footer" : ""}`;
   const fields = { reference, line, column, offset };
@@ -55,7 +47,7 @@ export function textError(site: TextSite): PromptError {
   const suggestion = known
     ? undefined
     : closestName(name, Object.keys(variables));
-  const [code, phrase]: [PromptErrorCode, string] = !known
+  const [code, phrase]: [Parameters<typeof failure>[0], string] = !known
     ? ["unknown-variable", `which is not registered${didYouMean(suggestion)}`]
     : value === undefined
     ? ["missing-value", "which has no value in this assembly"]
@@ -69,16 +61,20 @@ export function textError(site: TextSite): PromptError {
 export function assemblyError(
   kind: "section" | "context",
   [field, value, expected]: [string, unknown, string],
-): PromptError {
+) {
   const state = `${field} is ${describeValue(value)}, not ${expected}`;
   const action = `render the ${kind === "section" ? "prompt" : "context"}`;
   return failure("invalid-value", action, {}, state);
 }
 
-/** Where a part sits: its sequence's kind, the names of the lists it is in. */
+/**
+ * Where a part sits: its sequence's kind, the names of the lists it is in,
+ * and its index in its sequence.
+ */
 export interface PartPlace {
   readonly kind: "section" | "context";
   readonly path: readonly string[];
+  readonly index?: number;
 }
 
 /** How errors name `part` (or `label`): a top-level part, or an item and its lists. */
@@ -119,19 +115,11 @@ function isLayout(list: AssembledList, items: unknown): boolean {
 
 const STABILITIES: readonly unknown[] = ["static", "session", "step"];
 
-function isText(value: unknown): boolean {
-  return value === undefined || typeof value === "string";
-}
-
-function isFlag(value: unknown): boolean {
-  return value === undefined || typeof value === "boolean";
-}
+const isText = (v: unknown) => v === undefined || typeof v === "string";
+const isFlag = (v: unknown) => v === undefined || typeof v === "boolean";
 
 /** The field table's error for a part the quick check refused, index `index` of its sequence. */
-export function invalidPart(
-  part: unknown,
-  at: PartPlace & { index: number },
-): Error {
+export function invalidPart(part: unknown, at: PartPlace): Error {
   const name = (part as { name?: unknown } | null)?.name;
   const label = typeof name === "string" && name !== "" ? name : `#${at.index}`;
   const check = {
@@ -146,10 +134,7 @@ export function invalidPart(
 }
 
 /** The 1-based line and column (in UTF-16 code units) of `offset` in `text`. */
-export function locate(
-  text: string,
-  offset: number,
-): { line: number; column: number } {
+export function locate(text: string, offset: number) {
   const lines = text.slice(0, offset).split("\n");
   return { line: lines.length, column: lines[lines.length - 1]!.length + 1 };
 }

@@ -5,11 +5,7 @@
  * @module
  */
 
-import type {
-  AssembledItem,
-  AssembledList,
-  PromptAssembly,
-} from "../core/types.ts";
+import type { AssembledItem, PromptAssembly } from "../core/types.ts";
 import type { BoundedCache } from "./_bounded_cache.ts";
 import { type Template, templateOf, TEMPLATES } from "./_template.ts";
 import * as problems from "./_problems.ts";
@@ -26,14 +22,21 @@ export interface RenderHow {
   readonly spans?: PartSpan[];
   /** Collects the names of the top-level parts that rendered empty. */
   readonly dropped?: string[];
+  /**
+   * Top-level texts of an earlier render, part `i`'s at `from + i`: a part
+   * whose text is there is joined as it is, the text of any other is
+   * written there.
+   */
+  readonly rendered?: (string | undefined)[];
+  readonly from?: number;
 }
 
 /**
  * Where one rendered part sits, relative to the start of the text of the
  * part that holds it (of the sequence, for a top-level part):
  * `[separatorStart, start)` is the separator before it, `[start, end)` its
- * text. A list's heading, items (each after its separator) and footer tile
- * its text, and their spans are relative to its `start`; when no item
+ * text. A list's items, relative to its `start`, lie between its heading
+ * (up to the first item's `separatorStart`) and its footer; when no item
  * remained `items` is empty and the text is the list's `empty`.
  */
 export interface PartSpan {
@@ -41,20 +44,16 @@ export interface PartSpan {
   separatorStart: number;
   start: number;
   end: number;
-  heading?: [start: number, end: number];
-  footer?: [start: number, end: number];
   items?: PartSpan[];
 }
 
-/** A list's spans (the first item's separator follows the heading). */
-type Layout = Pick<PartSpan, "heading" | "footer" | "items">;
+/** A list's layout. */
+type List = NonNullable<AssembledItem["list"]>;
 
 /** `text.trim()`: called from `text()` itself, V8 calls it slowly. */
 const trim = (text: string) => text.trim();
 
 const NONE: readonly unknown[] = [];
-const NO_PATH: string[] = [];
-const NO_ASSEMBLY = {} as PromptAssembly;
 /** Inlined by V8 where `Object.hasOwn` is a call: the same check, cheaper. */
 const HAS_OWN = Object.prototype.hasOwnProperty;
 
@@ -62,16 +61,13 @@ const HAS_OWN = Object.prototype.hasOwnProperty;
  * Renders an assembly's sections (or contexts), its fields checked:
  * `contexts` may be absent, the rest may not.
  */
-export function renderAssembly(
-  assembly: PromptAssembly,
-  how: RenderHow,
-): string {
+export function renderAssembly(input: PromptAssembly, how: RenderHow): string {
   const section = how.kind === "section";
-  const object = typeof assembly === "object" && assembly !== null;
-  const { variables, separator = "\n\n" } = object ? assembly : NO_ASSEMBLY;
-  const parts = section ? assembly?.sections : assembly?.contexts ?? NONE;
+  const object = typeof input === "object" && input !== null;
+  const { variables, separator = "\n\n" } = object ? input : {} as never;
+  const parts = section ? input?.sections : input?.contexts ?? NONE;
   const bad: [string, unknown, string] | undefined = !object
-    ? ["the assembly", assembly, "an object"]
+    ? ["the assembly", input, "an object"]
     : typeof variables !== "object" || variables === null
     ? ["its variables", variables, "an object"]
     : !Array.isArray(parts)
@@ -83,7 +79,7 @@ export function renderAssembly(
   const walk = new Walk(how, variables);
   walk.separator = section ? separator : "\n\n";
   const text = walk.sequence(parts, undefined);
-  walk.cache.fit(walk.texts, walk.chars);
+  (how.cache ?? TEMPLATES).fit(walk.texts, walk.chars);
   return text;
 }
 
@@ -93,12 +89,10 @@ export function renderAssembly(
  * values read once each (see `interpolate`).
  */
 class Walk {
-  readonly own: boolean;
-  readonly cache: BoundedCache<Template>;
   /** Placed between two rendered top-level parts that set no separator. */
   separator = "\n\n";
   /** Names of the lists being rendered, from the top-level part down. */
-  path: string[] = NO_PATH;
+  path: string[] = [];
   /** The part whose text (or footer) is interpolated, its template. */
   at: AssembledItem | undefined;
   footer = false;
@@ -110,40 +104,41 @@ class Walk {
   /** Where the sequence adds spans, from where its text starts; a list's. */
   spans: PartSpan[] | undefined;
   base = 0;
-  layout: Layout | undefined;
+  layout: { items: PartSpan[] } | undefined;
 
   constructor(
     readonly how: RenderHow,
     readonly variables: Record<string, unknown>,
   ) {
-    this.own = how.own === true;
-    this.cache = how.cache ?? TEMPLATES;
     this.spans = how.spans;
   }
 
   /** The parts of `list` (or the top-level ones) joined; a dropped part takes its separator with it. */
-  sequence(parts: readonly unknown[], list: AssembledList | undefined): string {
-    const { how: { kind, dropped }, spans, base } = this;
+  sequence(parts: readonly unknown[], list: List | undefined): string {
+    const { how: { kind, dropped, from = 0 }, spans, base } = this;
     const separator = list ? list.separator ?? "\n" : this.separator;
     const seen = list?.dedupe === true ? new Set<string>() : undefined;
     const section = list === undefined && kind === "section";
+    const rendered = list === undefined ? this.how.rendered : undefined;
     let out = "";
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i] as AssembledItem;
-      if (!problems.isWalkable(part, section)) {
-        throw problems.invalidPart(part, { kind, path: this.path, index: i });
+      let text = rendered?.[from + i];
+      if (text === undefined) {
+        if (!problems.isWalkable(part, section)) {
+          throw problems.invalidPart(part, { kind, path: this.path, index: i });
+        }
+        text = part.list === undefined
+          ? this.text(part, false)
+          : this.list(part, part.list);
+        if (rendered !== undefined) rendered[from + i] = text;
       }
-      const text = part.list === undefined
-        ? this.text(part, false)
-        : this.list(part, part.list);
       if (text === "") {
         if (list === undefined) dropped?.push(part.name);
         continue;
       }
-      if (seen !== undefined) {
-        if (seen.has(text)) continue;
-        seen.add(text);
-      }
+      if (seen?.has(text)) continue;
+      seen?.add(text);
       const separatorStart = out.length;
       if (separatorStart > 0) out += part.separator ?? separator;
       if (spans !== undefined) {
@@ -161,7 +156,7 @@ class Walk {
    * A list: its heading, the items that remain and its footer, or its
    * `empty` text; in a span render, their spans in `layout`.
    */
-  list(part: AssembledItem, list: AssembledList): string {
+  list(part: AssembledItem, list: List): string {
     const heading = this.text(part, false);
     const separator = list.separator ?? "\n";
     const lead = heading && heading + (list.headingSeparator ?? separator);
@@ -175,20 +170,26 @@ class Walk {
     this.base = base;
     this.path = path;
     const footer = list.footer === undefined ? "" : this.text(part, true);
-    const layout: Layout | undefined = this.layout = items && { items };
+    this.layout = items && { items };
     if (body === "") return list.empty ?? "";
-    const text = lead + body +
+    // The heading's separator is the first item's.
+    if (items !== undefined) items[0]!.separatorStart = heading.length;
+    return lead + body +
       (footer && (list.footerSeparator ?? separator) + footer);
-    if (layout !== undefined) {
-      items![0]!.separatorStart = heading.length; // the heading's separator
-      if (heading !== "") layout.heading = [0, heading.length];
-      const end = text.length;
-      if (footer !== "") layout.footer = [end - footer.length, end];
-    }
-    return text;
   }
 
-  /** A part's text, or its list's footer, rendered as the part's flags say. */
+  /**
+   * A part's text, or its list's footer, rendered as the part's flags say.
+   * A text's first render is not remembered, and in a run of memo misses
+   * ever fewer renders compare and remember (a remembered render outlives
+   * young objects, which costs more than building it), so a text whose
+   * values change at every render is joined as without memo. The others
+   * compare the values with the memo's (a snapshot: a getter may render
+   * again) and return its result when all are the same; a render is
+   * remembered once every value was read, so a throw leaves the memo as it
+   * was. A trimmed render trims its edge values, not its result (that would
+   * flatten it), unless one trims to nothing.
+   */
   text(part: AssembledItem, footer: boolean): string {
     const text = footer ? part.list!.footer! : part.text;
     const trims = part.trim !== false;
@@ -197,7 +198,7 @@ class Walk {
     const last = this.template;
     let template = last?.next;
     if (template?.source !== text) {
-      template = templateOf(text, this.cache);
+      template = templateOf(text, this.how.cache);
       if (last !== undefined) last.next = template;
       this.texts++;
       this.chars += text.length;
@@ -206,34 +207,15 @@ class Walk {
     this.at = part;
     this.footer = footer;
     const { malformed, offsets } = template;
+    const parts = trims ? template.trimmed : template.parts;
     if (malformed !== undefined) {
       // The first problem in the text: a reference before the group, or it.
-      for (let k = 0; offsets[k]! < malformed[0]; k++) {
-        this.read(template.parts, k);
-      }
+      for (let k = 0; offsets[k]! < malformed[0]; k++) this.read(parts, k);
       throw problems.textError({ ...this.site(), span: malformed });
     }
-    // Fast path: no reference, the text (trimmed once, when parsed) is it.
-    if (template.parts.length === 1) {
-      return (trims ? template.trimmed : template.parts)[0]!;
-    }
-    return this.interpolate(template, trims);
-  }
-
-  /**
-   * `template` interpolated, trimmed if `trims`. A text's first render is not
-   * remembered, and in a run of memo misses ever fewer renders compare and
-   * remember (a remembered render outlives young objects, which costs more
-   * than building it), so a text whose values change at every render is
-   * joined as without memo. The others compare the values with the memo's
-   * (a snapshot: a getter may render again) and return its result when all
-   * are the same; a render is remembered once every value was read, so a
-   * throw leaves the memo as it was. A trimmed render trims its edge values,
-   * not its result (that would flatten it), unless one trims to nothing.
-   */
-  interpolate(template: Template, trims: boolean): string {
-    const parts = trims ? template.trimmed : template.parts;
     const n = (parts.length - 1) >> 1;
+    // Fast path: no reference, the text (trimmed once, when parsed) is it.
+    if (n === 0) return parts[0]!;
     const m = template.misses;
     let values: string[] | undefined;
     // Compare (and remember) at misses 0–3, then around each power of two
@@ -247,7 +229,7 @@ class Walk {
       values = this.values;
       for (let k = 0; k < n; k++) {
         values[k] = this.read(parts, k);
-        if (same && values[k] !== memo!.values[k]) same = false;
+        same &&= values[k] === memo!.values[k];
       }
       if (same) {
         if (m !== 1) template.misses = 1;
@@ -271,7 +253,7 @@ class Walk {
     if (values !== undefined && m > 0) {
       out.charCodeAt(0); // flat from now on: reused, it is copied as one piece
       template.memo = { values: values.slice(0, n), trim: trims, result: out };
-      this.cache.charge(out.length);
+      (this.how.cache ?? TEMPLATES).charge(out.length);
     }
     return out;
   }
@@ -281,13 +263,10 @@ class Walk {
     const { variables } = this;
     const name = parts[2 * k + 1]!;
     const value = variables[name];
-    if (
-      typeof value !== "string" || (!this.own && !HAS_OWN.call(variables, name))
-    ) {
-      const offset = this.template!.offsets[k]!;
-      throw problems.textError({ ...this.site(), offset, name, value });
-    }
-    return value;
+    const own = this.how.own || HAS_OWN.call(variables, name);
+    if (typeof value === "string" && own) return value;
+    const offset = this.template!.offsets[k]!;
+    throw problems.textError({ ...this.site(), offset, name, value });
   }
 
   /** Where the text being interpolated sits, for its errors. */

@@ -41,22 +41,18 @@ import { describeValue } from "../core/errors.ts";
  */
 export function escapeTemplate(text: string): string {
   if (typeof text !== "string") {
+    const got = describeValue(text);
     throw new TypeError(
-      `Cannot escape template text: expected a string, got ${
-        describeValue(text)
-      }`,
+      `Cannot escape template text: expected a string, got ${got}`,
     );
   }
   const escaped = text.replaceAll("{{", "\\{{");
   // A backslash at the end would pair with a `{{` after it, and so would
   // one before a final `{` (with that brace): each becomes `{{\}}`.
   let end = escaped.length;
-  for (;;) {
-    while (escaped[end - 1] === "\\") end--;
-    if (escaped[end - 1] !== "{" || escaped[end - 2] !== "\\") break;
-    end--;
-  }
-  return end === escaped.length
-    ? escaped
-    : escaped.slice(0, end) + escaped.slice(end).replaceAll("\\", "{{\\}}");
+  while (
+    escaped[end - 1] === "\\" ||
+    escaped[end - 1] === "{" && escaped[end - 2] === "\\"
+  ) end--;
+  return escaped.slice(0, end) + escaped.slice(end).replaceAll("\\", "{{\\}}");
 }
