@@ -52,7 +52,8 @@ const RULES: Readonly<Record<string, readonly [string, string]>> = {
   items: ["an array", "none"],
 };
 
-const STABILITIES: readonly unknown[] = ["static", "session", "step"];
+/** A stability, or none (the default). */
+const STABILITY: readonly unknown[] = [undefined, "static", "session", "step"];
 
 /**
  * What {@linkcode faultOf} read last: the value at fault, or the items of
@@ -106,9 +107,7 @@ function faultOf(
     return found("text", value);
   }
   value = fields.stability;
-  if (value !== undefined && !STABILITIES.includes(value)) {
-    return found("stability", value);
-  }
+  if (!STABILITY.includes(value)) return found("stability", value);
   if (!maybeString(value = fields.separator)) return found("separator", value);
   if (!maybeBoolean(value = fields.trim)) return found("trim", value);
   if (!maybeBoolean(value = fields.literal)) return found("literal", value);
@@ -164,11 +163,12 @@ export function checkPart(part: unknown, check: FieldCheck): void {
     ? [...check.where.list ?? [], name]
     : [name];
   for (let i = 0; i < items.length; i++) {
-    const item = items[i] as { name?: unknown } | null;
-    const label = typeof item === "object" && item !== null &&
-        typeof item.name === "string"
-      ? item.name
-      : `#${i}`;
+    const item = items[i];
+    const { name, owner: own }: { name?: unknown; owner?: unknown } =
+      typeof item === "object" && item !== null ? item : {};
+    const label = typeof name === "string" ? name : `#${i}`;
+    // A handler's error names the handler's owner; otherwise the item's.
+    const by = handler === undefined ? own : owner;
     checkPart(item, {
       ...check,
       kind: "item",
@@ -178,16 +178,10 @@ export function checkPart(part: unknown, check: FieldCheck): void {
         handler,
         item: label,
         list,
-        owner: handler !== undefined ? owner : ownerOf(item),
+        owner: typeof by === "string" ? by : undefined,
       } as Where,
     });
   }
-}
-
-function ownerOf(item: unknown): string | undefined {
-  if (typeof item !== "object" || item === null) return undefined;
-  const owner = (item as { owner?: unknown }).owner;
-  return typeof owner === "string" ? owner : undefined;
 }
 
 /** A list field's rule goes by its own key: `list.footer` by `footer`. */
@@ -226,16 +220,14 @@ export function fieldError(
   value: unknown,
 ): Error {
   const state = `its ${field} is ${showValue(value)}, not ${expected}`;
-  const type = RULES[bare(field)]?.[1];
-  if (check.mode === "add" && type !== "any" && typeof value !== type) {
-    return new TypeError(
-      failure("invalid-value", check.action, check.where, state).message,
-    );
-  }
   const code = check.mode === "provided"
     ? "invalid-value"
     : `invalid-${check.kind}` as const;
-  return failure(code, check.action, check.where, state);
+  const error = failure(code, check.action, check.where, state);
+  const type = RULES[bare(field)]?.[1];
+  return check.mode === "add" && type !== "any" && typeof value !== type
+    ? new TypeError(error.message)
+    : error;
 }
 
 /** A value as a message shows it: numbers and short strings as they are. */

@@ -192,19 +192,9 @@ export class PromptError extends Error {
     super(message, "cause" in options ? { cause: options.cause } : undefined);
     this.name = "PromptError";
     this.code = code;
-    this.section = options.section;
-    this.context = options.context;
-    this.item = options.item;
-    this.variable = options.variable;
-    this.tool = options.tool;
-    this.owner = options.owner;
-    this.handler = options.handler;
-    this.layer = options.layer;
-    this.reference = options.reference;
-    this.line = options.line;
-    this.column = options.column;
-    this.offset = options.offset;
-    this.suggestion = options.suggestion;
+    for (const key of FIELDS) {
+      (this as Record<string, unknown>)[key] = options[key];
+    }
   }
 
   /**
@@ -285,16 +275,11 @@ export function failure(
   fields?: PromptErrorOptions,
 ): PromptError {
   const what = describeWhere(where);
-  const options: PromptErrorOptions = {};
-  for (const key of FIELDS) {
-    if (where[key] !== undefined) {
-      (options as Record<string, unknown>)[key] = where[key];
-    }
-  }
+  // The error keeps only its own fields of `where` (not `list`).
   return new PromptError(
     code,
     `Cannot ${action}${what === "" ? "" : " " + what}: ${state}`,
-    fields === undefined ? options : { ...options, ...fields },
+    fields === undefined ? where : { ...where, ...fields },
   );
 }
 

@@ -30,31 +30,20 @@ export function isReferenceName(name: string): boolean {
 /** Code-point order (UTF-16 unit order differs past U+FFFF), lone surrogates included. */
 export function compareCodePoints(a: string, b: string): number {
   const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (i > 0 && isHigh(a.charCodeAt(i - 1))) {
-      // Both strings have the same high surrogate before `i`: a low one
-      // here completes a pair, which is above any lone high surrogate.
-      if (isLow(x) !== isLow(y)) return isLow(x) ? 1 : -1;
-      if (isLow(x)) return x - y;
-    }
-    const pairX = isHigh(x) && isLow(a.charCodeAt(i + 1));
-    const pairY = isHigh(y) && isLow(b.charCodeAt(i + 1));
-    if (pairX !== pairY) return pairX ? 1 : -1;
-    return x - y;
-  }
-  return a.length - b.length;
+  let i = 0;
+  while (i < length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === length) return a.length - b.length;
+  // After a shared high surrogate, a low one completes a pair (above any
+  // lone high surrogate): the code points to compare start one unit back.
+  if (
+    i > 0 && isHigh(a.charCodeAt(i - 1)) &&
+    (isLow(a.charCodeAt(i)) || isLow(b.charCodeAt(i)))
+  ) i--;
+  return a.codePointAt(i)! - b.codePointAt(i)!;
 }
 
-function isHigh(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLow(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
+const isHigh = (code: number): boolean => (code & 0xfc00) === 0xd800;
+const isLow = (code: number): boolean => (code & 0xfc00) === 0xdc00;
 
 /** Parts sort by order, ties by name in code-point order. */
 export function byOrderThenName(

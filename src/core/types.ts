@@ -592,11 +592,7 @@ export type ItemProvider<C = AssembleContext> = (
 export type AssembleHandler<C = AssembleContext> = (
   assembly: PromptAssembly,
   context: C,
-) =>
-  | PromptAssembly
-  | undefined
-  | void
-  | PromiseLike<PromptAssembly | undefined | void>;
+) => MaybePromise<PromptAssembly | undefined | void>;
 
 /**
  * One registration or unregistration, as `system-prompt/change` reports it.
@@ -966,13 +962,7 @@ export interface PromptRegistrations {
     layer?: string;
   }[];
   /** Live context entries. */
-  contexts: {
-    name: string;
-    order: number;
-    list?: true;
-    owner?: string;
-    layer?: string;
-  }[];
+  contexts: PromptRegistrations["sections"];
   /** Live variables. */
   variables: { name: string; owner?: string; layer?: string }[];
   /** Live tool providers. */
