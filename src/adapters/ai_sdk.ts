@@ -7,7 +7,7 @@
  */
 
 import type { PromptAssembly } from "../../mod.ts";
-import { parametersOf, prepare } from "./_request.ts";
+import { buildRequest, parametersOf, userMessage } from "./_request.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { ANTHROPIC } from "./profiles.ts";
 
@@ -150,45 +150,45 @@ export function toAISDK<S>(
   assembly: PromptAssembly,
   options: AISDKOptions<S>,
 ): AISDKRequest<S> {
-  const { plan, context, mark } = prepare(assembly, ANTHROPIC, options);
   const jsonSchema = options.jsonSchema as (schema: object) => S;
-  const provider = plan.provider;
-  const cache = (after: "tools" | number) => {
-    const ttl = mark(after);
-    const extra = ttl === "1h" ? { ttl } : {};
-    let providerOptions: AISDKCacheOptions;
-    if (ttl === undefined) return {};
-    if (provider === "anthropic") {
-      providerOptions = {
-        anthropic: { cacheControl: { type: "ephemeral", ...extra } },
+  return buildRequest<AISDKRequest<S>>(assembly, options, {
+    profile: ANTHROPIC,
+    fields: ({ plan, mark }) => {
+      const cache = (after: "tools" | number): {
+        providerOptions?: AISDKCacheOptions;
+      } => {
+        if (plan.provider === "anthropic") {
+          const cacheControl = mark(after, "ephemeral");
+          return cacheControl === undefined
+            ? {}
+            : { providerOptions: { anthropic: { cacheControl } } };
+        }
+        const cachePoint = plan.provider === "bedrock"
+          ? mark(after, "default")
+          : undefined;
+        return cachePoint === undefined
+          ? {}
+          : { providerOptions: { bedrock: { cachePoint } } };
       };
-    } else if (provider === "bedrock") {
-      providerOptions = {
-        bedrock: { cachePoint: { type: "default", ...extra } },
+      const tools: Record<string, AISDKTool<S>> = {};
+      const last = assembly.tools.length - 1;
+      assembly.tools.forEach((tool, i) => {
+        tools[tool.name] = {
+          description: tool.description,
+          inputSchema: jsonSchema(parametersOf(tool)),
+          ...(i === last ? cache("tools") : {}),
+        };
+      });
+      return {
+        system: plan.blocks.map((block, i) => ({
+          role: "system",
+          content: block.text,
+          ...cache(i),
+        })),
+        tools,
+        plan,
       };
-    } else return {};
-    return { providerOptions };
-  };
-  const tools: Record<string, AISDKTool<S>> = {};
-  const last = assembly.tools.length - 1;
-  assembly.tools.forEach((tool, i) => {
-    tools[tool.name] = {
-      description: tool.description,
-      inputSchema: jsonSchema(parametersOf(tool)),
-      ...(i === last ? cache("tools") : {}),
-    };
+    },
+    message: userMessage,
   });
-  const request: AISDKRequest<S> = {
-    system: plan.blocks.map((block, i) => ({
-      role: "system",
-      content: block.text,
-      ...cache(i),
-    })),
-    tools,
-    plan,
-  };
-  if (context !== "") {
-    request.contextMessage = { role: "user", content: context };
-  }
-  return request;
 }

@@ -5,7 +5,7 @@
  */
 
 import type { PromptAssembly } from "../../mod.ts";
-import { parametersOf, prepare } from "./_request.ts";
+import { buildRequest, parametersOf, userMessage } from "./_request.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { ANTHROPIC } from "./profiles.ts";
 
@@ -123,37 +123,34 @@ export function toAnthropic(
   assembly: PromptAssembly,
   options: AdapterOptions = {},
 ): AnthropicRequest {
-  const { plan, context, mark } = prepare(assembly, ANTHROPIC, options);
-  const control = (after: "tools" | number) => {
-    const ttl = mark(after);
-    if (ttl === undefined) return {};
-    const cache_control: AnthropicCacheControl = ttl === "1h"
-      ? { type: "ephemeral", ttl }
-      : { type: "ephemeral" };
-    return { cache_control };
-  };
-  const last = assembly.tools.length - 1;
-  const request: AnthropicRequest = {
-    system: plan.blocks.map((block, i) => ({
-      type: "text",
-      text: block.text,
-      ...control(i),
-    })),
-    tools: assembly.tools.map((tool, i) => {
-      const schema = parametersOf(tool);
-      return {
-        name: tool.name,
-        description: tool.description,
-        input_schema: (schema.type === undefined
-          ? { type: "object", ...schema }
-          : schema) as AnthropicTool["input_schema"],
-        ...(i === last ? control("tools") : {}),
+  return buildRequest<AnthropicRequest>(assembly, options, {
+    profile: ANTHROPIC,
+    fields: ({ plan, mark }) => {
+      const control = (after: "tools" | number) => {
+        const cache_control = mark(after, "ephemeral");
+        return cache_control === undefined ? {} : { cache_control };
       };
-    }),
-    plan,
-  };
-  if (context !== "") {
-    request.contextMessage = { role: "user", content: context };
-  }
-  return request;
+      const last = assembly.tools.length - 1;
+      return {
+        system: plan.blocks.map((block, i) => ({
+          type: "text",
+          text: block.text,
+          ...control(i),
+        })),
+        tools: assembly.tools.map((tool, i) => {
+          const schema = parametersOf(tool);
+          return {
+            name: tool.name,
+            description: tool.description,
+            input_schema: (schema.type === undefined
+              ? { type: "object", ...schema }
+              : schema) as AnthropicTool["input_schema"],
+            ...(i === last ? control("tools") : {}),
+          };
+        }),
+        plan,
+      };
+    },
+    message: userMessage,
+  });
 }

@@ -8,7 +8,7 @@
 
 import type { PromptAssembly } from "../../mod.ts";
 import type { JsonObject } from "./json.ts";
-import { parametersOf, prepare } from "./_request.ts";
+import { buildRequest, parametersOf } from "./_request.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { GEMINI } from "./profiles.ts";
 
@@ -84,20 +84,23 @@ export function toGemini(
   assembly: PromptAssembly,
   options: AdapterOptions = {},
 ): GeminiRequest {
-  const { plan, context } = prepare(assembly, GEMINI, options);
-  const text = plan.blocks.map((block) => block.text).join("");
-  const functionDeclarations = assembly.tools.map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    parametersJsonSchema: parametersOf(tool),
-  }));
-  const request: GeminiRequest = {
-    systemInstruction: { parts: text === "" ? [] : [{ text }] },
-    tools: functionDeclarations.length === 0 ? [] : [{ functionDeclarations }],
-    plan,
-  };
-  if (context !== "") {
-    request.contextMessage = { role: "user", parts: [{ text: context }] };
-  }
-  return request;
+  return buildRequest<GeminiRequest>(assembly, options, {
+    profile: GEMINI,
+    fields: (prepared) => {
+      const text = prepared.text();
+      const functionDeclarations = assembly.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parametersJsonSchema: parametersOf(tool),
+      }));
+      return {
+        systemInstruction: { parts: text === "" ? [] : [{ text }] },
+        tools: functionDeclarations.length === 0
+          ? []
+          : [{ functionDeclarations }],
+        plan: prepared.plan,
+      };
+    },
+    message: (text) => ({ role: "user", parts: [{ text }] }),
+  });
 }

@@ -9,7 +9,7 @@
 
 import type { PromptAssembly } from "../../mod.ts";
 import type { JsonObject } from "./json.ts";
-import { parametersOf, prepare } from "./_request.ts";
+import { buildRequest, parametersOf, userMessage } from "./_request.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { OPENAI } from "./profiles.ts";
 
@@ -91,22 +91,21 @@ export function toOpenAIResponses(
   assembly: PromptAssembly,
   options: AdapterOptions = {},
 ): OpenAIResponsesRequest {
-  const { plan, context } = prepare(assembly, OPENAI, options);
-  const request: OpenAIResponsesRequest = {
-    instructions: plan.blocks.map((block) => block.text).join(""),
-    tools: assembly.tools.map((tool) => ({
-      type: "function",
-      name: tool.name,
-      description: tool.description,
-      parameters: parametersOf(tool),
-      strict: false,
-    })),
-    plan,
-  };
-  if (context !== "") {
-    request.contextMessage = { role: "user", content: context };
-  }
-  return request;
+  return buildRequest<OpenAIResponsesRequest>(assembly, options, {
+    profile: OPENAI,
+    fields: ({ plan, text }) => ({
+      instructions: text(),
+      tools: assembly.tools.map((tool) => ({
+        type: "function",
+        name: tool.name,
+        description: tool.description,
+        parameters: parametersOf(tool),
+        strict: false,
+      })),
+      plan,
+    }),
+    message: userMessage,
+  });
 }
 
 /**
@@ -179,22 +178,23 @@ export function toOpenAIChat(
   assembly: PromptAssembly,
   options: AdapterOptions = {},
 ): OpenAIChatRequest {
-  const { plan, context } = prepare(assembly, OPENAI, options);
-  const content = plan.blocks.map((block) => block.text).join("");
-  const request: OpenAIChatRequest = {
-    messages: content === "" ? [] : [{ role: "system", content }],
-    tools: assembly.tools.map((tool) => ({
-      type: "function",
-      function: {
-        name: tool.name,
-        description: tool.description,
-        parameters: parametersOf(tool),
-      },
-    })),
-    plan,
-  };
-  if (context !== "") {
-    request.contextMessage = { role: "user", content: context };
-  }
-  return request;
+  return buildRequest<OpenAIChatRequest>(assembly, options, {
+    profile: OPENAI,
+    fields: ({ plan, text }) => {
+      const content = text();
+      return {
+        messages: content === "" ? [] : [{ role: "system", content }],
+        tools: assembly.tools.map((tool) => ({
+          type: "function",
+          function: {
+            name: tool.name,
+            description: tool.description,
+            parameters: parametersOf(tool),
+          },
+        })),
+        plan,
+      };
+    },
+    message: userMessage,
+  });
 }
