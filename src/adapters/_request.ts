@@ -15,7 +15,7 @@ import type { JsonObject } from "./json.ts";
 import { type AdapterOptions, type CachePlan, planCache } from "./plan.ts";
 import type { ProviderProfile } from "./profiles.ts";
 
-/** A breakpoint as the providers spell it: `ttl` only when it is not the default 5 minutes. */
+/** A breakpoint as the providers spell it: `ttl` only for `"1h"`, not the default 5 minutes. */
 export type Mark<T extends string> = { type: T; ttl?: "1h" };
 
 /** The parts of one request before the provider's shape is applied. */
@@ -25,30 +25,21 @@ export interface Prepared {
   text(): string;
   /** The breakpoint after the tools or a block, if the plan put one there. */
   mark<T extends string>(after: "tools" | number, type: T): Mark<T> | undefined;
+  /** The request, with the runtime context (if any) as `contextMessage`. */
+  finish<R extends { contextMessage?: unknown }>(
+    request: R,
+    message: (context: string) => NonNullable<R["contextMessage"]>,
+  ): R;
 }
 
-/** How one adapter shapes its request. */
-export interface RequestShape<R extends { contextMessage?: unknown }> {
-  /** The provider's profile, unless the options name another. */
-  profile: ProviderProfile;
-  /** The request's fields. */
-  fields(prepared: Prepared): Omit<R, "contextMessage">;
-  /** The runtime context as the provider's message. */
-  message(context: string): NonNullable<R["contextMessage"]>;
-}
-
-/**
- * One adapter's request: its fields from the plan, then the runtime
- * context, when there is some, as `contextMessage`.
- */
-export function buildRequest<R extends { contextMessage?: unknown }>(
+export function prepare(
   assembly: PromptAssembly,
+  profile: ProviderProfile,
   options: AdapterOptions,
-  shape: RequestShape<R>,
-): R {
-  const plan = planCache(assembly, options.profile ?? shape.profile, options);
+): Prepared {
+  const plan = planCache(assembly, options.profile ?? profile, options);
   const context = renderContext(assembly);
-  const request = shape.fields({
+  return {
     plan,
     text: () => plan.blocks.map((block) => block.text).join(""),
     mark: (after, type) => {
@@ -58,9 +49,11 @@ export function buildRequest<R extends { contextMessage?: unknown }>(
       if (ttl === undefined) return undefined;
       return ttl === "1h" ? { type, ttl } : { type };
     },
-  }) as R;
-  if (context !== "") request.contextMessage = shape.message(context);
-  return request;
+    finish: (request, message) => {
+      if (context !== "") request.contextMessage = message(context);
+      return request;
+    },
+  };
 }
 
 /** The runtime context as a user message of text. */

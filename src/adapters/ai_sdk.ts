@@ -7,7 +7,7 @@
  */
 
 import type { PromptAssembly } from "../../mod.ts";
-import { buildRequest, parametersOf, userMessage } from "./_request.ts";
+import { parametersOf, prepare, userMessage } from "./_request.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { ANTHROPIC } from "./profiles.ts";
 
@@ -150,45 +150,36 @@ export function toAISDK<S>(
   assembly: PromptAssembly,
   options: AISDKOptions<S>,
 ): AISDKRequest<S> {
+  const { plan, mark, finish } = prepare(assembly, ANTHROPIC, options);
   const jsonSchema = options.jsonSchema as (schema: object) => S;
-  return buildRequest<AISDKRequest<S>>(assembly, options, {
-    profile: ANTHROPIC,
-    fields: ({ plan, mark }) => {
-      const cache = (after: "tools" | number): {
-        providerOptions?: AISDKCacheOptions;
-      } => {
-        if (plan.provider === "anthropic") {
-          const cacheControl = mark(after, "ephemeral");
-          return cacheControl === undefined
-            ? {}
-            : { providerOptions: { anthropic: { cacheControl } } };
-        }
-        const cachePoint = plan.provider === "bedrock"
-          ? mark(after, "default")
-          : undefined;
-        return cachePoint === undefined
-          ? {}
-          : { providerOptions: { bedrock: { cachePoint } } };
-      };
-      const tools: Record<string, AISDKTool<S>> = {};
-      const last = assembly.tools.length - 1;
-      assembly.tools.forEach((tool, i) => {
-        tools[tool.name] = {
-          description: tool.description,
-          inputSchema: jsonSchema(parametersOf(tool)),
-          ...(i === last ? cache("tools") : {}),
-        };
-      });
-      return {
-        system: plan.blocks.map((block, i) => ({
-          role: "system",
-          content: block.text,
-          ...cache(i),
-        })),
-        tools,
-        plan,
-      };
-    },
-    message: userMessage,
+  const provider = plan.provider;
+  const cache = (after: "tools" | number) => {
+    let providerOptions: AISDKCacheOptions | undefined;
+    if (provider === "anthropic") {
+      const cacheControl = mark(after, "ephemeral");
+      if (cacheControl) providerOptions = { anthropic: { cacheControl } };
+    } else if (provider === "bedrock") {
+      const cachePoint = mark(after, "default");
+      if (cachePoint) providerOptions = { bedrock: { cachePoint } };
+    }
+    return providerOptions === undefined ? {} : { providerOptions };
+  };
+  const tools: Record<string, AISDKTool<S>> = {};
+  const last = assembly.tools.length - 1;
+  assembly.tools.forEach((tool, i) => {
+    tools[tool.name] = {
+      description: tool.description,
+      inputSchema: jsonSchema(parametersOf(tool)),
+      ...(i === last ? cache("tools") : {}),
+    };
   });
+  return finish<AISDKRequest<S>>({
+    system: plan.blocks.map((block, i) => ({
+      role: "system",
+      content: block.text,
+      ...cache(i),
+    })),
+    tools,
+    plan,
+  }, userMessage);
 }

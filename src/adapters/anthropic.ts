@@ -5,7 +5,7 @@
  */
 
 import type { PromptAssembly } from "../../mod.ts";
-import { buildRequest, parametersOf, userMessage } from "./_request.ts";
+import { parametersOf, prepare, userMessage } from "./_request.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { ANTHROPIC } from "./profiles.ts";
 
@@ -123,34 +123,29 @@ export function toAnthropic(
   assembly: PromptAssembly,
   options: AdapterOptions = {},
 ): AnthropicRequest {
-  return buildRequest<AnthropicRequest>(assembly, options, {
-    profile: ANTHROPIC,
-    fields: ({ plan, mark }) => {
-      const control = (after: "tools" | number) => {
-        const cache_control = mark(after, "ephemeral");
-        return cache_control === undefined ? {} : { cache_control };
-      };
-      const last = assembly.tools.length - 1;
+  const { plan, mark, finish } = prepare(assembly, ANTHROPIC, options);
+  const control = (after: "tools" | number) => {
+    const cache_control = mark(after, "ephemeral");
+    return cache_control === undefined ? {} : { cache_control };
+  };
+  const last = assembly.tools.length - 1;
+  return finish<AnthropicRequest>({
+    system: plan.blocks.map((block, i) => ({
+      type: "text",
+      text: block.text,
+      ...control(i),
+    })),
+    tools: assembly.tools.map((tool, i) => {
+      const schema = parametersOf(tool);
       return {
-        system: plan.blocks.map((block, i) => ({
-          type: "text",
-          text: block.text,
-          ...control(i),
-        })),
-        tools: assembly.tools.map((tool, i) => {
-          const schema = parametersOf(tool);
-          return {
-            name: tool.name,
-            description: tool.description,
-            input_schema: (schema.type === undefined
-              ? { type: "object", ...schema }
-              : schema) as AnthropicTool["input_schema"],
-            ...(i === last ? control("tools") : {}),
-          };
-        }),
-        plan,
+        name: tool.name,
+        description: tool.description,
+        input_schema: (schema.type === undefined
+          ? { type: "object", ...schema }
+          : schema) as AnthropicTool["input_schema"],
+        ...(i === last ? control("tools") : {}),
       };
-    },
-    message: userMessage,
-  });
+    }),
+    plan,
+  }, userMessage);
 }

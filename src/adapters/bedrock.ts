@@ -7,7 +7,7 @@
 
 import type { PromptAssembly } from "../../mod.ts";
 import type { JsonObject } from "./json.ts";
-import { buildRequest, parametersOf } from "./_request.ts";
+import { parametersOf, prepare } from "./_request.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { BEDROCK } from "./profiles.ts";
 
@@ -117,36 +117,34 @@ export function toBedrock(
   assembly: PromptAssembly,
   options: AdapterOptions = {},
 ): BedrockRequest {
-  return buildRequest<BedrockRequest>(assembly, options, {
-    profile: BEDROCK,
-    fields: ({ plan, mark }) => {
-      const point = (after: "tools" | number): BedrockCachePoint[] => {
-        const cachePoint = mark(after, "default");
-        return cachePoint === undefined ? [] : [{ cachePoint }];
-      };
-      const request: Omit<BedrockRequest, "contextMessage"> = {
-        system: plan.blocks.flatMap((
-          block,
-          i,
-        ) => [{ text: block.text }, ...point(i)]),
-        plan,
-      };
-      if (assembly.tools.length > 0) {
-        request.toolConfig = {
-          tools: [
-            ...assembly.tools.map((tool) => ({
-              toolSpec: {
-                name: tool.name,
-                description: tool.description,
-                inputSchema: { json: parametersOf(tool) },
-              },
-            })),
-            ...point("tools"),
-          ],
-        };
-      }
-      return request;
-    },
-    message: (text) => ({ role: "user", content: [{ text }] }),
-  });
+  const { plan, mark, finish } = prepare(assembly, BEDROCK, options);
+  const point = (after: "tools" | number): BedrockCachePoint[] => {
+    const cachePoint = mark(after, "default");
+    return cachePoint === undefined ? [] : [{ cachePoint }];
+  };
+  const request: BedrockRequest = {
+    system: plan.blocks.flatMap((
+      block,
+      i,
+    ) => [{ text: block.text }, ...point(i)]),
+    plan,
+  };
+  if (assembly.tools.length > 0) {
+    request.toolConfig = {
+      tools: [
+        ...assembly.tools.map((tool) => ({
+          toolSpec: {
+            name: tool.name,
+            description: tool.description,
+            inputSchema: { json: parametersOf(tool) },
+          },
+        })),
+        ...point("tools"),
+      ],
+    };
+  }
+  return finish(
+    request,
+    (context) => ({ role: "user", content: [{ text: context }] }),
+  );
 }

@@ -8,7 +8,7 @@
 
 import type { PromptAssembly } from "../../mod.ts";
 import type { JsonObject } from "./json.ts";
-import { buildRequest, parametersOf } from "./_request.ts";
+import { parametersOf, prepare } from "./_request.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { GEMINI } from "./profiles.ts";
 
@@ -84,23 +84,16 @@ export function toGemini(
   assembly: PromptAssembly,
   options: AdapterOptions = {},
 ): GeminiRequest {
-  return buildRequest<GeminiRequest>(assembly, options, {
-    profile: GEMINI,
-    fields: (prepared) => {
-      const text = prepared.text();
-      const functionDeclarations = assembly.tools.map((tool) => ({
-        name: tool.name,
-        description: tool.description,
-        parametersJsonSchema: parametersOf(tool),
-      }));
-      return {
-        systemInstruction: { parts: text === "" ? [] : [{ text }] },
-        tools: functionDeclarations.length === 0
-          ? []
-          : [{ functionDeclarations }],
-        plan: prepared.plan,
-      };
-    },
-    message: (text) => ({ role: "user", parts: [{ text }] }),
-  });
+  const prepared = prepare(assembly, GEMINI, options);
+  const text = prepared.text();
+  const functionDeclarations = assembly.tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    parametersJsonSchema: parametersOf(tool),
+  }));
+  return prepared.finish<GeminiRequest>({
+    systemInstruction: { parts: text === "" ? [] : [{ text }] },
+    tools: functionDeclarations.length === 0 ? [] : [{ functionDeclarations }],
+    plan: prepared.plan,
+  }, (context) => ({ role: "user", parts: [{ text: context }] }));
 }

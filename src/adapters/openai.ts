@@ -9,7 +9,7 @@
 
 import type { PromptAssembly } from "../../mod.ts";
 import type { JsonObject } from "./json.ts";
-import { buildRequest, parametersOf, userMessage } from "./_request.ts";
+import { parametersOf, prepare, userMessage } from "./_request.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { OPENAI } from "./profiles.ts";
 
@@ -91,21 +91,18 @@ export function toOpenAIResponses(
   assembly: PromptAssembly,
   options: AdapterOptions = {},
 ): OpenAIResponsesRequest {
-  return buildRequest<OpenAIResponsesRequest>(assembly, options, {
-    profile: OPENAI,
-    fields: ({ plan, text }) => ({
-      instructions: text(),
-      tools: assembly.tools.map((tool) => ({
-        type: "function",
-        name: tool.name,
-        description: tool.description,
-        parameters: parametersOf(tool),
-        strict: false,
-      })),
-      plan,
-    }),
-    message: userMessage,
-  });
+  const { plan, text, finish } = prepare(assembly, OPENAI, options);
+  return finish<OpenAIResponsesRequest>({
+    instructions: text(),
+    tools: assembly.tools.map((tool) => ({
+      type: "function",
+      name: tool.name,
+      description: tool.description,
+      parameters: parametersOf(tool),
+      strict: false,
+    })),
+    plan,
+  }, userMessage);
 }
 
 /**
@@ -178,23 +175,18 @@ export function toOpenAIChat(
   assembly: PromptAssembly,
   options: AdapterOptions = {},
 ): OpenAIChatRequest {
-  return buildRequest<OpenAIChatRequest>(assembly, options, {
-    profile: OPENAI,
-    fields: ({ plan, text }) => {
-      const content = text();
-      return {
-        messages: content === "" ? [] : [{ role: "system", content }],
-        tools: assembly.tools.map((tool) => ({
-          type: "function",
-          function: {
-            name: tool.name,
-            description: tool.description,
-            parameters: parametersOf(tool),
-          },
-        })),
-        plan,
-      };
-    },
-    message: userMessage,
-  });
+  const { plan, text, finish } = prepare(assembly, OPENAI, options);
+  const content = text();
+  return finish<OpenAIChatRequest>({
+    messages: content === "" ? [] : [{ role: "system", content }],
+    tools: assembly.tools.map((tool) => ({
+      type: "function",
+      function: {
+        name: tool.name,
+        description: tool.description,
+        parameters: parametersOf(tool),
+      },
+    })),
+    plan,
+  }, userMessage);
 }
