@@ -44,11 +44,12 @@ const RULES: Readonly<Record<string, readonly [string, string]>> = {
   literal: ["a boolean", "boolean"],
   complete: ["a boolean", "boolean"],
   list: ["an object", "none"],
-  headingSeparator: ["a string", "string"],
-  footer: ["a string", "string"],
-  footerSeparator: ["a string", "string"],
-  empty: ["a string", "string"],
-  dedupe: ["a boolean", "boolean"],
+  "list.separator": ["a string", "string"],
+  "list.headingSeparator": ["a string", "string"],
+  "list.footer": ["a string", "string"],
+  "list.footerSeparator": ["a string", "string"],
+  "list.empty": ["a string", "string"],
+  "list.dedupe": ["a boolean", "boolean"],
   items: ["an array", "none"],
 };
 
@@ -153,40 +154,31 @@ export function checkPart(part: unknown, check: FieldCheck): void {
   const field = faultOf(part, check.kind, check.mode);
   const value = take();
   if (field !== undefined) {
-    throw fieldError(check, field, RULES[bare(field)]![0], value);
+    throw fieldError(check, field, RULES[field]![0], value);
   }
   const items = value as readonly unknown[] | undefined;
   if (items === undefined) return;
-  const { section, context, handler, owner } = check.where;
-  const name = (part as { name: string }).name;
-  const list = check.kind === "item"
-    ? [...check.where.list ?? [], name]
-    : [name];
+  const { section, context, handler, owner, list = [] } = check.where;
+  const parent = (part as { name: string }).name;
+  const at = {
+    section,
+    context,
+    handler,
+    list: check.kind === "item" ? [...list, parent] : [parent],
+  };
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     const { name, owner: own }: { name?: unknown; owner?: unknown } =
       typeof item === "object" && item !== null ? item : {};
-    const label = typeof name === "string" ? name : `#${i}`;
     // A handler's error names the handler's owner; otherwise the item's.
     const by = handler === undefined ? own : owner;
-    checkPart(item, {
-      ...check,
-      kind: "item",
-      where: {
-        section,
-        context,
-        handler,
-        item: label,
-        list,
-        owner: typeof by === "string" ? by : undefined,
-      } as Where,
-    });
+    const where: Where = {
+      ...at,
+      item: typeof name === "string" ? name : `#${i}`,
+      owner: typeof by === "string" ? by : undefined,
+    };
+    checkPart(item, { ...check, kind: "item", where });
   }
-}
-
-/** A list field's rule goes by its own key: `list.footer` by `footer`. */
-function bare(field: string): string {
-  return field.replace(/^list\./, "");
 }
 
 /**
@@ -224,7 +216,7 @@ export function fieldError(
     ? "invalid-value"
     : `invalid-${check.kind}` as const;
   const error = failure(code, check.action, check.where, state);
-  const type = RULES[bare(field)]?.[1];
+  const type = RULES[field]?.[1];
   return check.mode === "add" && type !== "any" && typeof value !== type
     ? new TypeError(error.message)
     : error;

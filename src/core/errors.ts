@@ -45,26 +45,15 @@
  * ```
  */
 export type PromptErrorCode =
-  | "invalid-section"
-  | "duplicate-section"
-  | "invalid-context"
-  | "duplicate-context"
+  | `invalid-${"section" | "context" | "item" | "option" | "value"}`
+  | `duplicate-${"section" | "context" | "variable" | "item" | "tool"}`
+  | `${"provider" | "handler" | "listener"}-failed`
+  | `unknown-${"layer" | "variable"}`
   | "invalid-variable-name"
-  | "duplicate-variable"
-  | "invalid-item"
-  | "duplicate-item"
   | "orphan-item"
-  | "invalid-option"
   | "scope-disposed"
-  | "unknown-layer"
   | "multiple-complete"
-  | "provider-failed"
-  | "handler-failed"
-  | "listener-failed"
-  | "invalid-value"
-  | "duplicate-tool"
   | "aborted"
-  | "unknown-variable"
   | "missing-value"
   | "malformed-reference";
 
@@ -340,8 +329,7 @@ export function describeValue(value: unknown): string {
 /** The message of anything thrown, never throwing itself. */
 export function messageOf(error: unknown): string {
   try {
-    if (error instanceof Error) return String(error.message);
-    return String(error);
+    return String(error instanceof Error ? error.message : error);
   } catch {
     return `(${describeValue(error)} that cannot be shown)`;
   }

@@ -91,16 +91,13 @@ export function boundedEditDistance(a: string, b: string, max: number): number {
   for (let i = 1; i <= a.length; i++) {
     const low = Math.max(1, i - max);
     const high = Math.min(m, i + max);
-    current[low - 1] = low === 1 ? Math.min(i, over) : over;
+    // Cells past `over` are not capped: only whether they reach it matters.
+    current[low - 1] = low === 1 ? i : over;
     let rowMin = current[low - 1]!;
     const code = a.charCodeAt(i - 1);
     for (let j = low; j <= high; j++) {
-      const cell = Math.min(
-        previous[j - 1]! + (code === b.charCodeAt(j - 1) ? 0 : 1),
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        over,
-      );
+      const change = previous[j - 1]! + (code === b.charCodeAt(j - 1) ? 0 : 1);
+      const cell = Math.min(change, previous[j]! + 1, current[j - 1]! + 1);
       current[j] = cell;
       if (cell < rowMin) rowMin = cell;
     }
@@ -108,7 +105,7 @@ export function boundedEditDistance(a: string, b: string, max: number): number {
     if (rowMin >= over) return over;
     [previous, current] = [current, previous];
   }
-  return previous[m]!;
+  return Math.min(previous[m]!, over);
 }
 
 /** `; did you mean "x"?`, or nothing when no name is close. */
