@@ -53,8 +53,7 @@ const RULES: Readonly<Record<string, readonly [string, string]>> = {
   items: ["an array", "none"],
 };
 
-/** A stability, or none (the default). */
-const STABILITY: readonly unknown[] = [undefined, "static", "session", "step"];
+const STABILITIES: readonly unknown[] = ["static", "session", "step"];
 
 /**
  * What {@linkcode faultOf} read last: the value at fault, or the items of
@@ -108,7 +107,9 @@ function faultOf(
     return found("text", value);
   }
   value = fields.stability;
-  if (!STABILITY.includes(value)) return found("stability", value);
+  if (value !== undefined && !STABILITIES.includes(value)) {
+    return found("stability", value);
+  }
   if (!maybeString(value = fields.separator)) return found("separator", value);
   if (!maybeBoolean(value = fields.trim)) return found("trim", value);
   if (!maybeBoolean(value = fields.literal)) return found("literal", value);

@@ -292,11 +292,9 @@ export function describeWhere(where: Where): string {
     what = `"system-prompt/assemble" handler ${quote(where.handler)}`;
   }
   // With a handler and a part, the owner is the handler's, named in the action.
-  const handlerAndPart = where.handler !== undefined &&
-    !what.startsWith('"system-prompt/assemble"');
-  if ("owner" in where && !handlerAndPart) {
-    what += ` of ${describeOwner(where.owner)}`;
-  }
+  const ofOwner = where.handler === undefined ||
+    what.startsWith('"system-prompt/assemble"');
+  if ("owner" in where && ofOwner) what += ` of ${describeOwner(where.owner)}`;
   if (where.layer !== undefined) what += ` in layer ${quote(where.layer)}`;
   return what.trimStart();
 }
@@ -312,8 +310,7 @@ function quote(name: string): string {
 
 /** A value named by its kind, never by reading it: `a promise`, `null`. */
 export function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (value === undefined) return "undefined";
+  if (value === null || value === undefined) return String(value);
   try {
     if (Array.isArray(value)) return "an array";
     if (typeof (value as { then?: unknown }).then === "function") {

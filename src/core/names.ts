@@ -33,12 +33,13 @@ export function compareCodePoints(a: string, b: string): number {
   let i = 0;
   while (i < length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   if (i === length) return a.length - b.length;
+  const x = a.charCodeAt(i);
+  const y = b.charCodeAt(i);
+  // Below the surrogates, units are code points (the fast path).
+  if (x < 0xd800 && y < 0xd800) return x - y;
   // After a shared high surrogate, a low one completes a pair (above any
   // lone high surrogate): the code points to compare start one unit back.
-  if (
-    i > 0 && isHigh(a.charCodeAt(i - 1)) &&
-    (isLow(a.charCodeAt(i)) || isLow(b.charCodeAt(i)))
-  ) i--;
+  if (i > 0 && isHigh(a.charCodeAt(i - 1)) && (isLow(x) || isLow(y))) i--;
   return a.codePointAt(i)! - b.codePointAt(i)!;
 }
 
