@@ -44,12 +44,11 @@ const RULES: Readonly<Record<string, readonly [string, string]>> = {
   literal: ["a boolean", "boolean"],
   complete: ["a boolean", "boolean"],
   list: ["an object", "none"],
-  "list.separator": ["a string", "string"],
-  "list.headingSeparator": ["a string", "string"],
-  "list.footer": ["a string", "string"],
-  "list.footerSeparator": ["a string", "string"],
-  "list.empty": ["a string", "string"],
-  "list.dedupe": ["a boolean", "boolean"],
+  headingSeparator: ["a string", "string"],
+  footer: ["a string", "string"],
+  footerSeparator: ["a string", "string"],
+  empty: ["a string", "string"],
+  dedupe: ["a boolean", "boolean"],
   items: ["an array", "none"],
 };
 
@@ -155,7 +154,7 @@ export function checkPart(part: unknown, check: FieldCheck): void {
   const field = faultOf(part, check.kind, check.mode);
   const value = take();
   if (field !== undefined) {
-    throw fieldError(check, field, RULES[field]![0], value);
+    throw fieldError(check, field, RULES[bare(field)]![0], value);
   }
   const items = value as readonly unknown[] | undefined;
   if (items === undefined) return;
@@ -180,6 +179,11 @@ export function checkPart(part: unknown, check: FieldCheck): void {
     };
     checkPart(item, { ...check, kind: "item", where });
   }
+}
+
+/** A list field's rule goes by its own key: `list.footer` by `footer`. */
+function bare(field: string): string {
+  return field.replace(/^list\./, "");
 }
 
 /**
@@ -217,7 +221,7 @@ export function fieldError(
     ? "invalid-value"
     : `invalid-${check.kind}` as const;
   const error = failure(code, check.action, check.where, state);
-  const type = RULES[field]?.[1];
+  const type = RULES[bare(field)]?.[1];
   return check.mode === "add" && type !== "any" && typeof value !== type
     ? new TypeError(error.message)
     : error;
