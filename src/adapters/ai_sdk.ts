@@ -7,9 +7,76 @@
  */
 
 import type { PromptAssembly } from "../../mod.ts";
-import { parametersOf, prepare } from "./_request.ts";
+import { parametersOf, prepare, userMessage } from "./_request.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { ANTHROPIC } from "./profiles.ts";
+
+/**
+ * The `system` and `tools` of an AI SDK call: one system message per block
+ * of the plan, the breakpoints as the provider's `providerOptions` (by
+ * default the Anthropic profile: `{ anthropic: { cacheControl } }`; with
+ * the Bedrock profile `{ bedrock: { cachePoint } }`; none for a provider
+ * that caches by itself). The messages' contents join to exactly
+ * `renderPrompt(assembly)`.
+ *
+ * @typeParam S What `jsonSchema` returns.
+ * @param assembly The assembly.
+ * @param options The SDK's `jsonSchema`, and the adapter options.
+ * @returns The call's fields, the context message and the plan.
+ * @throws {PromptError} As {@linkcode planCache} does.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toAISDK } from "@dsh/system-prompt/adapters";
+ *
+ * const jsonSchema = (schema: object) => ({ jsonSchema: schema });
+ * const { system, tools } = toAISDK({
+ *   sections: [{ name: "persona", order: 0, text: "You are a coding agent." }],
+ *   tools: [{ name: "bash", description: "Runs a command.", parameters: { type: "object" } }],
+ *   variables: {},
+ * }, { jsonSchema });
+ * assert.deepEqual(system, [{ role: "system", content: "You are a coding agent." }]);
+ * assert.deepEqual(tools.bash?.inputSchema, { jsonSchema: { type: "object" } });
+ * ```
+ */
+export function toAISDK<S>(
+  assembly: PromptAssembly,
+  options: AISDKOptions<S>,
+): AISDKRequest<S> {
+  const { plan, mark, finish } = prepare(assembly, ANTHROPIC, options);
+  const jsonSchema = options.jsonSchema as (schema: object) => S;
+  const provider = plan.provider;
+  const cache = (after: "tools" | number) => {
+    let providerOptions: AISDKCacheOptions | undefined;
+    if (provider === "anthropic") {
+      const cacheControl = mark(after, "ephemeral");
+      if (cacheControl) providerOptions = { anthropic: { cacheControl } };
+    } else if (provider === "bedrock") {
+      const cachePoint = mark(after, "default");
+      if (cachePoint) providerOptions = { bedrock: { cachePoint } };
+    }
+    return providerOptions === undefined ? {} : { providerOptions };
+  };
+  const tools: Record<string, AISDKTool<S>> = {};
+  const last = assembly.tools.length - 1;
+  assembly.tools.forEach((tool, i) => {
+    tools[tool.name] = {
+      description: tool.description,
+      inputSchema: jsonSchema(parametersOf(tool)),
+      ...(i === last ? cache("tools") : {}),
+    };
+  });
+  return finish<AISDKRequest<S>>({
+    system: plan.blocks.map((block, i) => ({
+      role: "system",
+      content: block.text,
+      ...cache(i),
+    })),
+    tools,
+    plan,
+  }, userMessage);
+}
 
 /**
  * The provider options that carry a breakpoint: Anthropic's `cacheControl`
@@ -115,80 +182,4 @@ export interface AISDKRequest<S> {
   contextMessage?: { role: "user"; content: string };
   /** Where the breakpoints are, and why. */
   plan: CachePlan;
-}
-
-/**
- * The `system` and `tools` of an AI SDK call: one system message per block
- * of the plan, the breakpoints as the provider's `providerOptions` (by
- * default the Anthropic profile: `{ anthropic: { cacheControl } }`; with
- * the Bedrock profile `{ bedrock: { cachePoint } }`; none for a provider
- * that caches by itself). The messages' contents join to exactly
- * `renderPrompt(assembly)`.
- *
- * @typeParam S What `jsonSchema` returns.
- * @param assembly The assembly.
- * @param options The SDK's `jsonSchema`, and the adapter options.
- * @returns The call's fields, the context message and the plan.
- * @throws {PromptError} As {@linkcode planCache} does.
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { toAISDK } from "@dsh/system-prompt/adapters";
- *
- * const jsonSchema = (schema: object) => ({ jsonSchema: schema });
- * const { system, tools } = toAISDK({
- *   sections: [{ name: "persona", order: 0, text: "You are a coding agent." }],
- *   tools: [{ name: "bash", description: "Runs a command.", parameters: { type: "object" } }],
- *   variables: {},
- * }, { jsonSchema });
- * assert.deepEqual(system, [{ role: "system", content: "You are a coding agent." }]);
- * assert.deepEqual(tools.bash?.inputSchema, { jsonSchema: { type: "object" } });
- * ```
- */
-export function toAISDK<S>(
-  assembly: PromptAssembly,
-  options: AISDKOptions<S>,
-): AISDKRequest<S> {
-  const { plan, context, mark } = prepare(assembly, ANTHROPIC, options);
-  const jsonSchema = options.jsonSchema as (schema: object) => S;
-  const provider = plan.provider;
-  const cache = (after: "tools" | number) => {
-    const ttl = mark(after);
-    const extra = ttl === "1h" ? { ttl } : {};
-    let providerOptions: AISDKCacheOptions;
-    if (ttl === undefined) return {};
-    if (provider === "anthropic") {
-      providerOptions = {
-        anthropic: { cacheControl: { type: "ephemeral", ...extra } },
-      };
-    } else if (provider === "bedrock") {
-      providerOptions = {
-        bedrock: { cachePoint: { type: "default", ...extra } },
-      };
-    } else return {};
-    return { providerOptions };
-  };
-  const tools: Record<string, AISDKTool<S>> = {};
-  const last = assembly.tools.length - 1;
-  assembly.tools.forEach((tool, i) => {
-    tools[tool.name] = {
-      description: tool.description,
-      inputSchema: jsonSchema(parametersOf(tool)),
-      ...(i === last ? cache("tools") : {}),
-    };
-  });
-  const request: AISDKRequest<S> = {
-    system: plan.blocks.map((block, i) => ({
-      role: "system",
-      content: block.text,
-      ...cache(i),
-    })),
-    tools,
-    plan,
-  };
-  if (context !== "") {
-    request.contextMessage = { role: "user", content: context };
-  }
-  return request;
 }

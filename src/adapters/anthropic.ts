@@ -5,9 +5,68 @@
  */
 
 import type { PromptAssembly } from "../../mod.ts";
-import { parametersOf, prepare } from "./_request.ts";
+import { parametersOf, prepare, userMessage } from "./_request.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { ANTHROPIC } from "./profiles.ts";
+
+/**
+ * The `system` and `tools` of an Anthropic Messages request for an
+ * assembly, with cache breakpoints where {@linkcode planCache} puts them
+ * by the Anthropic profile (tools, then system, are the cached prefix).
+ * The blocks' texts join to exactly `renderPrompt(assembly)`.
+ *
+ * @param assembly The assembly.
+ * @param options The model, profile, token counter and cache options.
+ * @returns The request fields, the context message and the plan.
+ * @throws {PromptError} As {@linkcode planCache} does.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderPrompt, SystemPrompt } from "@dsh/system-prompt";
+ * import { toAnthropic } from "@dsh/system-prompt/adapters";
+ *
+ * const prompt = new SystemPrompt<{ time: string }>();
+ * prompt.section({ name: "persona", order: 0, text: "You are a careful coding agent. ".repeat(200) });
+ * prompt.section({ name: "clock", order: 900, stability: "step", text: (c) => `It is ${c.time}.` });
+ * const assembly = await prompt.assemble({ time: "09:00" });
+ *
+ * const { system, plan } = toAnthropic(assembly, { model: "claude-sonnet-4-5" });
+ * assert.deepEqual(system.map((b) => b.cache_control), [{ type: "ephemeral" }, undefined]);
+ * assert.equal(system.map((b) => b.text).join(""), renderPrompt(assembly));
+ * assert.equal(plan.choices[0]?.reason, "stable-prefix");
+ * ```
+ */
+export function toAnthropic(
+  assembly: PromptAssembly,
+  options: AdapterOptions = {},
+): AnthropicRequest {
+  const { plan, mark, finish } = prepare(assembly, ANTHROPIC, options);
+  const control = (after: "tools" | number) => {
+    const cache_control = mark(after, "ephemeral");
+    return cache_control === undefined ? {} : { cache_control };
+  };
+  const last = assembly.tools.length - 1;
+  return finish<AnthropicRequest>({
+    system: plan.blocks.map((block, i) => ({
+      type: "text",
+      text: block.text,
+      ...control(i),
+    })),
+    tools: assembly.tools.map((tool, i) => {
+      const schema = parametersOf(tool);
+      return {
+        name: tool.name,
+        description: tool.description,
+        input_schema: (schema.type === undefined
+          ? { type: "object", ...schema }
+          : schema) as AnthropicTool["input_schema"],
+        ...(i === last ? control("tools") : {}),
+      };
+    }),
+    plan,
+  }, userMessage);
+}
 
 /**
  * A cache breakpoint: `ttl` is absent for the default 5 minutes.
@@ -89,71 +148,4 @@ export interface AnthropicRequest {
   contextMessage?: { role: "user"; content: string };
   /** Where the breakpoints are, and why. */
   plan: CachePlan;
-}
-
-/**
- * The `system` and `tools` of an Anthropic Messages request for an
- * assembly, with cache breakpoints where {@linkcode planCache} puts them
- * by the Anthropic profile (tools, then system, are the cached prefix).
- * The blocks' texts join to exactly `renderPrompt(assembly)`.
- *
- * @param assembly The assembly.
- * @param options The model, profile, token counter and cache options.
- * @returns The request fields, the context message and the plan.
- * @throws {PromptError} As {@linkcode planCache} does.
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { renderPrompt, SystemPrompt } from "@dsh/system-prompt";
- * import { toAnthropic } from "@dsh/system-prompt/adapters";
- *
- * const prompt = new SystemPrompt<{ time: string }>();
- * prompt.section({ name: "persona", order: 0, text: "You are a careful coding agent. ".repeat(200) });
- * prompt.section({ name: "clock", order: 900, stability: "step", text: (c) => `It is ${c.time}.` });
- * const assembly = await prompt.assemble({ time: "09:00" });
- *
- * const { system, plan } = toAnthropic(assembly, { model: "claude-sonnet-4-5" });
- * assert.deepEqual(system.map((b) => b.cache_control), [{ type: "ephemeral" }, undefined]);
- * assert.equal(system.map((b) => b.text).join(""), renderPrompt(assembly));
- * assert.equal(plan.choices[0]?.reason, "stable-prefix");
- * ```
- */
-export function toAnthropic(
-  assembly: PromptAssembly,
-  options: AdapterOptions = {},
-): AnthropicRequest {
-  const { plan, context, mark } = prepare(assembly, ANTHROPIC, options);
-  const control = (after: "tools" | number) => {
-    const ttl = mark(after);
-    if (ttl === undefined) return {};
-    const cache_control: AnthropicCacheControl = ttl === "1h"
-      ? { type: "ephemeral", ttl }
-      : { type: "ephemeral" };
-    return { cache_control };
-  };
-  const last = assembly.tools.length - 1;
-  const request: AnthropicRequest = {
-    system: plan.blocks.map((block, i) => ({
-      type: "text",
-      text: block.text,
-      ...control(i),
-    })),
-    tools: assembly.tools.map((tool, i) => {
-      const schema = parametersOf(tool);
-      return {
-        name: tool.name,
-        description: tool.description,
-        input_schema: (schema.type === undefined
-          ? { type: "object", ...schema }
-          : schema) as AnthropicTool["input_schema"],
-        ...(i === last ? control("tools") : {}),
-      };
-    }),
-    plan,
-  };
-  if (context !== "") {
-    request.contextMessage = { role: "user", content: context };
-  }
-  return request;
 }

@@ -12,6 +12,69 @@ import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { BEDROCK } from "./profiles.ts";
 
 /**
+ * The `system` and `toolConfig` of a Bedrock Converse request, with
+ * `cachePoint` blocks where {@linkcode planCache} puts them by the Bedrock
+ * profile, whose minimum applies to each checkpoint's increment. The text
+ * blocks join to exactly `renderPrompt(assembly)`. Converse wants user and
+ * assistant turns to alternate: add `contextMessage.content` to the last
+ * user message rather than sending a second one.
+ *
+ * @param assembly The assembly.
+ * @param options The model, profile, token counter and cache options.
+ * @returns The request fields, the context message and the plan.
+ * @throws {PromptError} As {@linkcode planCache} does.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toBedrock } from "@dsh/system-prompt/adapters";
+ *
+ * const { system, toolConfig } = toBedrock({
+ *   sections: [{ name: "persona", order: 0, text: "You are a coding agent. ".repeat(300) }],
+ *   tools: [{ name: "bash", description: "Runs a command.", parameters: { type: "object" } }],
+ *   variables: {},
+ * }, { model: "anthropic.claude-sonnet-4-5-20250929-v1:0" });
+ * assert.deepEqual(system.slice(1), [{ cachePoint: { type: "default" } }]);
+ * assert.equal(toolConfig?.tools.length, 1); // the tools alone are under the minimum
+ * ```
+ */
+export function toBedrock(
+  assembly: PromptAssembly,
+  options: AdapterOptions = {},
+): BedrockRequest {
+  const { plan, mark, finish } = prepare(assembly, BEDROCK, options);
+  const point = (after: "tools" | number): BedrockCachePoint[] => {
+    const cachePoint = mark(after, "default");
+    return cachePoint === undefined ? [] : [{ cachePoint }];
+  };
+  const request: BedrockRequest = {
+    system: plan.blocks.flatMap((
+      block,
+      i,
+    ) => [{ text: block.text }, ...point(i)]),
+    plan,
+  };
+  if (assembly.tools.length > 0) {
+    request.toolConfig = {
+      tools: [
+        ...assembly.tools.map((tool) => ({
+          toolSpec: {
+            name: tool.name,
+            description: tool.description,
+            inputSchema: { json: parametersOf(tool) },
+          },
+        })),
+        ...point("tools"),
+      ],
+    };
+  }
+  return finish(
+    request,
+    (context) => ({ role: "user", content: [{ text: context }] }),
+  );
+}
+
+/**
  * A cache checkpoint: `ttl` is absent for the default 5 minutes.
  *
  * @example Usage
@@ -84,70 +147,4 @@ export interface BedrockRequest {
   contextMessage?: { role: "user"; content: { text: string }[] };
   /** Where the breakpoints are, and why. */
   plan: CachePlan;
-}
-
-/**
- * The `system` and `toolConfig` of a Bedrock Converse request, with
- * `cachePoint` blocks where {@linkcode planCache} puts them by the Bedrock
- * profile, whose minimum applies to each checkpoint's increment. The text
- * blocks join to exactly `renderPrompt(assembly)`. Converse wants user and
- * assistant turns to alternate: add `contextMessage.content` to the last
- * user message rather than sending a second one.
- *
- * @param assembly The assembly.
- * @param options The model, profile, token counter and cache options.
- * @returns The request fields, the context message and the plan.
- * @throws {PromptError} As {@linkcode planCache} does.
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { toBedrock } from "@dsh/system-prompt/adapters";
- *
- * const { system, toolConfig } = toBedrock({
- *   sections: [{ name: "persona", order: 0, text: "You are a coding agent. ".repeat(300) }],
- *   tools: [{ name: "bash", description: "Runs a command.", parameters: { type: "object" } }],
- *   variables: {},
- * }, { model: "anthropic.claude-sonnet-4-5-20250929-v1:0" });
- * assert.deepEqual(system.slice(1), [{ cachePoint: { type: "default" } }]);
- * assert.equal(toolConfig?.tools.length, 1); // the tools alone are under the minimum
- * ```
- */
-export function toBedrock(
-  assembly: PromptAssembly,
-  options: AdapterOptions = {},
-): BedrockRequest {
-  const { plan, context, mark } = prepare(assembly, BEDROCK, options);
-  const point = (after: "tools" | number): BedrockCachePoint[] => {
-    const ttl = mark(after);
-    if (ttl === undefined) return [];
-    return [{
-      cachePoint: ttl === "1h" ? { type: "default", ttl } : { type: "default" },
-    }];
-  };
-  const request: BedrockRequest = {
-    system: plan.blocks.flatMap((
-      block,
-      i,
-    ) => [{ text: block.text }, ...point(i)]),
-    plan,
-  };
-  if (assembly.tools.length > 0) {
-    request.toolConfig = {
-      tools: [
-        ...assembly.tools.map((tool) => ({
-          toolSpec: {
-            name: tool.name,
-            description: tool.description,
-            inputSchema: { json: parametersOf(tool) },
-          },
-        })),
-        ...point("tools"),
-      ],
-    };
-  }
-  if (context !== "") {
-    request.contextMessage = { role: "user", content: [{ text: context }] };
-  }
-  return request;
 }

@@ -13,6 +13,47 @@ import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { GEMINI } from "./profiles.ts";
 
 /**
+ * The `systemInstruction` and `tools` of a Gemini request. The instruction's
+ * text is exactly `renderPrompt(assembly)`.
+ *
+ * @param assembly The assembly.
+ * @param options The model, profile, token counter and cache options.
+ * @returns The config fields, the context message and the plan.
+ * @throws {PromptError} As {@linkcode planCache} does.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toGemini } from "@dsh/system-prompt/adapters";
+ *
+ * const { systemInstruction, tools } = toGemini({
+ *   sections: [{ name: "persona", order: 0, text: "You are a coding agent." }],
+ *   tools: [{ name: "bash", description: "Runs a command.", parameters: { type: "object" } }],
+ *   variables: {},
+ * }, { model: "gemini-2.5-flash" });
+ * assert.deepEqual(systemInstruction, { parts: [{ text: "You are a coding agent." }] });
+ * assert.equal(tools[0]?.functionDeclarations[0]?.name, "bash");
+ * ```
+ */
+export function toGemini(
+  assembly: PromptAssembly,
+  options: AdapterOptions = {},
+): GeminiRequest {
+  const prepared = prepare(assembly, GEMINI, options);
+  const text = prepared.text();
+  const functionDeclarations = assembly.tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    parametersJsonSchema: parametersOf(tool),
+  }));
+  return prepared.finish<GeminiRequest>({
+    systemInstruction: { parts: text === "" ? [] : [{ text }] },
+    tools: functionDeclarations.length === 0 ? [] : [{ functionDeclarations }],
+    plan: prepared.plan,
+  }, (context) => ({ role: "user", parts: [{ text: context }] }));
+}
+
+/**
  * A function declaration, its parameters as JSON Schema.
  *
  * @example Usage
@@ -55,49 +96,4 @@ export interface GeminiRequest {
   contextMessage?: { role: "user"; parts: { text: string }[] };
   /** Where the breakpoints are, and why. */
   plan: CachePlan;
-}
-
-/**
- * The `systemInstruction` and `tools` of a Gemini request. The instruction's
- * text is exactly `renderPrompt(assembly)`.
- *
- * @param assembly The assembly.
- * @param options The model, profile, token counter and cache options.
- * @returns The config fields, the context message and the plan.
- * @throws {PromptError} As {@linkcode planCache} does.
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { toGemini } from "@dsh/system-prompt/adapters";
- *
- * const { systemInstruction, tools } = toGemini({
- *   sections: [{ name: "persona", order: 0, text: "You are a coding agent." }],
- *   tools: [{ name: "bash", description: "Runs a command.", parameters: { type: "object" } }],
- *   variables: {},
- * }, { model: "gemini-2.5-flash" });
- * assert.deepEqual(systemInstruction, { parts: [{ text: "You are a coding agent." }] });
- * assert.equal(tools[0]?.functionDeclarations[0]?.name, "bash");
- * ```
- */
-export function toGemini(
-  assembly: PromptAssembly,
-  options: AdapterOptions = {},
-): GeminiRequest {
-  const { plan, context } = prepare(assembly, GEMINI, options);
-  const text = plan.blocks.map((block) => block.text).join("");
-  const functionDeclarations = assembly.tools.map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    parametersJsonSchema: parametersOf(tool),
-  }));
-  const request: GeminiRequest = {
-    systemInstruction: { parts: text === "" ? [] : [{ text }] },
-    tools: functionDeclarations.length === 0 ? [] : [{ functionDeclarations }],
-    plan,
-  };
-  if (context !== "") {
-    request.contextMessage = { role: "user", parts: [{ text: context }] };
-  }
-  return request;
 }

@@ -9,9 +9,53 @@
 
 import type { PromptAssembly } from "../../mod.ts";
 import type { JsonObject } from "./json.ts";
-import { parametersOf, prepare } from "./_request.ts";
+import { parametersOf, prepare, userMessage } from "./_request.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { OPENAI } from "./profiles.ts";
+
+/**
+ * The `instructions` and `tools` of an OpenAI Responses request.
+ * `instructions` is exactly `renderPrompt(assembly)`.
+ *
+ * @param assembly The assembly.
+ * @param options The model, profile, token counter and cache options.
+ * @returns The request fields, the context message and the plan.
+ * @throws {PromptError} As {@linkcode planCache} does.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toOpenAIResponses } from "@dsh/system-prompt/adapters";
+ *
+ * const { instructions, tools, plan } = toOpenAIResponses({
+ *   sections: [{ name: "persona", order: 0, text: "You are {{model}}." }],
+ *   tools: [{ name: "bash", description: "Runs a command.", parameters: { type: "object" } }],
+ *   variables: { model: "gpt-5" },
+ * }, { model: "gpt-5" });
+ * assert.equal(instructions, "You are gpt-5.");
+ * assert.deepEqual(tools[0], {
+ *   type: "function", name: "bash", description: "Runs a command.", parameters: { type: "object" }, strict: false,
+ * });
+ * assert.match(plan.notes[0]!, /under the minimum of 1024/);
+ * ```
+ */
+export function toOpenAIResponses(
+  assembly: PromptAssembly,
+  options: AdapterOptions = {},
+): OpenAIResponsesRequest {
+  const { plan, text, finish } = prepare(assembly, OPENAI, options);
+  return finish<OpenAIResponsesRequest>({
+    instructions: text(),
+    tools: assembly.tools.map((tool) => ({
+      type: "function",
+      name: tool.name,
+      description: tool.description,
+      parameters: parametersOf(tool),
+      strict: false,
+    })),
+    plan,
+  }, userMessage);
+}
 
 /**
  * A function tool of the Responses API.
@@ -62,8 +106,8 @@ export interface OpenAIResponsesRequest {
 }
 
 /**
- * The `instructions` and `tools` of an OpenAI Responses request.
- * `instructions` is exactly `renderPrompt(assembly)`.
+ * The system message and `tools` of an OpenAI Chat Completions request.
+ * The message's content is exactly `renderPrompt(assembly)`.
  *
  * @param assembly The assembly.
  * @param options The model, profile, token counter and cache options.
@@ -73,42 +117,36 @@ export interface OpenAIResponsesRequest {
  * @example Usage
  * ```ts
  * import assert from "node:assert/strict";
- * import { toOpenAIResponses } from "@dsh/system-prompt/adapters";
+ * import { toOpenAIChat } from "@dsh/system-prompt/adapters";
  *
- * const { instructions, tools, plan } = toOpenAIResponses({
- *   sections: [{ name: "persona", order: 0, text: "You are {{model}}." }],
- *   tools: [{ name: "bash", description: "Runs a command.", parameters: { type: "object" } }],
- *   variables: { model: "gpt-5" },
- * }, { model: "gpt-5" });
- * assert.equal(instructions, "You are gpt-5.");
- * assert.deepEqual(tools[0], {
- *   type: "function", name: "bash", description: "Runs a command.", parameters: { type: "object" }, strict: false,
+ * const { messages, tools } = toOpenAIChat({
+ *   sections: [{ name: "persona", order: 0, text: "You are a coding agent." }],
+ *   tools: [{ name: "bash", description: "Runs a command.", parameters: {} }],
+ *   variables: {},
  * });
- * assert.match(plan.notes[0]!, /under the minimum of 1024/);
+ * assert.deepEqual(messages, [{ role: "system", content: "You are a coding agent." }]);
+ * assert.equal(tools[0]?.function.name, "bash");
  * ```
  */
-export function toOpenAIResponses(
+export function toOpenAIChat(
   assembly: PromptAssembly,
   options: AdapterOptions = {},
-): OpenAIResponsesRequest {
-  const { plan, context } = prepare(assembly, OPENAI, options);
-  const request: OpenAIResponsesRequest = {
-    instructions: plan.blocks.map((block) => block.text).join(""),
+): OpenAIChatRequest {
+  const { plan, text, finish } = prepare(assembly, OPENAI, options);
+  const content = text();
+  return finish<OpenAIChatRequest>({
+    messages: content === "" ? [] : [{ role: "system", content }],
     tools: assembly.tools.map((tool) => ({
       type: "function",
-      name: tool.name,
-      description: tool.description,
-      parameters: parametersOf(tool),
-      strict: false,
+      function: {
+        name: tool.name,
+        description: tool.description,
+        parameters: parametersOf(tool),
+      },
     })),
     plan,
-  };
-  if (context !== "") {
-    request.contextMessage = { role: "user", content: context };
-  }
-  return request;
+  }, userMessage);
 }
-
 /**
  * A function tool of Chat Completions.
  *
@@ -150,51 +188,4 @@ export interface OpenAIChatRequest {
   contextMessage?: { role: "user"; content: string };
   /** Where the breakpoints are, and why. */
   plan: CachePlan;
-}
-
-/**
- * The system message and `tools` of an OpenAI Chat Completions request.
- * The message's content is exactly `renderPrompt(assembly)`.
- *
- * @param assembly The assembly.
- * @param options The model, profile, token counter and cache options.
- * @returns The request fields, the context message and the plan.
- * @throws {PromptError} As {@linkcode planCache} does.
- *
- * @example Usage
- * ```ts
- * import assert from "node:assert/strict";
- * import { toOpenAIChat } from "@dsh/system-prompt/adapters";
- *
- * const { messages, tools } = toOpenAIChat({
- *   sections: [{ name: "persona", order: 0, text: "You are a coding agent." }],
- *   tools: [{ name: "bash", description: "Runs a command.", parameters: {} }],
- *   variables: {},
- * });
- * assert.deepEqual(messages, [{ role: "system", content: "You are a coding agent." }]);
- * assert.equal(tools[0]?.function.name, "bash");
- * ```
- */
-export function toOpenAIChat(
-  assembly: PromptAssembly,
-  options: AdapterOptions = {},
-): OpenAIChatRequest {
-  const { plan, context } = prepare(assembly, OPENAI, options);
-  const content = plan.blocks.map((block) => block.text).join("");
-  const request: OpenAIChatRequest = {
-    messages: content === "" ? [] : [{ role: "system", content }],
-    tools: assembly.tools.map((tool) => ({
-      type: "function",
-      function: {
-        name: tool.name,
-        description: tool.description,
-        parameters: parametersOf(tool),
-      },
-    })),
-    plan,
-  };
-  if (context !== "") {
-    request.contextMessage = { role: "user", content: context };
-  }
-  return request;
 }

@@ -158,36 +158,27 @@ export function checkPart(part: unknown, check: FieldCheck): void {
   }
   const items = value as readonly unknown[] | undefined;
   if (items === undefined) return;
-  const { section, context, handler, owner } = check.where;
-  const name = (part as { name: string }).name;
-  const list = check.kind === "item"
-    ? [...check.where.list ?? [], name]
-    : [name];
+  const { section, context, handler, owner, list = [] } = check.where;
+  const parent = (part as { name: string }).name;
+  const at = {
+    section,
+    context,
+    handler,
+    list: check.kind === "item" ? [...list, parent] : [parent],
+  };
   for (let i = 0; i < items.length; i++) {
-    const item = items[i] as { name?: unknown } | null;
-    const label = typeof item === "object" && item !== null &&
-        typeof item.name === "string"
-      ? item.name
-      : `#${i}`;
-    checkPart(item, {
-      ...check,
-      kind: "item",
-      where: {
-        section,
-        context,
-        handler,
-        item: label,
-        list,
-        owner: handler !== undefined ? owner : ownerOf(item),
-      } as Where,
-    });
+    const item = items[i];
+    const { name, owner: own }: { name?: unknown; owner?: unknown } =
+      typeof item === "object" && item !== null ? item : {};
+    // A handler's error names the handler's owner; otherwise the item's.
+    const by = handler === undefined ? own : owner;
+    const where: Where = {
+      ...at,
+      item: typeof name === "string" ? name : `#${i}`,
+      owner: typeof by === "string" ? by : undefined,
+    };
+    checkPart(item, { ...check, kind: "item", where });
   }
-}
-
-function ownerOf(item: unknown): string | undefined {
-  if (typeof item !== "object" || item === null) return undefined;
-  const owner = (item as { owner?: unknown }).owner;
-  return typeof owner === "string" ? owner : undefined;
 }
 
 /** A list field's rule goes by its own key: `list.footer` by `footer`. */
@@ -226,16 +217,14 @@ export function fieldError(
   value: unknown,
 ): Error {
   const state = `its ${field} is ${showValue(value)}, not ${expected}`;
-  const type = RULES[bare(field)]?.[1];
-  if (check.mode === "add" && type !== "any" && typeof value !== type) {
-    return new TypeError(
-      failure("invalid-value", check.action, check.where, state).message,
-    );
-  }
   const code = check.mode === "provided"
     ? "invalid-value"
     : `invalid-${check.kind}` as const;
-  return failure(code, check.action, check.where, state);
+  const error = failure(code, check.action, check.where, state);
+  const type = RULES[bare(field)]?.[1];
+  return check.mode === "add" && type !== "any" && typeof value !== type
+    ? new TypeError(error.message)
+    : error;
 }
 
 /** A value as a message shows it: numbers and short strings as they are. */

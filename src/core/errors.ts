@@ -45,26 +45,15 @@
  * ```
  */
 export type PromptErrorCode =
-  | "invalid-section"
-  | "duplicate-section"
-  | "invalid-context"
-  | "duplicate-context"
+  | `invalid-${"section" | "context" | "item" | "option" | "value"}`
+  | `duplicate-${"section" | "context" | "variable" | "item" | "tool"}`
+  | `${"provider" | "handler" | "listener"}-failed`
+  | `unknown-${"layer" | "variable"}`
   | "invalid-variable-name"
-  | "duplicate-variable"
-  | "invalid-item"
-  | "duplicate-item"
   | "orphan-item"
-  | "invalid-option"
   | "scope-disposed"
-  | "unknown-layer"
   | "multiple-complete"
-  | "provider-failed"
-  | "handler-failed"
-  | "listener-failed"
-  | "invalid-value"
-  | "duplicate-tool"
   | "aborted"
-  | "unknown-variable"
   | "missing-value"
   | "malformed-reference";
 
@@ -192,19 +181,9 @@ export class PromptError extends Error {
     super(message, "cause" in options ? { cause: options.cause } : undefined);
     this.name = "PromptError";
     this.code = code;
-    this.section = options.section;
-    this.context = options.context;
-    this.item = options.item;
-    this.variable = options.variable;
-    this.tool = options.tool;
-    this.owner = options.owner;
-    this.handler = options.handler;
-    this.layer = options.layer;
-    this.reference = options.reference;
-    this.line = options.line;
-    this.column = options.column;
-    this.offset = options.offset;
-    this.suggestion = options.suggestion;
+    for (const key of FIELDS) {
+      (this as Record<string, unknown>)[key] = options[key];
+    }
   }
 
   /**
@@ -285,16 +264,11 @@ export function failure(
   fields?: PromptErrorOptions,
 ): PromptError {
   const what = describeWhere(where);
-  const options: PromptErrorOptions = {};
-  for (const key of FIELDS) {
-    if (where[key] !== undefined) {
-      (options as Record<string, unknown>)[key] = where[key];
-    }
-  }
+  // The error keeps only its own fields of `where` (not `list`).
   return new PromptError(
     code,
     `Cannot ${action}${what === "" ? "" : " " + what}: ${state}`,
-    fields === undefined ? options : { ...options, ...fields },
+    fields === undefined ? where : { ...where, ...fields },
   );
 }
 
@@ -318,11 +292,9 @@ export function describeWhere(where: Where): string {
     what = `"system-prompt/assemble" handler ${quote(where.handler)}`;
   }
   // With a handler and a part, the owner is the handler's, named in the action.
-  const handlerAndPart = where.handler !== undefined &&
-    !what.startsWith('"system-prompt/assemble"');
-  if ("owner" in where && !handlerAndPart) {
-    what += ` of ${describeOwner(where.owner)}`;
-  }
+  const ofOwner = where.handler === undefined ||
+    what.startsWith('"system-prompt/assemble"');
+  if ("owner" in where && ofOwner) what += ` of ${describeOwner(where.owner)}`;
   if (where.layer !== undefined) what += ` in layer ${quote(where.layer)}`;
   return what.trimStart();
 }
@@ -338,8 +310,7 @@ function quote(name: string): string {
 
 /** A value named by its kind, never by reading it: `a promise`, `null`. */
 export function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (value === undefined) return "undefined";
+  if (value === null || value === undefined) return String(value);
   try {
     if (Array.isArray(value)) return "an array";
     if (typeof (value as { then?: unknown }).then === "function") {
@@ -355,8 +326,7 @@ export function describeValue(value: unknown): string {
 /** The message of anything thrown, never throwing itself. */
 export function messageOf(error: unknown): string {
   try {
-    if (error instanceof Error) return String(error.message);
-    return String(error);
+    return String(error instanceof Error ? error.message : error);
   } catch {
     return `(${describeValue(error)} that cannot be shown)`;
   }

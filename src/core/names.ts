@@ -30,31 +30,21 @@ export function isReferenceName(name: string): boolean {
 /** Code-point order (UTF-16 unit order differs past U+FFFF), lone surrogates included. */
 export function compareCodePoints(a: string, b: string): number {
   const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (i > 0 && isHigh(a.charCodeAt(i - 1))) {
-      // Both strings have the same high surrogate before `i`: a low one
-      // here completes a pair, which is above any lone high surrogate.
-      if (isLow(x) !== isLow(y)) return isLow(x) ? 1 : -1;
-      if (isLow(x)) return x - y;
-    }
-    const pairX = isHigh(x) && isLow(a.charCodeAt(i + 1));
-    const pairY = isHigh(y) && isLow(b.charCodeAt(i + 1));
-    if (pairX !== pairY) return pairX ? 1 : -1;
-    return x - y;
-  }
-  return a.length - b.length;
+  let i = 0;
+  while (i < length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === length) return a.length - b.length;
+  const x = a.charCodeAt(i);
+  const y = b.charCodeAt(i);
+  // Below the surrogates, units are code points (the fast path).
+  if (x < 0xd800 && y < 0xd800) return x - y;
+  // After a shared high surrogate, a low one completes a pair (above any
+  // lone high surrogate): the code points to compare start one unit back.
+  if (i > 0 && isHigh(a.charCodeAt(i - 1)) && (isLow(x) || isLow(y))) i--;
+  return a.codePointAt(i)! - b.codePointAt(i)!;
 }
 
-function isHigh(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLow(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
+const isHigh = (code: number): boolean => (code & 0xfc00) === 0xd800;
+const isLow = (code: number): boolean => (code & 0xfc00) === 0xdc00;
 
 /** Parts sort by order, ties by name in code-point order. */
 export function byOrderThenName(
@@ -102,16 +92,13 @@ export function boundedEditDistance(a: string, b: string, max: number): number {
   for (let i = 1; i <= a.length; i++) {
     const low = Math.max(1, i - max);
     const high = Math.min(m, i + max);
-    current[low - 1] = low === 1 ? Math.min(i, over) : over;
+    // Cells past `over` are not capped: only whether they reach it matters.
+    current[low - 1] = low === 1 ? i : over;
     let rowMin = current[low - 1]!;
     const code = a.charCodeAt(i - 1);
     for (let j = low; j <= high; j++) {
-      const cell = Math.min(
-        previous[j - 1]! + (code === b.charCodeAt(j - 1) ? 0 : 1),
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        over,
-      );
+      const change = previous[j - 1]! + (code === b.charCodeAt(j - 1) ? 0 : 1);
+      const cell = Math.min(change, previous[j]! + 1, current[j - 1]! + 1);
       current[j] = cell;
       if (cell < rowMin) rowMin = cell;
     }
@@ -119,7 +106,7 @@ export function boundedEditDistance(a: string, b: string, max: number): number {
     if (rowMin >= over) return over;
     [previous, current] = [current, previous];
   }
-  return previous[m]!;
+  return Math.min(previous[m]!, over);
 }
 
 /** `; did you mean "x"?`, or nothing when no name is close. */

@@ -44,14 +44,11 @@ export function owned<T extends object>(value: T, provenance: Provenance): T {
 }
 
 function provenanceOf(tool: ToolSchema): Provenance | undefined {
-  if (typeof tool !== "object" || tool === null) return undefined;
+  type Marked = { [PROVENANCE]?: Provenance } | null | undefined;
+  if (typeof tool !== "object") return undefined;
   try {
-    const own = (tool as { [PROVENANCE]?: Provenance })[PROVENANCE];
-    if (own !== undefined) return own;
-    const schema = (tool as { parameters?: unknown }).parameters;
-    return typeof schema === "object" && schema !== null
-      ? (schema as { [PROVENANCE]?: Provenance })[PROVENANCE]
-      : undefined;
+    return (tool as Marked)?.[PROVENANCE] ??
+      (tool.parameters as Marked)?.[PROVENANCE];
   } catch {
     // A tool that cannot be read was not made by the registry.
     return undefined;

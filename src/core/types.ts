@@ -145,7 +145,8 @@ export interface ListLayout<C = AssembleContext> {
 }
 
 /**
- * A list layout in an assembly: `footer` and `empty` resolved to strings.
+ * A list layout in an assembly: {@linkcode ListLayout}'s fields, with
+ * `footer` and `empty` resolved to strings.
  *
  * @example Usage
  * ```ts
@@ -156,19 +157,11 @@ export interface ListLayout<C = AssembleContext> {
  * assert.equal(list.footer, "</skills>");
  * ```
  */
-export interface AssembledList {
-  /** Placed between two rendered items. */
-  separator?: string;
-  /** Placed between the heading and the first item. */
-  headingSeparator?: string;
+export interface AssembledList extends Omit<ListLayout, "footer" | "empty"> {
   /** Rendered after the last item. */
   footer?: string;
-  /** Placed between the last item and the footer. */
-  footerSeparator?: string;
   /** Rendered verbatim when no item remains. */
   empty?: string;
-  /** Drop an item whose rendered text equals an earlier one's. */
-  dedupe?: boolean;
 }
 
 /**
@@ -306,7 +299,8 @@ export interface PromptItem<C = AssembleContext> extends PartLayout<C> {
 }
 
 /**
- * An item as an `items()` provider returns it: resolved for the context.
+ * An item as an `items()` provider returns it: resolved for the context,
+ * with the layout fields of {@linkcode PartLayout} but `list`.
  *
  * @example Usage
  * ```ts
@@ -317,21 +311,13 @@ export interface PromptItem<C = AssembleContext> extends PartLayout<C> {
  * assert.equal(file.literal, true);
  * ```
  */
-export interface ItemInput {
+export interface ItemInput extends Omit<PartLayout, "list"> {
   /** A non-empty name, unique within its list. */
   name: string;
   /** A finite number. */
   order: number;
   /** The text. */
   text: string;
-  /** Placed before the item when an earlier item rendered. @default {undefined} */
-  separator?: string;
-  /** Render the text as it is. @default {false} */
-  literal?: boolean;
-  /** Trim surrounding whitespace after interpolation. @default {true} */
-  trim?: boolean;
-  /** How often the rendered text changes. @default {"static"} */
-  stability?: Stability;
 }
 
 /**
@@ -351,7 +337,8 @@ export type ListPath = string | readonly string[];
 
 /**
  * A part in an assembly (a section, a context entry or an item): its text
- * resolved, not yet interpolated.
+ * resolved, not yet interpolated, with the layout fields of
+ * {@linkcode PartLayout} and its list resolved.
  *
  * @example Usage
  * ```ts
@@ -362,7 +349,7 @@ export type ListPath = string | readonly string[];
  * assert.equal(item.owner, "bash");
  * ```
  */
-export interface AssembledItem {
+export interface AssembledItem extends Omit<PartLayout, "list"> {
   /** The part's name. */
   name: string;
   /** The resolved order. */
@@ -375,14 +362,6 @@ export interface AssembledItem {
   layer?: string;
   /** The farther registration this part shadows in its layer chain. */
   shadows?: { owner?: string; layer?: string };
-  /** The declared stability; absent means `"static"`. */
-  stability?: Stability;
-  /** Placed before the part when an earlier one rendered. */
-  separator?: string;
-  /** `false` keeps surrounding whitespace. */
-  trim?: boolean;
-  /** Whether the text is rendered as it is. */
-  literal?: boolean;
   /** Set for a list: how its items are joined. */
   list?: AssembledList;
   /** A list's items in render order (a handler may filter or reorder them). */
@@ -592,11 +571,7 @@ export type ItemProvider<C = AssembleContext> = (
 export type AssembleHandler<C = AssembleContext> = (
   assembly: PromptAssembly,
   context: C,
-) =>
-  | PromptAssembly
-  | undefined
-  | void
-  | PromiseLike<PromptAssembly | undefined | void>;
+) => MaybePromise<PromptAssembly | undefined | void>;
 
 /**
  * One registration or unregistration, as `system-prompt/change` reports it.
@@ -966,13 +941,7 @@ export interface PromptRegistrations {
     layer?: string;
   }[];
   /** Live context entries. */
-  contexts: {
-    name: string;
-    order: number;
-    list?: true;
-    owner?: string;
-    layer?: string;
-  }[];
+  contexts: PromptRegistrations["sections"];
   /** Live variables. */
   variables: { name: string; owner?: string; layer?: string }[];
   /** Live tool providers. */
