@@ -5,7 +5,7 @@
  */
 
 import { messageOf, PromptError } from "../core/errors.ts";
-import { closestName, didYouMean } from "../core/names.ts";
+import { closestName } from "../core/names.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
 import { diagnoseAssembly, fromError, warning } from "./_diagnose.ts";
@@ -152,20 +152,12 @@ async function check<C>(
   for (const tool of registrations.toolOrder) {
     if (tool === TOOL_ORDER_REST || seen.tools.has(tool)) continue;
     const suggestion = closestName(tool, seen.tools);
-    add(warning("unknown-tool-order", {
-      where: { tool, ...(suggestion && { suggestion }) },
-      say: (what) =>
-        `No tool provider returns ${what}, listed in toolOrder, in ` +
-        `${checked}${didYouMean(suggestion)}`,
-    }));
+    add(warning("unknown-tool-order", { tool, suggestion, checked }));
   }
   for (const { name, owner, layer: at } of variablesFor(registrations, layer)) {
     if (seen.references.has(name)) continue;
-    add(warning("unused-variable", {
-      where: { variable: name, owner, ...(at && { layer: at }) },
-      say: (what) =>
-        `No section, context entry or item of ${checked} references ${what}`,
-    }));
+    const variable = { variable: name, owner, ...(at && { layer: at }) };
+    add(warning("unused-variable", { ...variable, checked }));
   }
   return [...found.values()];
 }
