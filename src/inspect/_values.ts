@@ -20,17 +20,14 @@ export function same(a: unknown, b: unknown): boolean {
   const seen = new Map<unknown, unknown>();
   const equal = (x: unknown, y: unknown): boolean => {
     if (Object.is(x, y)) return true;
-    if (!x || !y || typeof x !== "object" || typeof y !== "object") {
-      return false;
-    }
-    if (Array.isArray(x) !== Array.isArray(y)) return false;
+    const objects = [x, y].every((v) => typeof v === "object" && v !== null);
+    if (!objects || Array.isArray(x) !== Array.isArray(y)) return false;
     if (seen.get(x) === y) return true;
     seen.set(x, y);
-    const p = x as Record<string, unknown>;
-    const q = y as Record<string, unknown>;
-    const keys = Object.keys(p);
-    return keys.length === Object.keys(q).length &&
-      keys.every((key) => Object.hasOwn(q, key) && equal(p[key], q[key]));
+    const [p, q] = [x, y] as Record<string, unknown>[];
+    const keys = Object.keys(p!);
+    return keys.length === Object.keys(q!).length &&
+      keys.every((key) => Object.hasOwn(q!, key) && equal(p![key], q![key]));
   };
   return equal(a, b);
 }
@@ -39,17 +36,15 @@ export function same(a: unknown, b: unknown): boolean {
 export function defined<T extends object>(
   value: { [K in keyof T]-?: T[K] | undefined },
 ): T {
-  const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
-    if (field !== undefined) out[key] = field;
-  }
-  return out as T;
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  return Object.fromEntries(entries) as T;
 }
 
 /** The own keys whose values differ between two objects (a non-object has none). */
 export function changedKeys(previous: unknown, next: unknown): string[] {
-  const own = (values: unknown): Record<string, unknown> =>
-    typeof values === "object" && values !== null ? { ...values } : {};
+  const own = (values: unknown): Record<string, unknown> => ({
+    ...(typeof values === "object" ? values : {}),
+  });
   const [a, b] = [own(previous), own(next)];
   return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) =>
     Object.hasOwn(a, key) !== Object.hasOwn(b, key) || a[key] !== b[key]
