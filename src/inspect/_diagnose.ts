@@ -89,10 +89,8 @@ export function diagnoseAssembly(
       out.push(warning("duplicate-sentence", about));
     }
   };
-  // A tool without owner makes no section guidance.
-  const owners = new Set<unknown>(
-    tools.map(toolOwner).filter((o) => o !== undefined),
-  );
+  const owners = new Set(tools.map(toolOwner));
+  owners.delete(undefined); // a tool without owner makes no section guidance
   for (const kind of ["section", "context"] as const) {
     for (const part of kind === "section" ? sections : contexts) {
       referencesOf(part, seen.references);
@@ -169,8 +167,7 @@ export function warning(code: DiagnosticCode, about: About): PromptDiagnostic {
 /** `found` with the fields of `from` that hold a string. */
 function withFields(found: PromptDiagnostic, from: Where): PromptDiagnostic {
   for (const key of FIELDS) {
-    const value = from[key];
-    if (typeof value === "string") found[key] = value;
+    if (typeof from[key] === "string") found[key] = from[key];
   }
   return found;
 }
@@ -181,9 +178,9 @@ type Loose = Record<string, unknown>;
 function withoutItem(part: unknown, name: string | undefined): unknown {
   const items = (part as Loose | null)?.items;
   if (name === undefined || !Array.isArray(items)) return undefined;
-  for (let i = 0; i < items.length; i++) {
-    const hit = (items[i] as Loose | null)?.name === name;
-    const inner = hit ? [] : [withoutItem(items[i], name)];
+  for (const [i, item] of items.entries()) {
+    const hit = (item as Loose | null)?.name === name;
+    const inner = hit ? [] : [withoutItem(item, name)];
     if (!hit && inner[0] === undefined) continue;
     const rest = [...items.slice(0, i), ...inner, ...items.slice(i + 1)];
     return { ...(part as object), items: rest };
