@@ -149,13 +149,12 @@ export function fromError(
   error: unknown,
   as?: DiagnosticCode,
 ): PromptDiagnostic {
+  const known: Partial<PromptError> = error instanceof PromptError ? error : {};
+  const code = as ?? known.code!;
   const message = messageOf(error);
-  if (!(error instanceof PromptError)) {
-    return { code: as!, severity: "error", message };
-  }
-  const code = as ?? error.code;
-  const errorCode = code === error.code ? {} : { errorCode: error.code };
-  return withFields({ code, severity: "error", message, ...errorCode }, error);
+  const found: PromptDiagnostic = { code, severity: "error", message };
+  if (known.code && known.code !== code) found.errorCode = known.code;
+  return withFields(found, known);
 }
 
 /** A warning about `about`, worded by {@linkcode SAY}. */
