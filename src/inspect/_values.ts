@@ -20,14 +20,17 @@ export function same(a: unknown, b: unknown): boolean {
   const seen = new Map<unknown, unknown>();
   const equal = (x: unknown, y: unknown): boolean => {
     if (Object.is(x, y)) return true;
-    const objects = [x, y].every((v) => typeof v === "object" && v !== null);
-    if (!objects || Array.isArray(x) !== Array.isArray(y)) return false;
+    if (!x || !y || typeof x !== "object" || typeof y !== "object") {
+      return false;
+    }
+    if (Array.isArray(x) !== Array.isArray(y)) return false;
     if (seen.get(x) === y) return true;
     seen.set(x, y);
-    const [p, q] = [x, y] as Record<string, unknown>[];
-    const keys = Object.keys(p!);
-    return keys.length === Object.keys(q!).length &&
-      keys.every((key) => Object.hasOwn(q!, key) && equal(p![key], q![key]));
+    const p = x as Record<string, unknown>;
+    const q = y as Record<string, unknown>;
+    const keys = Object.keys(p);
+    return keys.length === Object.keys(q).length &&
+      keys.every((key) => Object.hasOwn(q, key) && equal(p[key], q[key]));
   };
   return equal(a, b);
 }

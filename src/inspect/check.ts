@@ -9,7 +9,6 @@ import { closestName } from "../core/names.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
 import { diagnoseAssembly, fromError, warning } from "./_diagnose.ts";
-import type { Seen } from "./_diagnose.ts";
 import type { PromptDiagnostic } from "./diagnostics.ts";
 
 /**
@@ -119,7 +118,7 @@ export async function checkPrompt<C>(
       found.set(key, held);
       if (many && index !== undefined) (held.contexts ??= []).push(index);
     };
-    const seen: Seen = { references: new Set(), tools: new Set() };
+    const seen = { references: new Set<string>(), tools: new Set<string>() };
     let assembled = false;
     const how = { ...(layer && { layer }), ...(signal && { signal }) };
     for (const [i, each] of contexts.entries()) {

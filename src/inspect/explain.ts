@@ -10,7 +10,6 @@ import { toolLayer, toolOwner } from "../core/tools.ts";
 import { templateOf } from "../render/_template.ts";
 import { type PartSpan, renderAssembly } from "../render/_walk.ts";
 import { estimateTokens } from "./estimate_tokens.ts";
-import { defined } from "./_values.ts";
 
 /**
  * One rendered part of an explained prompt: an item of a list, and (as
@@ -195,8 +194,7 @@ export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
 /** One channel rendered and explained: the system prompt's or the runtime context's. */
 export type Explained = PromptExplanation["context"];
 
-/** From the most stable to the most volatile. */
-const STABILITIES = ["static", "session", "step"] as const;
+const VOLATILITY = { static: 0, session: 1, step: 2 } as const;
 
 /**
  * Explains one channel: the system prompt (`"section"`) or the runtime
@@ -212,33 +210,41 @@ export function explainSequence(
   // A span's positions are relative to `at`, the start of the part holding it.
   const explain = (span: PartSpan, at: number): ItemExplanation => {
     const { part } = span;
-    const [start, end] = [at + span.start, at + span.end];
-    const items = span.items?.map((item) => explain(item, start));
-    const volatility = [part, ...items ?? []].map(({ stability = "static" }) =>
-      STABILITIES.indexOf(stability)
-    );
-    return defined<ItemExplanation>({
+    const start = at + span.start;
+    const end = at + span.end;
+    const explained: ItemExplanation = {
       name: part.name,
       order: part.order,
-      stability: STABILITIES[Math.max(...volatility)]!,
+      stability: part.stability ?? "static",
       separatorStart: at + span.separatorStart,
       start,
       end,
       chars: end - start,
       tokens: estimateTokens(text.slice(start, end)),
       variables: variablesOf(part),
-      owner: part.owner,
-      layer: part.layer,
-      shadows: part.shadows === undefined ? undefined : { ...part.shadows },
-      items,
-    });
+    };
+    const { owner, layer, shadows } = part;
+    if (owner !== undefined) explained.owner = owner;
+    if (layer !== undefined) explained.layer = layer;
+    if (shadows !== undefined) explained.shadows = { ...shadows };
+    if (span.items === undefined) return explained;
+    explained.items = span.items.map((item) => explain(item, start));
+    for (const { stability } of explained.items) {
+      if (VOLATILITY[stability] > VOLATILITY[explained.stability]) {
+        explained.stability = stability;
+      }
+    }
+    return explained;
   };
   return { text, sections: spans.map((span) => explain(span, 0)), dropped };
 }
 
+/** A tool as a handler may have left it. */
+type Loose = Partial<Record<keyof ToolSchema, unknown>>;
+
 /** What can be counted of a tool, whatever a handler left in it. */
 function explainTool(tool: ToolSchema): ToolExplanation {
-  const { name, description, parameters } = (tool ?? {}) as Loose;
+  const { name, description, parameters }: Loose = tool ?? {};
   let json = "";
   try {
     json = JSON.stringify(parameters) ?? "";
@@ -247,25 +253,29 @@ function explainTool(tool: ToolSchema): ToolExplanation {
   }
   const named = typeof name === "string" ? name : "";
   const described = typeof description === "string" ? description : "";
-  return defined<ToolExplanation>({
+  const explained: ToolExplanation = {
     name: named,
     descriptionChars: described.length,
     parametersChars: json.length,
     tokens: estimateTokens(named + described + json),
-    owner: toolOwner(tool),
-    layer: toolLayer(tool),
-  });
+  };
+  const [owner, layer] = [toolOwner(tool), toolLayer(tool)];
+  if (owner !== undefined) explained.owner = owner;
+  if (layer !== undefined) explained.layer = layer;
+  return explained;
 }
-
-/** A tool as a handler may have left it. */
-type Loose = Partial<Record<keyof ToolSchema, unknown>>;
 
 /** What a part's text (a list's heading and footer) references, in use order; none when literal. */
 function variablesOf({ literal, text, list }: PartSpan["part"]): string[] {
   if (literal === true) return [];
-  const sources = list?.footer === undefined ? [text] : [text, list.footer];
-  const names = sources.flatMap((source) =>
-    templateOf(source).parts.filter((_, k) => k % 2 === 1)
-  );
-  return [...new Set(names)];
+  const names = new Set(referenced(text));
+  if (list?.footer !== undefined) {
+    referenced(list.footer).forEach(names.add, names);
+  }
+  return [...names];
+}
+
+/** The names `text` references. */
+function referenced(text: string): string[] {
+  return templateOf(text).parts.filter((_, k) => k % 2 === 1);
 }
