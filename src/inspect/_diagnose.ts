@@ -2,13 +2,15 @@
  * What `checkPrompt` finds in one assembly: what rendering it would throw
  * (every problem, not only the first), the references its texts make, the
  * same sentence under two owners, tool guidance outside its band, and
- * per-step text inside the cached system prompt.
+ * per-step text inside the cached system prompt; and the one wording of
+ * every warning, around the grammar's name for what it is about.
  *
  * @module
  */
 
 import { describeWhere, messageOf, PromptError } from "../core/errors.ts";
 import type { Where } from "../core/errors.ts";
+import { didYouMean } from "../core/names.ts";
 import { toolOwner } from "../core/tools.ts";
 import type { PromptAssembly, ToolSchema } from "../core/types.ts";
 import type { DiagnosticCode, PromptDiagnostic } from "./diagnostics.ts";
@@ -18,6 +20,28 @@ import { type Part, partsOf } from "./_parts.ts";
 
 /** What the checks of several assemblies share: the variables referenced, the tools listed. */
 export type Seen = { references: Set<string>; tools: Set<string> };
+
+/** What a warning is about, and the facts its wording needs. */
+type About = Where & { [fact: string]: unknown };
+
+/** Each warning's wording, given the grammar's name for what it is about. */
+const SAY: { [code in DiagnosticCode]?: (what: string, _: About) => string } = {
+  "tool-guidance-band": (what, { order }) =>
+    `Tool guidance belongs at orders 100–199: ${what} has order ${order}`,
+  "volatile-section": (what) =>
+    "Text that changes every step invalidates the provider's prefix " +
+    `cache from where it sits: ${what} has stability "step"; register ` +
+    "it with context() instead, as a runtime-context entry outside " +
+    "the cached system prompt",
+  "duplicate-sentence": (_, { sentence, earlier, label }) =>
+    `The sentence ${JSON.stringify(sentence)} appears in ` +
+    `${earlier} and in ${label}: one fact, two owners`,
+  "unknown-tool-order": (what, { checked, suggestion }) =>
+    `No tool provider returns ${what}, listed in toolOrder, in ` +
+    `${checked}${didYouMean(suggestion)}`,
+  "unused-variable": (what, { checked }) =>
+    `No section, context entry or item of ${checked} references ${what}`,
+};
 
 /** A reference-shaped group; an escaped one (`\{{x}}`) is no use of `x`. */
 const REFERENCE =
@@ -50,7 +74,21 @@ export function diagnoseAssembly(
     attempt(() => explain.explainPrompt(assembly));
     return out;
   }
-  const sentence = sentenceChecker(out);
+  // Where each sentence was first seen; seen elsewhere, it is reported once.
+  const labels = new Map<string, Set<string>>();
+  const sentence = (text: string, where: Where): void => {
+    const label = (where.tool === undefined ? "" : "the description of ") +
+      describeWhere(where);
+    for (const sentence of sentences(text)) {
+      const seen = labels.get(sentence) ?? new Set([label]);
+      labels.set(sentence, seen);
+      if (seen.has(label)) continue;
+      seen.add(label);
+      const [earlier] = seen;
+      const about = { ...where, sentence, earlier, label };
+      out.push(warning("duplicate-sentence", about));
+    }
+  };
   const owners = new Set(tools.map(toolOwner));
   owners.delete(undefined); // a tool without owner makes no section guidance
   for (const kind of ["section", "context"] as const) {
@@ -75,30 +113,19 @@ export function diagnoseAssembly(
       const all: Part[] = [];
       partsOf(rendered, all);
       for (const part of all) {
-        const { name, order, owner, stability, items } = part;
-        const where = whereOf(part, { kind, path: part.list });
-        const top = kind === "section" && part === all[0];
+        const { name, order, owner, stability, items, list } = part;
+        const where = whereOf(part, { kind, path: list });
         const guidance = name.startsWith("tool:") || owners.has(owner);
+        const top = kind === "section" && list.length === 0;
         if (top && guidance && (order < 100 || order > 199)) {
-          out.push(warning("tool-guidance-band", {
-            where,
-            say: (what) =>
-              `Tool guidance belongs at orders 100–199: ${what} has order ${order}`,
-          }));
+          out.push(warning("tool-guidance-band", { ...where, order }));
         }
         sentence(part.own, where);
-        if (
-          kind !== "section" || stability !== "step" ||
-          items?.some((item) => item.stability === "step")
-        ) continue;
-        out.push(warning("volatile-section", {
-          where,
-          say: (what) =>
-            "Text that changes every step invalidates the provider's prefix " +
-            `cache from where it sits: ${what} has stability "step"; register ` +
-            "it with context() instead, as a runtime-context entry outside " +
-            "the cached system prompt",
-        }));
+        // A list whose items change every step is not itself at fault.
+        const own = !items?.some((item) => item.stability === "step");
+        if (kind === "section" && stability === "step" && own) {
+          out.push(warning("volatile-section", { ...where }));
+        }
       }
     }
   }
@@ -122,40 +149,37 @@ export function fromError(
   error: unknown,
   as?: DiagnosticCode,
 ): PromptDiagnostic {
+  const known: Partial<PromptError> = error instanceof PromptError ? error : {};
+  const code = as ?? known.code!;
   const message = messageOf(error);
-  if (!(error instanceof PromptError)) {
-    return { code: as!, severity: "error", message };
-  }
-  const code = as ?? error.code;
-  const errorCode = code === error.code ? {} : { errorCode: error.code };
-  return withFields({ code, severity: "error", message, ...errorCode }, error);
+  const found: PromptDiagnostic = { code, severity: "error", message };
+  if (known.code && known.code !== code) found.errorCode = known.code;
+  return withFields(found, known);
 }
 
-/** A warning about `where`, worded by `say` around the grammar's name for it. */
-export function warning(
-  code: DiagnosticCode,
-  { where, say }: { where: Where; say: (what: string) => string },
-): PromptDiagnostic {
-  const message = say(describeWhere(where));
-  return withFields({ code, severity: "warning", message }, where);
+/** A warning about `about`, worded by {@linkcode SAY}. */
+export function warning(code: DiagnosticCode, about: About): PromptDiagnostic {
+  const message = SAY[code]!(describeWhere(about), about);
+  return withFields({ code, severity: "warning", message }, about);
 }
 
 /** `found` with the fields of `from` that hold a string. */
 function withFields(found: PromptDiagnostic, from: Where): PromptDiagnostic {
   for (const key of FIELDS) {
-    const value = from[key];
-    if (typeof value === "string") found[key] = value;
+    if (typeof from[key] === "string") found[key] = from[key];
   }
   return found;
 }
+
+type Loose = Record<string, unknown>;
 
 /** `part` without its first item (depth first) named `name`; undefined when none is. */
 function withoutItem(part: unknown, name: string | undefined): unknown {
   const items = (part as Loose | null)?.items;
   if (name === undefined || !Array.isArray(items)) return undefined;
-  for (let i = 0; i < items.length; i++) {
-    const hit = (items[i] as Loose | null)?.name === name;
-    const inner = hit ? [] : [withoutItem(items[i], name)];
+  for (const [i, item] of items.entries()) {
+    const hit = (item as Loose | null)?.name === name;
+    const inner = hit ? [] : [withoutItem(item, name)];
     if (!hit && inner[0] === undefined) continue;
     const rest = [...items.slice(0, i), ...inner, ...items.slice(i + 1)];
     return { ...(part as object), items: rest };
@@ -163,21 +187,15 @@ function withoutItem(part: unknown, name: string | undefined): unknown {
   return undefined;
 }
 
-type Loose = Record<string, unknown>;
-
 /** The names `part` (its heading, footer, items at any depth) references; none when literal. */
 function referencesOf(part: unknown, into: Set<string>): void {
   const { text, literal, list, items } = (part ?? {}) as Loose;
-  const footer = (list as { footer?: unknown } | null)?.footer;
+  const footer = (list as Loose | null)?.footer;
   for (const source of literal === true ? [] : [text, footer]) {
     if (typeof source !== "string") continue;
     for (const match of source.matchAll(REFERENCE)) into.add(match[1]!);
   }
-  if (Array.isArray(items)) {
-    for (const item of items) {
-      referencesOf(item, into);
-    }
-  }
+  if (Array.isArray(items)) items.forEach((item) => referencesOf(item, into));
 }
 
 /**
@@ -188,26 +206,4 @@ export function sentences(text: string): string[] {
   return text.replace(/\s+/g, " ").trim().split(/(?<=[.!?])\s+/)
     .map((sentence) => sentence.toLowerCase())
     .filter((sentence) => sentence.split(" ").length >= 5);
-}
-
-/** Remembers where each sentence was first seen; reports it seen elsewhere once. */
-function sentenceChecker(out: PromptDiagnostic[]) {
-  const labels = new Map<string, Set<string>>();
-  return (text: string, where: Where): void => {
-    const label = (where.tool === undefined ? "" : "the description of ") +
-      describeWhere(where);
-    for (const sentence of sentences(text)) {
-      const seen = labels.get(sentence) ?? new Set([label]);
-      labels.set(sentence, seen);
-      if (seen.has(label)) continue;
-      seen.add(label);
-      const [earlier] = seen;
-      out.push(warning("duplicate-sentence", {
-        where,
-        say: () =>
-          `The sentence ${JSON.stringify(sentence)} appears in ` +
-          `${earlier} and in ${label}: one fact, two owners`,
-      }));
-    }
-  };
 }

@@ -9,16 +9,11 @@
 import { describeValue, failure } from "../core/errors.ts";
 
 /** What is wrong with an option; `got`, the value, when its JS type is wrong. */
-export interface OptionFault {
-  readonly state: string;
-  readonly got?: unknown;
-}
+export type OptionFault = { readonly state: string; readonly got?: unknown };
 
 /** `Cannot <action>: <state>`, with `, got <kind of value>` for a TypeError. */
 export function optionError(action: string, fault: OptionFault): Error {
-  if (!("got" in fault)) {
-    return failure("invalid-option", action, {}, fault.state);
-  }
-  const state = `${fault.state}, got ${describeValue(fault.got)}`;
-  return new TypeError(failure("invalid-option", action, {}, state).message);
+  const got = "got" in fault ? `, got ${describeValue(fault.got)}` : "";
+  const error = failure("invalid-option", action, {}, fault.state + got);
+  return got === "" ? error : new TypeError(error.message);
 }

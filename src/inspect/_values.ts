@@ -39,17 +39,15 @@ export function same(a: unknown, b: unknown): boolean {
 export function defined<T extends object>(
   value: { [K in keyof T]-?: T[K] | undefined },
 ): T {
-  const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
-    if (field !== undefined) out[key] = field;
-  }
-  return out as T;
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  return Object.fromEntries(entries) as T;
 }
 
 /** The own keys whose values differ between two objects (a non-object has none). */
 export function changedKeys(previous: unknown, next: unknown): string[] {
-  const own = (values: unknown): Record<string, unknown> =>
-    typeof values === "object" && values !== null ? { ...values } : {};
+  const own = (values: unknown): Record<string, unknown> => ({
+    ...(typeof values === "object" ? values : {}),
+  });
   const [a, b] = [own(previous), own(next)];
   return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) =>
     Object.hasOwn(a, key) !== Object.hasOwn(b, key) || a[key] !== b[key]

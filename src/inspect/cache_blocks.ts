@@ -115,7 +115,18 @@ export function cacheBlocks(
   assembly: PromptAssembly,
   options: CacheBlocksOptions = {},
 ): CacheBlock[] {
-  const max = checkedMaxBreakpoints(options);
+  const fail = (fault: OptionFault) => optionError("split cache blocks", fault);
+  if (typeof options !== "object" || options === null) {
+    throw fail({ state: "options must be an object", got: options });
+  }
+  const { maxBreakpoints: max = 3 } = options;
+  if (typeof max !== "number") {
+    throw fail({ state: "maxBreakpoints must be a number", got: max });
+  }
+  if (!Number.isInteger(max) || max < 0) {
+    const state = "maxBreakpoints must be a non-negative integer";
+    throw fail({ state: `${state}, got ${max}` });
+  }
   // The runtime context is its own channel: a broken one does not block this.
   const { text, sections } = explainSequence(assembly, "section");
   const blocks: CacheBlock[] = [];
@@ -132,29 +143,11 @@ export function cacheBlocks(
     block.sections.push(name);
     block.text = text.slice(from, end);
   }
+  // Text after a block that changes every step is never a cache hit.
   const step = blocks.findIndex((block) => block.stability === "step");
   const prefix = step === -1 ? blocks.length : step;
   for (let i = Math.max(0, prefix - max); i < prefix; i++) {
     blocks[i]!.cache = true;
   }
   return blocks;
-}
-
-function checkedMaxBreakpoints(options: CacheBlocksOptions): number {
-  const fail = (fault: OptionFault) => optionError("split cache blocks", fault);
-  if (typeof options !== "object" || options === null) {
-    throw fail({ state: "options must be an object", got: options });
-  }
-  const { maxBreakpoints = 3 } = options;
-  if (typeof maxBreakpoints !== "number") {
-    throw fail({
-      state: "maxBreakpoints must be a number",
-      got: maxBreakpoints,
-    });
-  }
-  if (Number.isInteger(maxBreakpoints) && maxBreakpoints >= 0) {
-    return maxBreakpoints;
-  }
-  const state = "maxBreakpoints must be a non-negative integer";
-  throw fail({ state: `${state}, got ${maxBreakpoints}` });
 }

@@ -5,11 +5,10 @@
  */
 
 import { messageOf, PromptError } from "../core/errors.ts";
-import { closestName, didYouMean } from "../core/names.ts";
+import { closestName } from "../core/names.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
 import { diagnoseAssembly, fromError, warning } from "./_diagnose.ts";
-import type { Seen } from "./_diagnose.ts";
 import type { PromptDiagnostic } from "./diagnostics.ts";
 
 /**
@@ -103,69 +102,57 @@ export async function checkPrompt<C>(
   prompt: CheckablePrompt<C>,
   ...args: types.AssembleArgs<C, CheckOptions<C>>
 ): Promise<PromptDiagnostic[]> {
+  const found = new Map<string, PromptDiagnostic>();
   try {
-    return await check(prompt, ...(args as [C?, CheckOptions<C>?]));
+    const [context, options] = args as [C?, CheckOptions<C>?];
+    const { contexts: more, layer, signal } = options ?? {};
+    const contexts: C[] = !Array.isArray(more) || more.length === 0
+      ? [context ?? {} as C]
+      : [...(context === undefined ? [] : [context]), ...more];
+    // Taken first: the registrations the assemblies resolve.
+    const registrations = prompt.registrations();
+    const many = contexts.length > 1;
+    const add = (diagnostic: PromptDiagnostic, index?: number) => {
+      const key = JSON.stringify(diagnostic);
+      const held = found.get(key) ?? diagnostic;
+      found.set(key, held);
+      if (many && index !== undefined) (held.contexts ??= []).push(index);
+    };
+    const seen = { references: new Set<string>(), tools: new Set<string>() };
+    let assembled = false;
+    const how = { ...(layer && { layer }), ...(signal && { signal }) };
+    for (const [i, each] of contexts.entries()) {
+      let assembly: types.PromptAssembly;
+      try {
+        assembly = await prompt.assemble(
+          ...[each, how] as types.AssembleArgs<C>,
+        );
+      } catch (error) {
+        // An orphan item is a fault of the registrations, reported as such.
+        const orphan = error instanceof PromptError &&
+          error.code === "orphan-item";
+        add(fromError(error, orphan ? "orphan-item" : "assemble-failed"), i);
+        continue;
+      }
+      assembled = true;
+      diagnoseAssembly(assembly, seen).forEach((d) => add(d, i));
+    }
+    // Registry-wide findings need some assembly to have succeeded.
+    const checked = `the checked context${many ? "s" : ""}`;
+    for (const tool of assembled ? registrations.toolOrder : []) {
+      if (tool === TOOL_ORDER_REST || seen.tools.has(tool)) continue;
+      const suggestion = closestName(tool, seen.tools);
+      add(warning("unknown-tool-order", { tool, suggestion, checked }));
+    }
+    const variables = assembled ? variablesFor(registrations, layer) : [];
+    for (const { name, owner, layer: at } of variables) {
+      if (seen.references.has(name)) continue;
+      const variable = { variable: name, owner, ...(at && { layer: at }) };
+      add(warning("unused-variable", { ...variable, checked }));
+    }
   } catch (error) {
     const message = `Cannot check the prompt: ${messageOf(error)}`;
     return [{ code: "check-failed", severity: "error", message }];
-  }
-}
-
-async function check<C>(
-  prompt: CheckablePrompt<C>,
-  context?: C,
-  options?: CheckOptions<C>,
-): Promise<PromptDiagnostic[]> {
-  const { contexts: more, layer, signal } = options ?? {};
-  const contexts: C[] = !Array.isArray(more) || more.length === 0
-    ? [context ?? {} as C]
-    : [...(context === undefined ? [] : [context]), ...more];
-  // Taken first: the registrations the assemblies resolve.
-  const registrations = prompt.registrations();
-  const found = new Map<string, PromptDiagnostic>();
-  const many = contexts.length > 1;
-  const add = (diagnostic: PromptDiagnostic, index?: number) => {
-    const key = JSON.stringify(diagnostic);
-    const held = found.get(key) ?? diagnostic;
-    found.set(key, held);
-    if (many && index !== undefined) (held.contexts ??= []).push(index);
-  };
-  const seen: Seen = { references: new Set(), tools: new Set() };
-  let assembled = false;
-  const how = { ...(layer && { layer }), ...(signal && { signal }) };
-  for (const [i, each] of contexts.entries()) {
-    let assembly: types.PromptAssembly;
-    try {
-      assembly = await prompt.assemble(...[each, how] as types.AssembleArgs<C>);
-    } catch (error) {
-      // An orphan item is a fault of the registrations, reported as such.
-      const orphan = error instanceof PromptError &&
-        error.code === "orphan-item";
-      add(fromError(error, orphan ? "orphan-item" : "assemble-failed"), i);
-      continue;
-    }
-    assembled = true;
-    diagnoseAssembly(assembly, seen).forEach((d) => add(d, i));
-  }
-  if (!assembled) return [...found.values()];
-  const checked = `the checked context${many ? "s" : ""}`;
-  for (const tool of registrations.toolOrder) {
-    if (tool === TOOL_ORDER_REST || seen.tools.has(tool)) continue;
-    const suggestion = closestName(tool, seen.tools);
-    add(warning("unknown-tool-order", {
-      where: { tool, ...(suggestion && { suggestion }) },
-      say: (what) =>
-        `No tool provider returns ${what}, listed in toolOrder, in ` +
-        `${checked}${didYouMean(suggestion)}`,
-    }));
-  }
-  for (const { name, owner, layer: at } of variablesFor(registrations, layer)) {
-    if (seen.references.has(name)) continue;
-    add(warning("unused-variable", {
-      where: { variable: name, owner, ...(at && { layer: at }) },
-      say: (what) =>
-        `No section, context entry or item of ${checked} references ${what}`,
-    }));
   }
   return [...found.values()];
 }

@@ -209,8 +209,7 @@ type Kind = ChangedPart["change"];
 /** The first change between two rendered sequences (the prompt's or the context's). */
 function compareText(before: Explained, after: Explained) {
   if (before.text === after.text) return undefined;
-  const was = partsOf(before);
-  const is = partsOf(after);
+  const [was, is] = [partsOf(before), partsOf(after)];
   // Texts that differ differ in some part: the parts and separators tile them.
   const first = walk(was, is)!;
   const [rest, later] = [was.slice(first.index + 1), is.slice(first.index + 1)];
@@ -250,16 +249,16 @@ function prefixBreak({ name, owner, layer }: Keyed, after: Keyed[]) {
  * `after` has it.
  */
 function walk(before: Keyed[], after: Keyed[]): Change | undefined {
-  const had = new Set(before.map((part) => part.name));
-  const has = new Set(after.map((part) => part.name));
+  const among = (parts: Keyed[], { name }: Keyed) =>
+    parts.some((part) => part.name === name);
   for (let index = 0; index < Math.max(before.length, after.length); index++) {
     const [a, b] = [before[index], after[index]]; // `before`'s, `after`'s
     if (b === undefined) return { change: "removed", part: a!, index };
     if (a === undefined) return { change: "added", part: b, index };
     if (a.name === b.name && same(a.key, b.key)) continue;
     if (a.name === b.name) return { change: "changed", part: b, index, was: a };
-    if (!has.has(a.name)) return { change: "removed", part: a, index };
-    return { change: had.has(b.name) ? "changed" : "added", part: b, index };
+    if (!among(after, a)) return { change: "removed", part: a, index };
+    return { change: among(before, b) ? "changed" : "added", part: b, index };
   }
   return undefined;
 }
