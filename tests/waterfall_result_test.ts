@@ -253,6 +253,20 @@ describe("the check of the handlers' result, after edits that keep the shape", (
     );
   });
 
+  it("rejects a tool a handler adds to a step that had none, when its parameters are not a schema (regression)", async () => {
+    const prompt = new SystemPrompt();
+    prompt.section({ name: "a", order: 0, text: "A" });
+    prompt.scope("p").on("system-prompt/assemble", function adds(assembly) {
+      assembly.tools.push({ ...tool("x"), parameters: undefined as never });
+    });
+    await assert.rejects(prompt.assemble(), {
+      code: "invalid-value",
+      handler: "adds",
+      owner: "p",
+      tool: "x",
+    });
+  });
+
   it("accepts parts and tools reordered, renamed to free names, or given another tool's schema", async () => {
     const prompt = registry();
     prompt.on("system-prompt/assemble", (assembly) => {
