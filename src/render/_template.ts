@@ -51,6 +51,8 @@ export interface Memo {
   readonly result: string;
 }
 
+/** Runs of `\{{`: a run is rewritten in one piece, however long. */
+const ESCAPE_RUNS = /(?:\\\{\{)+/g;
 /**
  * Longer texts are cached under their length (two of one length take
  * turns): hashing a long text that is new costs more than parsing it, and
@@ -85,58 +87,63 @@ export function templateOf(text: string, cache = TEMPLATES): Template {
 }
 
 /**
- * A run of `\{{` (each a literal `{{`, the run rewritten in one piece), or
- * a complete group: `{{`, a content without braces, `}}`. Leftmost first,
- * so a `{{` escaped never opens a group, and in a run of `{` only the last
- * two can open one.
- */
-const TOKENS = /(?:\\\{\{)+|\{\{([^{}]*)\}\}/g;
-/** The runs alone. */
-const ESCAPES = /(?:\\\{\{)+/g;
-/** Whitespace that is not a space or a tab: no reference holds any. */
-const OTHER_SPACE = /[^\S \t]/;
-
-/**
  * Splits `text` at its complete `{{…}}` groups in one left-to-right pass.
- * A group whose content is a name (spaces and tabs around it allowed) is a
- * reference; `{{\}}` is one backslash (so that a backslash can stand right
- * before a reference); any other group is malformed. Linear in the text for
- * every input: a candidate's content stops at the first brace.
+ * A group whose content is a name is a reference; `{{\}}` is one
+ * backslash (so that a backslash can stand right before a reference);
+ * any other group is malformed.
+ *
+ * Linear in the text for every input: each search starts where the last one
+ * stopped or further on. A group's content holds no brace, so a failed
+ * candidate's content holds no `{{` either; and the next `{` and `}` are
+ * found with native `indexOf` and remembered until the scan passes them, so
+ * a text full of `{{` but without `}` (or the reverse) is read once.
  */
 export function parseTemplate(text: string): Template {
-  // Without `}}` no group, without `\\{{` no escape either: a text free of
-  // both (a flood of braces, say) is read at native speed.
-  const tokens = text.includes("}}")
-    ? TOKENS
-    : text.includes("\\{{")
-    ? ESCAPES
-    : undefined;
   const parts: string[] = [];
   const offsets: number[] = [];
   let malformed: [number, number] | undefined;
   let pending = ""; // static text gathered before `start`
-  let start = 0;
-  if (tokens !== undefined) tokens.lastIndex = 0;
-  for (let match; tokens !== undefined && (match = tokens.exec(text));) {
-    const [token, content] = match;
-    const open = match.index;
-    pending += text.slice(start, open);
-    start = open + token.length;
-    const name = content?.trim();
-    if (content === undefined) pending += "{{".repeat(token.length / 3);
-    else if (
-      isReferenceName(name!) && (name === content || !OTHER_SPACE.test(content))
-    ) {
-      parts.push(pending, name!);
-      offsets.push(open);
-      pending = "";
-    } else if (content === "\\") pending += "\\";
-    else {
-      malformed ??= [open, start];
-      pending += token;
+  let start = 0; // first character of the static text being gathered
+  let from = 0; // where to look for the next `{{`
+  let close = -1; // the next `}` at or after some candidate's content
+  let brace = -1; // the next `{` likewise
+  for (;;) {
+    const open = text.indexOf("{{", from);
+    if (open === -1) break;
+    const content = open + 2;
+    if (close < content) close = text.indexOf("}", content);
+    if (close === -1) break; // no `}` after this `{{`: no group from here on
+    from = content;
+    // `\{{` is a literal `{{`, unescaped in staticText.
+    if (text[open - 1] === "\\") continue;
+    if (brace < content) brace = text.indexOf("{", content);
+    if (brace !== -1 && brace < close) {
+      // The content meets a `{` first: no group here. In a run of `{`, only
+      // the last two characters can open one.
+      from = brace;
+      if (brace === content) {
+        while (text[from + 1] === "{") from++;
+        from--;
+      }
+    } else if (text[close + 1] !== "}") {
+      from = close + 1; // a lone `}`
+    } else {
+      const name = trimSpacesAndTabs(text, content, close);
+      from = close + 2;
+      if (isReferenceName(name)) {
+        parts.push(pending + staticText(text, start, open), name);
+        offsets.push(open);
+        pending = "";
+        start = from;
+      } else if (name === "\\" && close === content + 1) {
+        pending += staticText(text, start, open) + "\\";
+        start = from;
+      } else {
+        malformed ??= [open, from];
+      }
     }
   }
-  parts.push(pending + text.slice(start));
+  parts.push(pending + staticText(text, start, text.length));
   const trimmed = parts.slice();
   trimmed[0] = parts[0]!.trimStart();
   trimmed[parts.length - 1] = trimmed[parts.length - 1]!.trimEnd();
@@ -150,4 +157,22 @@ export function parseTemplate(text: string): Template {
     misses: 0,
     next: undefined,
   };
+}
+
+/**
+ * `text[start..end)` with each `\{{` turned into `{{`. Every `\{{` in
+ * static text is an escape: static text holds no complete group, and a `\{{`
+ * cannot overlap another.
+ */
+function staticText(text: string, start: number, end: number): string {
+  const slice = text.slice(start, end);
+  return slice.indexOf("\\{{") === -1
+    ? slice
+    : slice.replace(ESCAPE_RUNS, (run) => "{{".repeat(run.length / 3));
+}
+
+function trimSpacesAndTabs(text: string, start: number, end: number): string {
+  while (start < end && " \t".includes(text[start]!)) start++;
+  while (end > start && " \t".includes(text[end - 1]!)) end--;
+  return text.slice(start, end);
 }
