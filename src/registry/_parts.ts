@@ -77,25 +77,25 @@ export function wrongValue(
 }
 
 /** A call's result, checked: a rejection or a wrong type throws. */
-export function result(
+function result<T extends string | number>(
   snapshot: Snapshot,
   values: readonly unknown[],
   index: number,
-  expected: "string" | "number",
-): unknown {
+): T {
   const value = values[index];
   const call = snapshot.calls[index]!;
   if (value instanceof Rejected) throw callFailed(call, value.cause, true);
+  // An order function's result is a number, every other part call's a string.
   if (
-    expected === "string" ? typeof value !== "string" : !Number.isFinite(value)
+    call.kind === "order" ? !Number.isFinite(value) : typeof value !== "string"
   ) {
     throw wrongValue(
       call,
       value,
-      expected === "string" ? "a string" : "a finite number",
+      call.kind === "order" ? "a finite number" : "a string",
     );
   }
-  return value;
+  return value as T;
 }
 
 export function part(
@@ -103,54 +103,19 @@ export function part(
   values: readonly unknown[],
   node: Node,
 ): AssembledItem {
-  const { entry } = node;
-  const text = node.text < 0
-    ? entry.text as string
-    : result(snapshot, values, node.text, "string") as string;
-  const order = node.order < 0
-    ? entry.order as number
-    : result(snapshot, values, node.order, "number") as number;
-  const assembled: AssembledSection = { name: entry.name, order, text };
-  if (entry.owner !== undefined) assembled.owner = entry.owner;
-  if (entry.layer !== undefined) assembled.layer = entry.layer;
-  if (node.shadows !== undefined) assembled.shadows = { ...node.shadows };
-  if (entry.stability !== undefined) {
-    assembled.stability = entry.stability as "static";
+  // Fresh fields over the snapshot's: a handler may edit any of them.
+  const assembled: AssembledSection = { ...node.fixed };
+  if (node.text >= 0) assembled.text = result(snapshot, values, node.text);
+  if (node.order >= 0) assembled.order = result(snapshot, values, node.order);
+  if (assembled.shadows !== undefined) {
+    assembled.shadows = { ...assembled.shadows };
   }
-  if (entry.separator !== undefined) assembled.separator = entry.separator;
-  if (entry.trim !== undefined) assembled.trim = entry.trim;
-  if (entry.literal !== undefined) assembled.literal = entry.literal;
-  if (entry.complete !== undefined) assembled.complete = entry.complete;
-  const layout = entry.list;
-  if (layout === undefined) return assembled;
-  const list: AssembledList = {};
-  if (layout.separator !== undefined) list.separator = layout.separator;
-  if (layout.headingSeparator !== undefined) {
-    list.headingSeparator = layout.headingSeparator;
-  }
-  if (layout.footerSeparator !== undefined) {
-    list.footerSeparator = layout.footerSeparator;
-  }
-  if (layout.dedupe !== undefined) list.dedupe = layout.dedupe;
-  if (layout.footer !== undefined) {
-    list.footer = node.footer < 0
-      ? layout.footer as string
-      : result(snapshot, values, node.footer, "string") as string;
-  }
-  if (layout.empty !== undefined) {
-    list.empty = node.empty < 0
-      ? layout.empty as string
-      : result(snapshot, values, node.empty, "string") as string;
-  }
-  assembled.list = list;
+  if (assembled.list === undefined) return assembled;
+  const list: AssembledList = assembled.list = { ...assembled.list };
+  if (node.footer >= 0) list.footer = result(snapshot, values, node.footer);
+  if (node.empty >= 0) list.empty = result(snapshot, values, node.empty);
   const items = node.children.map((child) => part(snapshot, values, child));
-  if (node.providers.length > 0) {
-    const names = new Map<string, string | undefined>();
-    for (const item of items) names.set(item.name, item.owner);
-    for (const provider of node.providers) {
-      provided(values, provider, { items, names });
-    }
-  }
+  if (node.providers.length > 0) provided(node, { values, items });
   if (node.sortEachStep) items.sort(byOrderThenName);
   assembled.items = items;
   return assembled;
@@ -187,20 +152,15 @@ export function readProvided(snapshot: Snapshot, values: unknown[]): void {
       const length = value.length;
       for (let i = 0; i < length; i++) {
         const raw = value[i] as Record<string, unknown> | null;
-        if (typeof raw !== "object" || raw === null || isThenable(raw)) {
+        const bad = typeof raw !== "object" || raw === null || isThenable(raw);
+        if (bad || raw.list !== undefined) {
           throw failure(
             "invalid-value",
             "list items of",
             provider.where,
-            `item ${i} is ${describeValue(raw)}, not an item`,
-          );
-        }
-        if (raw.list !== undefined) {
-          throw failure(
-            "invalid-value",
-            "list items of",
-            provider.where,
-            `item ${i} declares list; only registered items can be lists`,
+            bad
+              ? `item ${i} is ${describeValue(raw)}, not an item`
+              : `item ${i} declares list; only registered items can be lists`,
           );
         }
         const input: Record<string, unknown> = {};
@@ -230,50 +190,53 @@ export function sameItems(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** Appends one item provider's items (read by `readProvided`), checked. */
+/** The fields a provided item adds only when set, in the assembly's order. */
+const ITEM_LAYOUT = ["stability", "separator", "trim", "literal"] as const;
+
+/** Appends a list's provided items (read by `readProvided`), checked. */
 function provided(
-  values: readonly unknown[],
-  provider: Node["providers"][number],
-  into: {
-    items: AssembledItem[];
-    names: Map<string, string | undefined>;
-  },
+  node: Node,
+  into: { values: readonly unknown[]; items: AssembledItem[] },
 ): void {
-  const { items } = values[provider.call] as ProvidedItems;
-  const { owner, layer } = provider.entry;
-  for (let i = 0; i < items.length; i++) {
-    const input = items[i]!;
-    const name = typeof input.name === "string" ? input.name : `#${i}`;
-    const where = { ...provider.where, item: name } as Where;
-    checkPart(input, {
-      kind: "item",
-      mode: "provided",
-      action: "assemble",
-      where,
-    });
-    if (into.names.has(name)) {
-      const holder = into.names.get(name);
-      throw failure(
-        "duplicate-item",
-        "assemble",
+  const names = new Map<string, string | undefined>();
+  for (const item of into.items) names.set(item.name, item.owner);
+  for (const provider of node.providers) {
+    const { items } = into.values[provider.call] as ProvidedItems;
+    const { owner, layer } = provider.entry;
+    for (let i = 0; i < items.length; i++) {
+      const input = items[i]!;
+      const name = typeof input.name === "string" ? input.name : `#${i}`;
+      const where = { ...provider.where, item: name } as Where;
+      checkPart(input, {
+        kind: "item",
+        mode: "provided",
+        action: "assemble",
         where,
-        `${describeOwner(holder)} already added it`,
-        { owner: holder },
-      );
-    }
-    into.names.set(name, owner);
-    const item: AssembledItem = {
-      name,
-      order: input.order as number,
-      text: input.text as string,
-    };
-    if (owner !== undefined) item.owner = owner;
-    if (layer !== undefined) item.layer = layer;
-    for (const key of ["stability", "separator", "trim", "literal"] as const) {
-      if (input[key] !== undefined) {
-        (item as unknown as Record<string, unknown>)[key] = input[key];
+      });
+      if (names.has(name)) {
+        const holder = names.get(name);
+        throw failure(
+          "duplicate-item",
+          "assemble",
+          where,
+          `${describeOwner(holder)} already added it`,
+          { owner: holder },
+        );
       }
+      names.set(name, owner);
+      const item: AssembledItem = {
+        name,
+        order: input.order as number,
+        text: input.text as string,
+      };
+      if (owner !== undefined) item.owner = owner;
+      if (layer !== undefined) item.layer = layer;
+      for (const key of ITEM_LAYOUT) {
+        if (input[key] !== undefined) {
+          (item as unknown as Record<string, unknown>)[key] = input[key];
+        }
+      }
+      into.items.push(item);
     }
-    into.items.push(item);
   }
 }

@@ -11,6 +11,7 @@
 
 import { failure, type PromptError, type Where } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
+import type { AssembledSection } from "../core/types.ts";
 import {
   byNumericOrder,
   defined,
@@ -38,11 +39,14 @@ export interface Call {
   readonly where: Where;
 }
 
-/** A part of the step: its entry, its calls, and a list's members. */
+/**
+ * A part of the step: its entry, its calls (an index in `calls`, or -1),
+ * and a list's members.
+ */
 export interface Node {
   readonly entry: PartEntry;
-  readonly where: Where;
-  readonly shadows: { owner?: string; layer?: string } | undefined;
+  /** The assembled part's fields, a list's layout too, as far as no call gives them. */
+  readonly fixed: Readonly<AssembledSection>;
   readonly text: number;
   readonly order: number;
   readonly footer: number;
@@ -104,29 +108,57 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     handlers.push(...table.handlers);
   }
   const calls: Call[] = [];
-  const add = (fn: unknown, kind: CallKind, where: Where) =>
-    typeof fn === "function"
-      ? calls.push({ fn: fn as UserFunction, kind, where }) - 1
-      : -1;
+  const tops: number[] = [];
+  let current = -1; // the top-level part being walked, numbered as in `tops`
+  const add = (fn: unknown, kind: CallKind, where: Where) => {
+    if (typeof fn !== "function") return -1;
+    tops.push(current);
+    return calls.push({ fn: fn as UserFunction, kind, where }) - 1;
+  };
+  const provider = (entry: FunctionEntry, kind: CallKind, what: Where) => {
+    const where = placed(entry, what);
+    return { entry, where, call: add(entry.fn, kind, where) };
+  };
   const all = [...parts.values()];
-  const sections = all.filter((entry) => entry.kind === "section");
-  const contexts = all.filter((entry) => entry.kind === "context");
   const members = byList(all.filter((entry) => entry.kind === "item"));
   const providersOf = byList(itemProviders);
-  const reached = new Set<string>();
+  // Each live list's key, and its path as messages show it.
+  const reached = new Map<string, string>();
   const listProviders: Provider[] = [];
   let clash: PartEntry | undefined;
   const node = (entry: PartEntry, top: "section" | "context"): Node => {
     const where = partWhere(entry, top);
     const farther = shadowed.get(entry);
+    const list = entry.list;
     const text = add(entry.text, "text", where);
     const order = add(entry.order, "order", where);
-    const list = entry.list;
-    let footer = -1, empty = -1;
+    const footer = add(list?.footer, "footer", where);
+    const empty = add(list?.empty, "empty", where);
+    // Placeholders where a call gives the value: the keys keep their order.
+    const fixed = defined({
+      name: entry.name,
+      order: order < 0 ? entry.order as number : 0,
+      text: text < 0 ? entry.text as string : "",
+      owner: entry.owner,
+      layer: entry.layer,
+      shadows: farther &&
+        defined({ owner: farther.owner, layer: farther.layer }),
+      stability: entry.stability,
+      separator: entry.separator,
+      trim: entry.trim,
+      literal: entry.literal,
+      complete: entry.complete,
+      list: list && defined({
+        separator: list.separator,
+        headingSeparator: list.headingSeparator,
+        footerSeparator: list.footerSeparator,
+        dedupe: list.dedupe,
+        footer: footer < 0 ? list.footer as string | undefined : "",
+        empty: empty < 0 ? list.empty as string | undefined : "",
+      }),
+    });
     let children = NO_NODES, providers = NO_PROVIDERS, sortEachStep = false;
     if (list !== undefined) {
-      footer = add(list.footer, "footer", where);
-      empty = add(list.empty, "empty", where);
       const path = entry.kind === "item"
         ? [...entry.path, entry.name]
         : [entry.name];
@@ -134,31 +166,20 @@ export function snapshot(chain: readonly Table[]): Snapshot {
       // A section list and a context list of one name (from two layers):
       // `item(name)` would be ambiguous.
       if (reached.has(key) && clash === undefined) clash = entry;
-      reached.add(key);
+      reached.set(key, path.join("/"));
       const own = (members.get(key) ?? []).sort(byNumericOrder);
       children = own.map((child) => node(child, top));
-      providers = (providersOf.get(key) ?? []).map((provider) => {
-        const at = placed(provider, {
-          [top]: path[0],
-          ...(path.length > 1 ? { list: path } : {}),
-        });
-        const slot = {
-          entry: provider,
-          where: at,
-          call: add(provider.fn, "items", at),
-        };
-        listProviders.push(slot);
-        return slot;
-      });
+      const at = { [top]: path[0], ...(path.length > 1 ? { list: path } : {}) };
+      providers = (providersOf.get(key) ?? []).map((entry) =>
+        provider(entry, "items", at)
+      );
+      listProviders.push(...providers);
       sortEachStep = providers.length > 0 ||
         own.some((child) => typeof child.order !== "number");
     }
     return {
       entry,
-      where,
-      shadows: farther === undefined
-        ? undefined
-        : defined({ owner: farther.owner, layer: farther.layer }),
+      fixed,
       text,
       order,
       footer,
@@ -168,49 +189,28 @@ export function snapshot(chain: readonly Table[]): Snapshot {
       sortEachStep,
     };
   };
-  const tops: number[] = [];
-  let count = 0;
-  const top = (entry: PartEntry, kind: "section" | "context") => {
-    const made = node(entry, kind);
-    while (tops.length < calls.length) tops.push(count);
-    count++;
-    return made;
-  };
-  const sectionNodes = sections.sort(byNumericOrder).map((entry) =>
-    top(entry, "section")
-  );
-  const contextNodes = contexts.sort(byNumericOrder).map((entry) =>
-    top(entry, "context")
-  );
-  const toolProviders = tools.map((entry) => {
-    const where = placed(entry, {});
-    return { entry, where, call: add(entry.fn, "tools", where) };
-  });
-  const variableProviders = [...variables.values()].map((entry) => {
-    const where = placed(entry, { variable: entry.name });
-    return { entry, where, call: add(entry.fn, "variable", where) };
-  });
-  const completes = sectionNodes.filter((section) =>
-    section.entry.complete === true
-  );
+  const topNodes = (kind: "section" | "context") =>
+    all.filter((entry) => entry.kind === kind).sort(byNumericOrder).map(
+      (entry) => (current++, node(entry, kind)),
+    );
+  const sections = topNodes("section");
+  const contexts = topNodes("context");
+  current = -1;
+  const completes = sections.filter((node) => node.entry.complete === true);
   return {
     layer: chain[chain.length - 1]!.key,
-    sections: sectionNodes,
-    contexts: contextNodes,
-    variables: variableProviders,
-    tools: toolProviders,
+    sections,
+    contexts,
+    tools: tools.map((entry) => provider(entry, "tools", {})),
+    variables: [...variables.values()].map((entry) =>
+      provider(entry, "variable", { variable: entry.name })
+    ),
     itemProviders: listProviders,
     handlers,
     calls,
-    tops: Int32Array.from(calls, (_, i) => i < tops.length ? tops[i]! : -1),
+    tops: Int32Array.from(tops),
     complete: completes[0],
-    problem: (clash === undefined ? undefined : failure(
-      "duplicate-context",
-      "assemble",
-      partWhere(clash),
-      "a section list and a context list of this name meet in this layer chain",
-    )) ?? orphan(members, providersOf, reached) ??
-      multipleComplete(completes),
+    problem: problem({ clash, members, providersOf, reached, completes }),
   };
 }
 
@@ -237,59 +237,57 @@ function placed(entry: FunctionEntry, what: Where): Where {
   } as Where;
 }
 
-/** The first item (or item provider) whose list no live list part declares. */
-function orphan(
-  members: ReadonlyMap<string, PartEntry[]>,
-  providers: ReadonlyMap<string, FunctionEntry[]>,
-  reached: ReadonlySet<string>,
-): PromptError | undefined {
-  const lists = [...reached].map((key) =>
-    (JSON.parse(key) as string[]).join("/")
-  );
-  const fail = (
-    entry: { path: readonly string[] },
-    where: Where,
-    what: string,
-  ) => {
-    const list = entry.path.join("/");
-    const suggestion = closestName(list, lists);
+/**
+ * Why every step of the chain rejects: a section list and a context list
+ * of one name, an item (or item provider) whose list no live list part
+ * declares, or two complete sections.
+ */
+function problem(found: {
+  clash: PartEntry | undefined;
+  members: ReadonlyMap<string, PartEntry[]>;
+  providersOf: ReadonlyMap<string, FunctionEntry[]>;
+  reached: ReadonlyMap<string, string>;
+  completes: readonly Node[];
+}): PromptError | undefined {
+  const { clash, reached, completes } = found;
+  if (clash !== undefined) {
     return failure(
-      "orphan-item",
-      where.item === undefined ? "list items of" : "assemble",
-      where,
-      `list ${JSON.stringify(list)} is not a live list${what}${
-        didYouMean(suggestion)
-      }`,
-      { suggestion },
-    );
-  };
-  for (const [key, entries] of members) {
-    if (reached.has(key)) continue;
-    const item = entries[0]!;
-    return fail(
-      item,
-      partWhere(item, item.top),
-      " (a section, context entry or item declaring `list`)",
+      "duplicate-context",
+      "assemble",
+      partWhere(clash),
+      "a section list and a context list of this name meet in this layer chain",
     );
   }
-  for (const [key, entries] of providers) {
-    if (reached.has(key)) continue;
-    const provider = entries[0]!;
-    const where = placed(provider, { section: provider.path[0] });
-    return fail(provider, where, ", so its item provider was not called");
+  for (const group of [found.members, found.providersOf]) {
+    for (const [key, [entry]] of group) {
+      if (reached.has(key)) continue;
+      const item = "top" in entry!;
+      const where = item
+        ? partWhere(entry, entry.top)
+        : placed(entry!, { section: entry!.path[0] });
+      const list = entry!.path.join("/");
+      const suggestion = closestName(list, reached.values());
+      const what = item
+        ? " (a section, context entry or item declaring `list`)"
+        : ", so its item provider was not called";
+      return failure(
+        "orphan-item",
+        item ? "assemble" : "list items of",
+        where,
+        `list ${JSON.stringify(list)} is not a live list${what}${
+          didYouMean(suggestion)
+        }`,
+        { suggestion },
+      );
+    }
   }
-  return undefined;
-}
-
-function multipleComplete(completes: readonly Node[]): PromptError | undefined {
   if (completes.length < 2) return undefined;
-  const [first, second] = completes;
   return failure(
     "multiple-complete",
     "assemble",
-    second!.where,
+    partWhere(completes[1]!.entry),
     `section "${
-      first!.entry.name
+      completes[0]!.entry.name
     }" is complete too; one complete section is the whole prompt`,
   );
 }
