@@ -29,21 +29,22 @@ import {
 } from "./_guard.ts";
 import type { Call, Node, Snapshot } from "./_snapshot.ts";
 
-/** Each call's name in messages, and the action its errors name. */
-const CALLS: Record<Call["kind"], readonly [what: string, action: string]> = {
-  text: ["its text function", "assemble"],
-  order: ["its order function", "assemble"],
-  footer: ["its list.footer function", "assemble"],
-  empty: ["its list.empty function", "assemble"],
-  variable: ["its provider", "resolve"],
-  tools: ["its tool provider", "list tools"],
-  items: ["its item provider", "list items of"],
-};
+/** Each call's name in messages, the action its errors name, what it must return. */
+const CALLS = {
+  text: ["its text function", "assemble", "a string"],
+  order: ["its order function", "assemble", "a finite number"],
+  footer: ["its list.footer function", "assemble", "a string"],
+  empty: ["its list.empty function", "assemble", "a string"],
+  variable: ["its provider", "resolve", "a string, or undefined for no value"],
+  tools: ["its tool provider", "list tools", "an array"],
+  items: ["its item provider", "list items of", "an array"],
+} as const;
 
+/** A call's failure: what it threw, or what its promise rejected with. */
 export function callFailed(
   call: Call,
   cause: unknown,
-  rejected: boolean,
+  rejected = false,
 ): Error {
   const [what, action] = CALLS[call.kind];
   return failure(
@@ -55,11 +56,8 @@ export function callFailed(
   );
 }
 
-export function wrongValue(
-  call: Call,
-  value: unknown,
-  expected: string,
-): Error {
+/** A call's result of the wrong type. */
+function wrongValue(call: Call, value: unknown): Error {
   ignoreRejection(value);
   const shown = typeof value === "number"
     ? String(value)
@@ -67,7 +65,7 @@ export function wrongValue(
   const hint = call.kind === "order" && isThenable(value)
     ? " (order functions are synchronous)"
     : "";
-  const [what, action] = CALLS[call.kind];
+  const [what, action, expected] = CALLS[call.kind];
   return failure(
     "invalid-value",
     action,
@@ -76,8 +74,12 @@ export function wrongValue(
   );
 }
 
-/** A call's result, checked: a rejection or a wrong type throws. */
-function result<T extends string | number>(
+/**
+ * A call's result, checked: a rejection or a wrong type throws. An order
+ * function's is a number, a variable's a string or `undefined`, every other
+ * part call's a string.
+ */
+export function result<T extends string | number | undefined>(
   snapshot: Snapshot,
   values: readonly unknown[],
   index: number,
@@ -85,17 +87,13 @@ function result<T extends string | number>(
   const value = values[index];
   const call = snapshot.calls[index]!;
   if (value instanceof Rejected) throw callFailed(call, value.cause, true);
-  // An order function's result is a number, every other part call's a string.
   if (
-    call.kind === "order" ? !Number.isFinite(value) : typeof value !== "string"
-  ) {
-    throw wrongValue(
-      call,
-      value,
-      call.kind === "order" ? "a finite number" : "a string",
-    );
-  }
-  return value as T;
+    call.kind === "order"
+      ? Number.isFinite(value)
+      : typeof value === "string" ||
+        value === undefined && call.kind === "variable"
+  ) return value as T;
+  throw wrongValue(call, value);
 }
 
 export function part(
@@ -146,7 +144,7 @@ export function readProvided(snapshot: Snapshot, values: unknown[]): void {
     const call = snapshot.calls[provider.call]!;
     const value = values[provider.call];
     if (value instanceof Rejected) throw callFailed(call, value.cause, true);
-    if (!Array.isArray(value)) throw wrongValue(call, value, "an array");
+    if (!Array.isArray(value)) throw wrongValue(call, value);
     const items: Record<string, unknown>[] = [];
     try {
       const length = value.length;
@@ -170,7 +168,7 @@ export function readProvided(snapshot: Snapshot, values: unknown[]): void {
     } catch (cause) {
       ignoreRejections(value);
       if (isPromptError(cause)) throw cause;
-      throw callFailed(call, cause, false);
+      throw callFailed(call, cause);
     }
     values[provider.call] = new ProvidedItems(items);
   }
@@ -193,6 +191,13 @@ export function sameItems(a: unknown, b: unknown): boolean {
 /** The fields a provided item adds only when set, in the assembly's order. */
 const ITEM_LAYOUT = ["stability", "separator", "trim", "literal"] as const;
 
+/** How a provided item is checked. */
+const PROVIDED = {
+  kind: "item",
+  mode: "provided",
+  action: "assemble",
+} as const;
+
 /** Appends a list's provided items (read by `readProvided`), checked. */
 function provided(
   node: Node,
@@ -207,12 +212,7 @@ function provided(
       const input = items[i]!;
       const name = typeof input.name === "string" ? input.name : `#${i}`;
       const where = { ...provider.where, item: name } as Where;
-      checkPart(input, {
-        kind: "item",
-        mode: "provided",
-        action: "assemble",
-        where,
-      });
+      checkPart(input, { ...PROVIDED, where });
       if (names.has(name)) {
         const holder = names.get(name);
         throw failure(
@@ -224,19 +224,14 @@ function provided(
         );
       }
       names.set(name, owner);
-      const item: AssembledItem = {
-        name,
-        order: input.order as number,
-        text: input.text as string,
-      };
+      const { order, text } = input;
+      const item: Record<string, unknown> = { name, order, text };
       if (owner !== undefined) item.owner = owner;
       if (layer !== undefined) item.layer = layer;
       for (const key of ITEM_LAYOUT) {
-        if (input[key] !== undefined) {
-          (item as unknown as Record<string, unknown>)[key] = input[key];
-        }
+        if (input[key] !== undefined) item[key] = input[key];
       }
-      into.items.push(item);
+      into.items.push(item as unknown as AssembledItem);
     }
   }
 }

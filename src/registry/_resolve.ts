@@ -21,7 +21,7 @@ import {
   Rejected,
   settle,
 } from "./_guard.ts";
-import { callFailed, part, wrongValue } from "./_parts.ts";
+import { callFailed, part, result } from "./_parts.ts";
 import type { Node, Snapshot } from "./_snapshot.ts";
 import type { ToolCopies, ToolRecord } from "./_tools.ts";
 import { orderTools, type ToolOrder } from "./_tool_order.ts";
@@ -75,7 +75,7 @@ export function resolveStep<
     } catch (cause) {
       // An earlier call still pending may reject: the all-sync registry
       // would report that one, so it is awaited first.
-      if (pending === undefined) throw callFailed(calls[i]!, cause, false);
+      if (pending === undefined) throw callFailed(calls[i]!, cause);
       thrown = { index: i, cause };
     }
     // A provider may have aborted it.
@@ -95,7 +95,7 @@ export function resolveStep<
             }
           }
           if (thrown !== undefined) {
-            throw callFailed(calls[thrown.index]!, thrown.cause, false);
+            throw callFailed(calls[thrown.index]!, thrown.cause);
           }
           return finish(values, snapshot, step);
         } catch (error) {
@@ -157,18 +157,7 @@ export function variableValue(
   values: readonly unknown[],
   call: number,
 ): string | undefined {
-  const value = values[call];
-  if (value instanceof Rejected) {
-    throw callFailed(snapshot.calls[call]!, value.cause, true);
-  }
-  if (value !== undefined && typeof value !== "string") {
-    throw wrongValue(
-      snapshot.calls[call]!,
-      value,
-      "a string, or undefined for no value",
-    );
-  }
-  return value;
+  return result(snapshot, values, call);
 }
 
 /**
@@ -194,7 +183,7 @@ export function toolRecords(
       copies.collect(value, provider, records);
     } catch (error) {
       if (isPromptError(error)) throw error;
-      throw callFailed(snapshot.calls[call]!, error, false);
+      throw callFailed(snapshot.calls[call]!, error);
     }
   }
   return copies.ordered(snapshot, records, (fresh) => orderTools(fresh, order));

@@ -66,7 +66,6 @@ export interface Provider {
 
 /** Everything one chain's step needs, shared by every step until a change. */
 export interface Snapshot {
-  readonly layer: string | undefined;
   readonly sections: readonly Node[];
   readonly contexts: readonly Node[];
   readonly variables: readonly Provider[];
@@ -198,7 +197,6 @@ export function snapshot(chain: readonly Table[]): Snapshot {
   current = -1;
   const completes = sections.filter((node) => node.entry.complete === true);
   return {
-    layer: chain[chain.length - 1]!.key,
     sections,
     contexts,
     tools: tools.map((entry) => provider(entry, "tools", {})),
