@@ -96,22 +96,48 @@ export function result<T extends string | number | undefined>(
   throw wrongValue(call, value);
 }
 
+/** A list layout's fields in the assembly's order (a call's last). */
+const LIST_KEYS = [
+  "separator",
+  "headingSeparator",
+  "footerSeparator",
+  "dedupe",
+  "footer",
+  "empty",
+] as const;
+
 export function part(
   snapshot: Snapshot,
   values: readonly unknown[],
   node: Node,
 ): AssembledItem {
-  // Fresh fields over the snapshot's: a handler may edit any of them.
-  const assembled: AssembledSection = { ...node.fixed };
-  if (node.text >= 0) assembled.text = result(snapshot, values, node.text);
-  if (node.order >= 0) assembled.order = result(snapshot, values, node.order);
-  if (assembled.shadows !== undefined) {
-    assembled.shadows = { ...assembled.shadows };
+  const { entry } = node;
+  const text: string = node.text < 0
+    ? entry.text as string
+    : result(snapshot, values, node.text);
+  const order: number = node.order < 0
+    ? entry.order as number
+    : result(snapshot, values, node.order);
+  // One store per field set, not a loop: each store site sees few shapes.
+  const assembled: AssembledSection = { name: entry.name, order, text };
+  if (entry.owner !== undefined) assembled.owner = entry.owner;
+  if (entry.layer !== undefined) assembled.layer = entry.layer;
+  if (node.shadows !== undefined) assembled.shadows = { ...node.shadows };
+  if (entry.stability !== undefined) assembled.stability = entry.stability;
+  if (entry.separator !== undefined) assembled.separator = entry.separator;
+  if (entry.trim !== undefined) assembled.trim = entry.trim;
+  if (entry.literal !== undefined) assembled.literal = entry.literal;
+  if (entry.complete !== undefined) assembled.complete = entry.complete;
+  const layout = entry.list;
+  if (layout === undefined) return assembled;
+  // Lists are few: one loop copies the layout, then the calls' results.
+  const list: Record<string, unknown> = {};
+  for (const key of LIST_KEYS) {
+    if (layout[key] !== undefined) list[key] = layout[key];
   }
-  if (assembled.list === undefined) return assembled;
-  const list: AssembledList = assembled.list = { ...assembled.list };
   if (node.footer >= 0) list.footer = result(snapshot, values, node.footer);
   if (node.empty >= 0) list.empty = result(snapshot, values, node.empty);
+  assembled.list = list as AssembledList;
   const items = node.children.map((child) => part(snapshot, values, child));
   if (node.providers.length > 0) provided(node, { values, items });
   if (node.sortEachStep) items.sort(byOrderThenName);

@@ -88,11 +88,11 @@ export function resolveStep<
           // An abandoned step runs no handler; its late results are dropped.
           if (signal?.aborted) throw aborted(signal);
           // The first call, in snapshot order, that rejected or threw.
-          for (const index of pending!) {
-            const value = values[index];
-            if (value instanceof Rejected) {
-              throw callFailed(calls[index]!, value.cause, true);
-            }
+          const at = pending!.find((index) =>
+            values[index] instanceof Rejected
+          );
+          if (at !== undefined) {
+            throw callFailed(calls[at]!, (values[at] as Rejected).cause, true);
           }
           if (thrown !== undefined) {
             throw callFailed(calls[thrown.index]!, thrown.cause);
@@ -174,16 +174,14 @@ export function toolRecords(
   if (steady !== undefined) return steady;
   const records: ToolRecord[] = [];
   for (const provider of snapshot.tools) {
-    const call = provider.call;
-    const value = values[call];
-    if (value instanceof Rejected) {
-      throw callFailed(snapshot.calls[call]!, value.cause, true);
-    }
+    const call = snapshot.calls[provider.call]!;
+    const value = values[provider.call];
+    if (value instanceof Rejected) throw callFailed(call, value.cause, true);
     try {
       copies.collect(value, provider, records);
     } catch (error) {
       if (isPromptError(error)) throw error;
-      throw callFailed(snapshot.calls[call]!, error);
+      throw callFailed(call, error);
     }
   }
   return copies.ordered(snapshot, records, (fresh) => orderTools(fresh, order));

@@ -11,7 +11,6 @@
 
 import { failure, type PromptError, type Where } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
-import type { AssembledSection } from "../core/types.ts";
 import {
   byNumericOrder,
   defined,
@@ -45,8 +44,8 @@ export interface Call {
  */
 export interface Node {
   readonly entry: PartEntry;
-  /** The assembled part's fields, a list's layout too, as far as no call gives them. */
-  readonly fixed: Readonly<AssembledSection>;
+  /** The farther registration it shadows, as the assembly shows it. */
+  readonly shadows: { owner?: string; layer?: string } | undefined;
   readonly text: number;
   readonly order: number;
   readonly footer: number;
@@ -91,21 +90,15 @@ const NO_PROVIDERS: readonly Provider[] = [];
 export function snapshot(chain: readonly Table[]): Snapshot {
   const parts = new Map<string, PartEntry>();
   const shadowed = new Map<PartEntry, PartEntry>();
-  const variables = new Map<string, FunctionEntry>();
-  const tools: FunctionEntry[] = [];
-  const itemProviders: FunctionEntry[] = [];
-  const handlers: FunctionEntry[] = [];
   for (const table of chain) {
     for (const [key, entry] of table.parts) {
       const farther = parts.get(key);
       if (farther !== undefined) shadowed.set(entry, farther);
       parts.set(key, entry);
     }
-    for (const [name, entry] of table.variables) variables.set(name, entry);
-    tools.push(...table.tools);
-    itemProviders.push(...table.itemProviders);
-    handlers.push(...table.handlers);
   }
+  const merged = (key: "tools" | "itemProviders" | "handlers") =>
+    chain.flatMap((table) => [...table[key]]);
   const calls: Call[] = [];
   const tops: number[] = [];
   let current = -1; // the top-level part being walked, numbered as in `tops`
@@ -120,11 +113,11 @@ export function snapshot(chain: readonly Table[]): Snapshot {
   };
   const all = [...parts.values()];
   const members = byList(all.filter((entry) => entry.kind === "item"));
-  const providersOf = byList(itemProviders);
+  const providersOf = byList(merged("itemProviders"));
   // Each live list's key, and its path as messages show it.
   const reached = new Map<string, string>();
   const listProviders: Provider[] = [];
-  let clash: PartEntry | undefined;
+  let problem: PromptError | undefined;
   const node = (entry: PartEntry, top: "section" | "context"): Node => {
     const where = partWhere(entry, top);
     const farther = shadowed.get(entry);
@@ -133,29 +126,6 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     const order = add(entry.order, "order", where);
     const footer = add(list?.footer, "footer", where);
     const empty = add(list?.empty, "empty", where);
-    // Placeholders where a call gives the value: the keys keep their order.
-    const fixed = defined({
-      name: entry.name,
-      order: order < 0 ? entry.order as number : 0,
-      text: text < 0 ? entry.text as string : "",
-      owner: entry.owner,
-      layer: entry.layer,
-      shadows: farther &&
-        defined({ owner: farther.owner, layer: farther.layer }),
-      stability: entry.stability,
-      separator: entry.separator,
-      trim: entry.trim,
-      literal: entry.literal,
-      complete: entry.complete,
-      list: list && defined({
-        separator: list.separator,
-        headingSeparator: list.headingSeparator,
-        footerSeparator: list.footerSeparator,
-        dedupe: list.dedupe,
-        footer: footer < 0 ? list.footer as string | undefined : "",
-        empty: empty < 0 ? list.empty as string | undefined : "",
-      }),
-    });
     let children = NO_NODES, providers = NO_PROVIDERS, sortEachStep = false;
     if (list !== undefined) {
       const path = entry.kind === "item"
@@ -164,7 +134,14 @@ export function snapshot(chain: readonly Table[]): Snapshot {
       const key = JSON.stringify(path);
       // A section list and a context list of one name (from two layers):
       // `item(name)` would be ambiguous.
-      if (reached.has(key) && clash === undefined) clash = entry;
+      if (reached.has(key)) {
+        problem ??= failure(
+          "duplicate-context",
+          "assemble",
+          partWhere(entry),
+          "a section list and a context list of this name meet in this layer chain",
+        );
+      }
       reached.set(key, path.join("/"));
       const own = (members.get(key) ?? []).sort(byNumericOrder);
       children = own.map((child) => node(child, top));
@@ -178,7 +155,8 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     }
     return {
       entry,
-      fixed,
+      shadows: farther &&
+        defined({ owner: farther.owner, layer: farther.layer }),
       text,
       order,
       footer,
@@ -195,20 +173,34 @@ export function snapshot(chain: readonly Table[]): Snapshot {
   const sections = topNodes("section");
   const contexts = topNodes("context");
   current = -1;
+  // The first item (or item provider) whose list no live list part declares.
+  const orphan = [...members, ...providersOf].find(([key]) => !reached.has(key))
+    ?.[1][0];
+  if (orphan !== undefined) problem ??= orphaned(orphan, reached.values());
   const completes = sections.filter((node) => node.entry.complete === true);
+  if (completes.length > 1) {
+    problem ??= failure(
+      "multiple-complete",
+      "assemble",
+      partWhere(completes[1]!.entry),
+      `section "${
+        completes[0]!.entry.name
+      }" is complete too; one complete section is the whole prompt`,
+    );
+  }
   return {
     sections,
     contexts,
-    tools: tools.map((entry) => provider(entry, "tools", {})),
-    variables: [...variables.values()].map((entry) =>
-      provider(entry, "variable", { variable: entry.name })
-    ),
+    tools: merged("tools").map((entry) => provider(entry, "tools", {})),
+    variables: [
+      ...new Map(chain.flatMap((table) => [...table.variables])).values(),
+    ].map((entry) => provider(entry, "variable", { variable: entry.name })),
     itemProviders: listProviders,
-    handlers,
+    handlers: merged("handlers"),
     calls,
     tops: Int32Array.from(tops),
     complete: completes[0],
-    problem: problem({ clash, members, providersOf, reached, completes }),
+    problem,
   };
 }
 
@@ -235,57 +227,26 @@ function placed(entry: FunctionEntry, what: Where): Where {
   } as Where;
 }
 
-/**
- * Why every step of the chain rejects: a section list and a context list
- * of one name, an item (or item provider) whose list no live list part
- * declares, or two complete sections.
- */
-function problem(found: {
-  clash: PartEntry | undefined;
-  members: ReadonlyMap<string, PartEntry[]>;
-  providersOf: ReadonlyMap<string, FunctionEntry[]>;
-  reached: ReadonlyMap<string, string>;
-  completes: readonly Node[];
-}): PromptError | undefined {
-  const { clash, reached, completes } = found;
-  if (clash !== undefined) {
-    return failure(
-      "duplicate-context",
-      "assemble",
-      partWhere(clash),
-      "a section list and a context list of this name meet in this layer chain",
-    );
-  }
-  for (const group of [found.members, found.providersOf]) {
-    for (const [key, [entry]] of group) {
-      if (reached.has(key)) continue;
-      const item = "top" in entry!;
-      const where = item
-        ? partWhere(entry, entry.top)
-        : placed(entry!, { section: entry!.path[0] });
-      const list = entry!.path.join("/");
-      const suggestion = closestName(list, reached.values());
-      const what = item
-        ? " (a section, context entry or item declaring `list`)"
-        : ", so its item provider was not called";
-      return failure(
-        "orphan-item",
-        item ? "assemble" : "list items of",
-        where,
-        `list ${JSON.stringify(list)} is not a live list${what}${
-          didYouMean(suggestion)
-        }`,
-        { suggestion },
-      );
-    }
-  }
-  if (completes.length < 2) return undefined;
+/** An item's (or item provider's) error: its list is not a live list. */
+function orphaned(
+  orphan: PartEntry | FunctionEntry,
+  lists: Iterable<string>,
+): PromptError {
+  const item = "top" in orphan;
+  const list = orphan.path.join("/");
+  const suggestion = closestName(list, lists);
+  const what = item
+    ? " (a section, context entry or item declaring `list`)"
+    : ", so its item provider was not called";
   return failure(
-    "multiple-complete",
-    "assemble",
-    partWhere(completes[1]!.entry),
-    `section "${
-      completes[0]!.entry.name
-    }" is complete too; one complete section is the whole prompt`,
+    "orphan-item",
+    item ? "assemble" : "list items of",
+    item
+      ? partWhere(orphan, orphan.top)
+      : placed(orphan, { section: orphan.path[0] }),
+    `list ${JSON.stringify(list)} is not a live list${what}${
+      didYouMean(suggestion)
+    }`,
+    { suggestion },
   );
 }
