@@ -20,13 +20,7 @@ import type {
   AssembledList,
   AssembledSection,
 } from "../core/types.ts";
-import {
-  ignoreRejection,
-  ignoreRejections,
-  isPromptError,
-  isThenable,
-  Rejected,
-} from "./_guard.ts";
+import { isPromptError, isThenable } from "./_guard.ts";
 import type { Call, Node, Snapshot } from "./_snapshot.ts";
 
 /** Each call's name in messages, the action its errors name, what it must return. */
@@ -41,11 +35,7 @@ const CALLS = {
 } as const;
 
 /** A call's failure: what it threw, or what its promise rejected with. */
-export function callFailed(
-  call: Call,
-  cause: unknown,
-  rejected = false,
-): Error {
+export function callFailed(call: Call, cause: unknown, rejected?: true): Error {
   const [what, action] = CALLS[call.kind];
   return failure(
     "provider-failed",
@@ -58,7 +48,6 @@ export function callFailed(
 
 /** A call's result of the wrong type. */
 function wrongValue(call: Call, value: unknown): Error {
-  ignoreRejection(value);
   const shown = typeof value === "number"
     ? String(value)
     : describeValue(value);
@@ -75,7 +64,8 @@ function wrongValue(call: Call, value: unknown): Error {
 }
 
 /**
- * A call's result, checked: a rejection or a wrong type throws. An order
+ * A call's settled result, checked: a wrong type throws (a rejection never
+ * gets here: the step rejects before it builds anything). An order
  * function's is a number, a variable's a string or `undefined`, every other
  * part call's a string.
  */
@@ -86,7 +76,6 @@ export function result<T extends string | number | undefined>(
 ): T {
   const value = values[index];
   const call = snapshot.calls[index]!;
-  if (value instanceof Rejected) throw callFailed(call, value.cause, true);
   if (
     call.kind === "order"
       ? Number.isFinite(value)
@@ -169,7 +158,6 @@ export function readProvided(snapshot: Snapshot, values: unknown[]): void {
   for (const provider of snapshot.itemProviders) {
     const call = snapshot.calls[provider.call]!;
     const value = values[provider.call];
-    if (value instanceof Rejected) throw callFailed(call, value.cause, true);
     if (!Array.isArray(value)) throw wrongValue(call, value);
     const items: Record<string, unknown>[] = [];
     try {
@@ -192,7 +180,6 @@ export function readProvided(snapshot: Snapshot, values: unknown[]): void {
         items.push(input);
       }
     } catch (cause) {
-      ignoreRejections(value);
       if (isPromptError(cause)) throw cause;
       throw callFailed(call, cause);
     }
@@ -217,13 +204,6 @@ export function sameItems(a: unknown, b: unknown): boolean {
 /** The fields a provided item adds only when set, in the assembly's order. */
 const ITEM_LAYOUT = ["stability", "separator", "trim", "literal"] as const;
 
-/** How a provided item is checked. */
-const PROVIDED = {
-  kind: "item",
-  mode: "provided",
-  action: "assemble",
-} as const;
-
 /** Appends a list's provided items (read by `readProvided`), checked. */
 function provided(
   node: Node,
@@ -238,7 +218,12 @@ function provided(
       const input = items[i]!;
       const name = typeof input.name === "string" ? input.name : `#${i}`;
       const where = { ...provider.where, item: name } as Where;
-      checkPart(input, { ...PROVIDED, where });
+      checkPart(input, {
+        kind: "item",
+        mode: "provided",
+        action: "assemble",
+        where,
+      });
       if (names.has(name)) {
         const holder = names.get(name);
         throw failure(

@@ -176,7 +176,6 @@ export function toolRecords(
   for (const provider of snapshot.tools) {
     const call = snapshot.calls[provider.call]!;
     const value = values[provider.call];
-    if (value instanceof Rejected) throw callFailed(call, value.cause, true);
     try {
       copies.collect(value, provider, records);
     } catch (error) {
