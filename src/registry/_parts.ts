@@ -15,24 +15,9 @@ import {
   type Where,
 } from "../core/errors.ts";
 import { byOrderThenName } from "../core/names.ts";
-import type {
-  AssembledItem,
-  AssembledList,
-  AssembledSection,
-} from "../core/types.ts";
+import type { AssembledItem, AssembledSection } from "../core/types.ts";
 import { isPromptError, isThenable } from "./_guard.ts";
-import type { Call, Node, Snapshot } from "./_snapshot.ts";
-
-/** Each call's name in messages, the action its errors name, what it must return. */
-const CALLS = {
-  text: ["its text function", "assemble", "a string"],
-  order: ["its order function", "assemble", "a finite number"],
-  footer: ["its list.footer function", "assemble", "a string"],
-  empty: ["its list.empty function", "assemble", "a string"],
-  variable: ["its provider", "resolve", "a string, or undefined for no value"],
-  tools: ["its tool provider", "list tools", "an array"],
-  items: ["its item provider", "list items of", "an array"],
-} as const;
+import { type Call, CALLS, type Node, type Snapshot } from "./_snapshot.ts";
 
 /** A call's failure: what it threw, or what its promise rejected with. */
 export function callFailed(call: Call, cause: unknown, rejected?: true): Error {
@@ -99,7 +84,7 @@ export function part(
   snapshot: Snapshot,
   values: readonly unknown[],
   node: Node,
-): AssembledItem {
+): AssembledSection {
   const { entry } = node;
   const text: string = node.text < 0
     ? entry.text as string
@@ -126,7 +111,7 @@ export function part(
   }
   if (node.footer >= 0) list.footer = result(snapshot, values, node.footer);
   if (node.empty >= 0) list.empty = result(snapshot, values, node.empty);
-  assembled.list = list as AssembledList;
+  assembled.list = list;
   const items = node.children.map((child) => part(snapshot, values, child));
   if (node.providers.length > 0) provided(node, { values, items });
   if (node.sortEachStep) items.sort(byOrderThenName);

@@ -7,11 +7,7 @@
  * @module
  */
 
-import type {
-  AssembledSection,
-  PromptAssembly,
-  ProviderOptions,
-} from "../core/types.ts";
+import type { PromptAssembly, ProviderOptions } from "../core/types.ts";
 import {
   abandon,
   aborted,
@@ -123,8 +119,7 @@ export function build(
   values: readonly unknown[],
   state: { records: readonly ToolRecord[]; separator: string | undefined },
 ): PromptAssembly {
-  const built = (node: Node) =>
-    part(snapshot, values, node) as AssembledSection;
+  const built = (node: Node) => part(snapshot, values, node);
   const sections = snapshot.sections.map(built);
   const contexts = snapshot.contexts.map(built);
   const assembly: PromptAssembly = {

@@ -21,15 +21,22 @@ import {
   type UserFunction,
 } from "./_store.ts";
 
+/**
+ * Each kind of call the step makes, for its errors: its name in messages,
+ * the action its errors name, and what it must return.
+ */
+export const CALLS = {
+  text: ["its text function", "assemble", "a string"],
+  order: ["its order function", "assemble", "a finite number"],
+  footer: ["its list.footer function", "assemble", "a string"],
+  empty: ["its list.empty function", "assemble", "a string"],
+  variable: ["its provider", "resolve", "a string, or undefined for no value"],
+  tools: ["its tool provider", "list tools", "an array"],
+  items: ["its item provider", "list items of", "an array"],
+} as const;
+
 /** What one call of the step is, for its errors. */
-export type CallKind =
-  | "text"
-  | "order"
-  | "footer"
-  | "empty"
-  | "variable"
-  | "tools"
-  | "items";
+export type CallKind = keyof typeof CALLS;
 
 /** One user function the step calls, with where its errors point. */
 export interface Call {
