@@ -146,8 +146,7 @@ export function readProvided(snapshot: Snapshot, values: unknown[]): void {
     if (!Array.isArray(value)) throw wrongValue(call, value);
     const items: Record<string, unknown>[] = [];
     try {
-      const length = value.length;
-      for (let i = 0; i < length; i++) {
+      for (let i = 0, length = value.length; i < length; i++) {
         const raw = value[i] as Record<string, unknown> | null;
         const bad = typeof raw !== "object" || raw === null || isThenable(raw);
         if (bad || raw.list !== undefined) {
@@ -174,7 +173,7 @@ export function readProvided(snapshot: Snapshot, values: unknown[]): void {
 
 /** Whether two reads of a provider's items hold the same fields. */
 export function sameItems(a: unknown, b: unknown): boolean {
-  if (!(a instanceof ProvidedItems) || !(b instanceof ProvidedItems)) {
+  if (!(a instanceof ProvidedItems && b instanceof ProvidedItems)) {
     return a === b;
   }
   if (a.items.length !== b.items.length) return false;

@@ -43,8 +43,8 @@ export function resolveStep<
   const calls = snapshot.calls;
   const values = new Array<unknown>(calls.length);
   let pending: number[] | undefined;
-  // A call that threw while earlier ones pend: reported after them.
-  let thrown: { index: number; cause: unknown } | undefined;
+  // The error of a call that threw while earlier ones pend: made after them.
+  let thrown: (() => Error) | undefined;
   try {
     if (snapshot.problem !== undefined) throw snapshot.problem;
     if (signal?.aborted) throw aborted(signal);
@@ -72,7 +72,7 @@ export function resolveStep<
       // An earlier call still pending may reject: the all-sync registry
       // would report that one, so it is awaited first.
       if (pending === undefined) throw callFailed(calls[i]!, cause);
-      thrown = { index: i, cause };
+      thrown = () => callFailed(calls[i]!, cause);
     }
     // A provider may have aborted it.
     if (signal?.aborted) throw aborted(signal);
@@ -90,9 +90,7 @@ export function resolveStep<
           if (at !== undefined) {
             throw callFailed(calls[at]!, (values[at] as Rejected).cause, true);
           }
-          if (thrown !== undefined) {
-            throw callFailed(calls[thrown.index]!, thrown.cause);
-          }
+          if (thrown !== undefined) throw thrown();
           return finish(values, snapshot, step);
         } catch (error) {
           abandon(values);

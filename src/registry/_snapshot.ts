@@ -135,9 +135,7 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     const empty = add(list?.empty, "empty", where);
     let children = NO_NODES, providers = NO_PROVIDERS, sortEachStep = false;
     if (list !== undefined) {
-      const path = entry.kind === "item"
-        ? [...entry.path, entry.name]
-        : [entry.name];
+      const path = [...entry.path, entry.name]; // a top-level part's is []
       const key = JSON.stringify(path);
       // A section list and a context list of one name (from two layers):
       // `item(name)` would be ambiguous.
