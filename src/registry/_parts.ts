@@ -61,13 +61,12 @@ export function result<T extends string | number | undefined>(
 ): T {
   const value = values[index];
   const call = snapshot.calls[index]!;
-  if (
-    call.kind === "order"
-      ? Number.isFinite(value)
-      : typeof value === "string" ||
-        value === undefined && call.kind === "variable"
-  ) return value as T;
-  throw wrongValue(call, value);
+  const kind = call.kind;
+  const ok = kind === "order"
+    ? Number.isFinite(value)
+    : typeof value === "string" || value === undefined && kind === "variable";
+  if (!ok) throw wrongValue(call, value);
+  return value as T;
 }
 
 /** A list layout's fields in the assembly's order (a call's last). */

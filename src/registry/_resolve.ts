@@ -49,9 +49,7 @@ export function resolveStep<
     if (snapshot.problem !== undefined) throw snapshot.problem;
     if (signal?.aborted) throw aborted(signal);
     // Frozen: one provider cannot take the signal from the next.
-    const options = signal === undefined
-      ? NO_SIGNAL
-      : Object.freeze({ signal });
+    const options = signal ? Object.freeze({ signal }) : NO_SIGNAL;
     const context = step.context;
     let i = 0;
     // One try around the loop, not one per call.
@@ -84,9 +82,7 @@ export function resolveStep<
           // An abandoned step runs no handler; its late results are dropped.
           if (signal?.aborted) throw aborted(signal);
           // The first call, in snapshot order, that rejected or threw.
-          const at = pending!.find((index) =>
-            values[index] instanceof Rejected
-          );
+          const at = pending!.find((k) => values[k] instanceof Rejected);
           if (at !== undefined) {
             throw callFailed(calls[at]!, (values[at] as Rejected).cause, true);
           }

@@ -182,16 +182,13 @@ export function snapshot(chain: readonly Table[]): Snapshot {
   const orphan = [...members, ...providersOf].find(([key]) => !reached.has(key))
     ?.[1][0];
   if (orphan !== undefined) problem ??= orphaned(orphan, reached.values());
-  const completes = sections.filter((node) => node.entry.complete === true);
-  if (completes.length > 1) {
-    problem ??= failure(
-      "multiple-complete",
-      "assemble",
-      partWhere(completes[1]!.entry),
-      `section "${
-        completes[0]!.entry.name
-      }" is complete too; one complete section is the whole prompt`,
-    );
+  const [complete, another] = sections.filter((node) => node.entry.complete);
+  if (another !== undefined) {
+    const state = `section "${
+      complete!.entry.name
+    }" is complete too; one complete section is the whole prompt`;
+    const where = partWhere(another.entry);
+    problem ??= failure("multiple-complete", "assemble", where, state);
   }
   return {
     sections,
@@ -204,7 +201,7 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     handlers: merged("handlers"),
     calls,
     tops: Int32Array.from(tops),
-    complete: completes[0],
+    complete,
     problem,
   };
 }
