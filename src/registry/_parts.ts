@@ -123,15 +123,10 @@ export class ProvidedItems {
   constructor(readonly items: readonly Readonly<Record<string, unknown>>[]) {}
 }
 
-const ITEM_FIELDS = [
-  "name",
-  "order",
-  "text",
-  "separator",
-  "trim",
-  "literal",
-  "stability",
-] as const;
+/** A provided item's layout fields, in the order they are read. */
+const READ_LAYOUT = ["separator", "trim", "literal", "stability"] as const;
+/** A provided item's fields, in the order they are read. */
+const ITEM_FIELDS = ["name", "order", "text", ...READ_LAYOUT] as const;
 
 /**
  * Reads every item provider's result once, in place: each becomes a

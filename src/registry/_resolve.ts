@@ -29,22 +29,18 @@ const NO_SIGNAL: ProviderOptions = Object.freeze({ signal: undefined });
  * One step's skeleton, shared by `assemble()` and `render()`: foreseen
  * rejections, the signal, every user function of the snapshot called once
  * in snapshot order, pending ones settled, then `finish`; every failure is
- * a rejection, and an abort wins at once.
+ * a rejection, and an abort wins at once. (No closure here: the loop's
+ * variables stay off the heap.)
  */
 export function resolveStep<
   S extends { context: unknown; signal: AbortSignal | undefined },
   T,
->(
-  snapshot: Snapshot,
-  step: S,
-  finish: (values: unknown[], snapshot: Snapshot, step: S) => T | Promise<T>,
-): Promise<T> {
+>(snapshot: Snapshot, step: S, finish: Finish<S, T>): Promise<T> {
   const { signal } = step;
   const calls = snapshot.calls;
   const values = new Array<unknown>(calls.length);
   let pending: number[] | undefined;
-  // The error of a call that threw while earlier ones pend: made after them.
-  let thrown: (() => Error) | undefined;
+  let thrown: { index: number; cause: unknown } | undefined;
   try {
     if (snapshot.problem !== undefined) throw snapshot.problem;
     if (signal?.aborted) throw aborted(signal);
@@ -70,29 +66,14 @@ export function resolveStep<
       // An earlier call still pending may reject: the all-sync registry
       // would report that one, so it is awaited first.
       if (pending === undefined) throw callFailed(calls[i]!, cause);
-      thrown = () => callFailed(calls[i]!, cause);
+      thrown = { index: i, cause };
     }
     // A provider may have aborted it.
     if (signal?.aborted) throw aborted(signal);
     // Fast path: every provider answered synchronously.
     const result = pending === undefined
       ? finish(values, snapshot, step)
-      : settle(values, pending).then(() => {
-        try {
-          // An abandoned step runs no handler; its late results are dropped.
-          if (signal?.aborted) throw aborted(signal);
-          // The first call, in snapshot order, that rejected or threw.
-          const at = pending!.find((k) => values[k] instanceof Rejected);
-          if (at !== undefined) {
-            throw callFailed(calls[at]!, (values[at] as Rejected).cause, true);
-          }
-          if (thrown !== undefined) throw thrown();
-          return finish(values, snapshot, step);
-        } catch (error) {
-          abandon(values);
-          throw error;
-        }
-      });
+      : pended(snapshot, step, { values, pending, thrown, finish });
     if (!isThenable(result)) {
       // A synchronous handler may have aborted it.
       if (signal?.aborted) throw aborted(signal);
@@ -105,6 +86,44 @@ export function resolveStep<
     abandon(values);
     return Promise.reject(error);
   }
+}
+
+/** What a step does with its settled results. */
+interface Finish<S, T> {
+  (values: unknown[], snapshot: Snapshot, step: S): T | Promise<T>;
+}
+
+/**
+ * The rest of a step some of whose calls pend: once they settled, the
+ * first call in snapshot order that rejected or threw fails it.
+ */
+function pended<S extends { signal: AbortSignal | undefined }, T>(
+  snapshot: Snapshot,
+  step: S,
+  run: {
+    values: unknown[];
+    pending: readonly number[];
+    thrown: { index: number; cause: unknown } | undefined;
+    finish: Finish<S, T>;
+  },
+): Promise<T> {
+  const { values, pending, thrown } = run;
+  return settle(values, pending).then(() => {
+    try {
+      // An abandoned step runs no handler; its late results are dropped.
+      if (step.signal?.aborted) throw aborted(step.signal);
+      const at = pending.find((k) => values[k] instanceof Rejected);
+      if (at !== undefined) {
+        const { cause } = values[at] as Rejected;
+        throw callFailed(snapshot.calls[at]!, cause, true);
+      }
+      if (thrown) throw callFailed(snapshot.calls[thrown.index]!, thrown.cause);
+      return run.finish(values, snapshot, step);
+    } catch (error) {
+      abandon(values);
+      throw error;
+    }
+  });
 }
 
 /** Builds the step's fresh assembly from the settled results. */
@@ -163,13 +182,11 @@ export function toolRecords(
   if (steady !== undefined) return steady;
   const records: ToolRecord[] = [];
   for (const provider of snapshot.tools) {
-    const call = snapshot.calls[provider.call]!;
-    const value = values[provider.call];
     try {
-      copies.collect(value, provider, records);
+      copies.collect(values[provider.call], provider, records);
     } catch (error) {
       if (isPromptError(error)) throw error;
-      throw callFailed(call, error);
+      throw callFailed(snapshot.calls[provider.call]!, error);
     }
   }
   return copies.ordered(snapshot, records, (fresh) => orderTools(fresh, order));

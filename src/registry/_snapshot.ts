@@ -35,13 +35,11 @@ export const CALLS = {
   items: ["its item provider", "list items of", "an array"],
 } as const;
 
-/** What one call of the step is, for its errors. */
-export type CallKind = keyof typeof CALLS;
-
 /** One user function the step calls, with where its errors point. */
 export interface Call {
   readonly fn: UserFunction;
-  readonly kind: CallKind;
+  /** What the call is, for its errors. */
+  readonly kind: keyof typeof CALLS;
   readonly where: Where;
 }
 
@@ -109,12 +107,12 @@ export function snapshot(chain: readonly Table[]): Snapshot {
   const calls: Call[] = [];
   const tops: number[] = [];
   let current = -1; // the top-level part being walked, numbered as in `tops`
-  const add = (fn: unknown, kind: CallKind, where: Where) => {
+  const add = (fn: unknown, kind: Call["kind"], where: Where) => {
     if (typeof fn !== "function") return -1;
     tops.push(current);
     return calls.push({ fn: fn as UserFunction, kind, where }) - 1;
   };
-  const provider = (entry: FunctionEntry, kind: CallKind, what: Where) => {
+  const provider = (entry: FunctionEntry, kind: Call["kind"], what: Where) => {
     const where = placed(entry, what);
     return { entry, where, call: add(entry.fn, kind, where) };
   };
@@ -181,7 +179,25 @@ export function snapshot(chain: readonly Table[]): Snapshot {
   // The first item (or item provider) whose list no live list part declares.
   const orphan = [...members, ...providersOf].find(([key]) => !reached.has(key))
     ?.[1][0];
-  if (orphan !== undefined) problem ??= orphaned(orphan, reached.values());
+  if (orphan !== undefined) {
+    const item = "top" in orphan;
+    const list = orphan.path.join("/");
+    const suggestion = closestName(list, reached.values());
+    const what = item
+      ? " (a section, context entry or item declaring `list`)"
+      : ", so its item provider was not called";
+    problem ??= failure(
+      "orphan-item",
+      item ? "assemble" : "list items of",
+      item
+        ? partWhere(orphan, orphan.top)
+        : placed(orphan, { section: orphan.path[0] }),
+      `list ${JSON.stringify(list)} is not a live list${what}${
+        didYouMean(suggestion)
+      }`,
+      { suggestion },
+    );
+  }
   const [complete, another] = sections.filter((node) => node.entry.complete);
   if (another !== undefined) {
     const state = `section "${
@@ -213,9 +229,8 @@ function byList<T extends { path: readonly string[] }>(
   const groups = new Map<string, T[]>();
   for (const entry of entries) {
     const key = JSON.stringify(entry.path);
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [entry]);
-    else group.push(entry);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key)!.push(entry);
   }
   return groups;
 }
@@ -227,28 +242,4 @@ function placed(entry: FunctionEntry, what: Where): Where {
     owner: entry.owner,
     ...(entry.layer ? { layer: entry.layer } : {}),
   } as Where;
-}
-
-/** An item's (or item provider's) error: its list is not a live list. */
-function orphaned(
-  orphan: PartEntry | FunctionEntry,
-  lists: Iterable<string>,
-): PromptError {
-  const item = "top" in orphan;
-  const list = orphan.path.join("/");
-  const suggestion = closestName(list, lists);
-  const what = item
-    ? " (a section, context entry or item declaring `list`)"
-    : ", so its item provider was not called";
-  return failure(
-    "orphan-item",
-    item ? "assemble" : "list items of",
-    item
-      ? partWhere(orphan, orphan.top)
-      : placed(orphan, { section: orphan.path[0] }),
-    `list ${JSON.stringify(list)} is not a live list${what}${
-      didYouMean(suggestion)
-    }`,
-    { suggestion },
-  );
 }
