@@ -69,16 +69,6 @@ export function result<T extends string | number | undefined>(
   return value as T;
 }
 
-/** A list layout's fields in the assembly's order (a call's last). */
-const LIST_KEYS = [
-  "separator",
-  "headingSeparator",
-  "footerSeparator",
-  "dedupe",
-  "footer",
-  "empty",
-] as const;
-
 export function part(
   snapshot: Snapshot,
   values: readonly unknown[],
@@ -103,11 +93,18 @@ export function part(
   if (entry.complete !== undefined) assembled.complete = entry.complete;
   const layout = entry.list;
   if (layout === undefined) return assembled;
-  // Lists are few: one loop copies the layout, then the calls' results.
-  const list: Record<string, unknown> = {};
-  for (const key of LIST_KEYS) {
-    if (layout[key] !== undefined) list[key] = layout[key];
+  const list: NonNullable<AssembledSection["list"]> = {};
+  if (layout.separator !== undefined) list.separator = layout.separator;
+  if (layout.headingSeparator !== undefined) {
+    list.headingSeparator = layout.headingSeparator;
   }
+  if (layout.footerSeparator !== undefined) {
+    list.footerSeparator = layout.footerSeparator;
+  }
+  if (layout.dedupe !== undefined) list.dedupe = layout.dedupe;
+  // A function's place first (the key order), then its checked result.
+  if (layout.footer !== undefined) list.footer = layout.footer as string;
+  if (layout.empty !== undefined) list.empty = layout.empty as string;
   if (node.footer >= 0) list.footer = result(snapshot, values, node.footer);
   if (node.empty >= 0) list.empty = result(snapshot, values, node.empty);
   assembled.list = list;

@@ -165,6 +165,9 @@ export function variableValue(
   values: readonly unknown[],
   call: number,
 ): string | undefined {
+  const value = values[call];
+  // Fast path: what a variable must answer, known without its call.
+  if (typeof value === "string" || value === undefined) return value;
   return result(snapshot, values, call);
 }
 
