@@ -1,7 +1,8 @@
 /**
  * One part of a step built from its settled results (a section, context
  * entry or item, and a list's members, registered or provided), and the
- * errors a call's result gets: one place words them all.
+ * errors a call's result gets: one place words them all, from the call
+ * table of the snapshot (each kind's name, action and expected result).
  *
  * @module
  */
