@@ -135,13 +135,13 @@ export function build(
   const built = (node: Node) => part(snapshot, values, node);
   const sections = snapshot.sections.map(built);
   const contexts = snapshot.contexts.map(built);
-  const assembly: PromptAssembly = {
-    sections,
-    // Fresh per assembly (a handler may edit it); `parameters` stay shared,
-    // and say who provided the tool.
-    tools: state.records.map((record) => ({ ...record.copy })),
-    variables: variablesOf(snapshot, values),
-  };
+  // Fresh per assembly (a handler may edit it); `parameters` stay shared,
+  // and say who provided the tool.
+  const { records } = state;
+  const tools: PromptAssembly["tools"] = new Array(records.length);
+  for (let i = 0; i < records.length; i++) tools[i] = { ...records[i]!.copy };
+  const variables = variablesOf(snapshot, values);
+  const assembly: PromptAssembly = { sections, tools, variables };
   if (state.separator !== undefined) assembly.separator = state.separator;
   if (contexts.length > 0) assembly.contexts = contexts;
   return assembly;
