@@ -1,7 +1,8 @@
 /**
  * One part of a step built from its settled results (a section, context
  * entry or item, and a list's members, registered or provided), and the
- * errors a call's result gets: one place words them all.
+ * errors a call's result gets: one place words them all, from the call
+ * table of the snapshot (each kind's name, action and expected result).
  *
  * @module
  */
@@ -15,36 +16,12 @@ import {
   type Where,
 } from "../core/errors.ts";
 import { byOrderThenName } from "../core/names.ts";
-import type {
-  AssembledItem,
-  AssembledList,
-  AssembledSection,
-} from "../core/types.ts";
-import {
-  ignoreRejection,
-  ignoreRejections,
-  isPromptError,
-  isThenable,
-  Rejected,
-} from "./_guard.ts";
-import type { Call, Node, Snapshot } from "./_snapshot.ts";
+import type { AssembledItem, AssembledSection } from "../core/types.ts";
+import { isPromptError, isThenable } from "./_guard.ts";
+import { type Call, CALLS, type Node, type Snapshot } from "./_snapshot.ts";
 
-/** Each call's name in messages, and the action its errors name. */
-const CALLS: Record<Call["kind"], readonly [what: string, action: string]> = {
-  text: ["its text function", "assemble"],
-  order: ["its order function", "assemble"],
-  footer: ["its list.footer function", "assemble"],
-  empty: ["its list.empty function", "assemble"],
-  variable: ["its provider", "resolve"],
-  tools: ["its tool provider", "list tools"],
-  items: ["its item provider", "list items of"],
-};
-
-export function callFailed(
-  call: Call,
-  cause: unknown,
-  rejected: boolean,
-): Error {
+/** A call's failure: what it threw, or what its promise rejected with. */
+export function callFailed(call: Call, cause: unknown, rejected?: true): Error {
   const [what, action] = CALLS[call.kind];
   return failure(
     "provider-failed",
@@ -55,19 +32,15 @@ export function callFailed(
   );
 }
 
-export function wrongValue(
-  call: Call,
-  value: unknown,
-  expected: string,
-): Error {
-  ignoreRejection(value);
+/** A call's result of the wrong type. */
+function wrongValue(call: Call, value: unknown): Error {
   const shown = typeof value === "number"
     ? String(value)
     : describeValue(value);
   const hint = call.kind === "order" && isThenable(value)
     ? " (order functions are synchronous)"
     : "";
-  const [what, action] = CALLS[call.kind];
+  const [what, action, expected] = CALLS[call.kind];
   return failure(
     "invalid-value",
     action,
@@ -76,54 +49,52 @@ export function wrongValue(
   );
 }
 
-/** A call's result, checked: a rejection or a wrong type throws. */
-export function result(
+/**
+ * A call's settled result, checked: a wrong type throws (a rejection never
+ * gets here: the step rejects before it builds anything). An order
+ * function's is a number, a variable's a string or `undefined`, every other
+ * part call's a string.
+ */
+export function result<T extends string | number | undefined>(
   snapshot: Snapshot,
   values: readonly unknown[],
   index: number,
-  expected: "string" | "number",
-): unknown {
+): T {
   const value = values[index];
   const call = snapshot.calls[index]!;
-  if (value instanceof Rejected) throw callFailed(call, value.cause, true);
-  if (
-    expected === "string" ? typeof value !== "string" : !Number.isFinite(value)
-  ) {
-    throw wrongValue(
-      call,
-      value,
-      expected === "string" ? "a string" : "a finite number",
-    );
-  }
-  return value;
+  const kind = call.kind;
+  const ok = kind === "order"
+    ? Number.isFinite(value)
+    : typeof value === "string" || value === undefined && kind === "variable";
+  if (!ok) throw wrongValue(call, value);
+  return value as T;
 }
 
 export function part(
   snapshot: Snapshot,
   values: readonly unknown[],
   node: Node,
-): AssembledItem {
+): AssembledSection {
   const { entry } = node;
-  const text = node.text < 0
+  const text: string = node.text < 0
     ? entry.text as string
-    : result(snapshot, values, node.text, "string") as string;
-  const order = node.order < 0
+    : result(snapshot, values, node.text);
+  const order: number = node.order < 0
     ? entry.order as number
-    : result(snapshot, values, node.order, "number") as number;
+    : result(snapshot, values, node.order);
+  // One store per field set, not a loop: each store site sees few shapes.
   const assembled: AssembledSection = { name: entry.name, order, text };
   if (entry.owner !== undefined) assembled.owner = entry.owner;
   if (entry.layer !== undefined) assembled.layer = entry.layer;
   if (node.shadows !== undefined) assembled.shadows = { ...node.shadows };
-  if (entry.stability !== undefined) {
-    assembled.stability = entry.stability as "static";
-  }
+  if (entry.stability !== undefined) assembled.stability = entry.stability;
   if (entry.separator !== undefined) assembled.separator = entry.separator;
   if (entry.trim !== undefined) assembled.trim = entry.trim;
   if (entry.literal !== undefined) assembled.literal = entry.literal;
   if (entry.complete !== undefined) assembled.complete = entry.complete;
   const layout = entry.list;
   if (layout === undefined) return assembled;
-  const list: AssembledList = {};
+  const list: NonNullable<AssembledSection["list"]> = {};
   if (layout.separator !== undefined) list.separator = layout.separator;
   if (layout.headingSeparator !== undefined) {
     list.headingSeparator = layout.headingSeparator;
@@ -132,25 +103,14 @@ export function part(
     list.footerSeparator = layout.footerSeparator;
   }
   if (layout.dedupe !== undefined) list.dedupe = layout.dedupe;
-  if (layout.footer !== undefined) {
-    list.footer = node.footer < 0
-      ? layout.footer as string
-      : result(snapshot, values, node.footer, "string") as string;
-  }
-  if (layout.empty !== undefined) {
-    list.empty = node.empty < 0
-      ? layout.empty as string
-      : result(snapshot, values, node.empty, "string") as string;
-  }
+  // A function's place first (the key order), then its checked result.
+  if (layout.footer !== undefined) list.footer = layout.footer as string;
+  if (layout.empty !== undefined) list.empty = layout.empty as string;
+  if (node.footer >= 0) list.footer = result(snapshot, values, node.footer);
+  if (node.empty >= 0) list.empty = result(snapshot, values, node.empty);
   assembled.list = list;
   const items = node.children.map((child) => part(snapshot, values, child));
-  if (node.providers.length > 0) {
-    const names = new Map<string, string | undefined>();
-    for (const item of items) names.set(item.name, item.owner);
-    for (const provider of node.providers) {
-      provided(values, provider, { items, names });
-    }
-  }
+  if (node.providers.length > 0) provided(node, { values, items });
   if (node.sortEachStep) items.sort(byOrderThenName);
   assembled.items = items;
   return assembled;
@@ -161,15 +121,10 @@ export class ProvidedItems {
   constructor(readonly items: readonly Readonly<Record<string, unknown>>[]) {}
 }
 
-const ITEM_FIELDS = [
-  "name",
-  "order",
-  "text",
-  "separator",
-  "trim",
-  "literal",
-  "stability",
-] as const;
+/** A provided item's layout fields, in the order they are read. */
+const READ_LAYOUT = ["separator", "trim", "literal", "stability"] as const;
+/** A provided item's fields, in the order they are read. */
+const ITEM_FIELDS = ["name", "order", "text", ...READ_LAYOUT] as const;
 
 /**
  * Reads every item provider's result once, in place: each becomes a
@@ -180,27 +135,20 @@ export function readProvided(snapshot: Snapshot, values: unknown[]): void {
   for (const provider of snapshot.itemProviders) {
     const call = snapshot.calls[provider.call]!;
     const value = values[provider.call];
-    if (value instanceof Rejected) throw callFailed(call, value.cause, true);
-    if (!Array.isArray(value)) throw wrongValue(call, value, "an array");
+    if (!Array.isArray(value)) throw wrongValue(call, value);
     const items: Record<string, unknown>[] = [];
     try {
-      const length = value.length;
-      for (let i = 0; i < length; i++) {
+      for (let i = 0, length = value.length; i < length; i++) {
         const raw = value[i] as Record<string, unknown> | null;
-        if (typeof raw !== "object" || raw === null || isThenable(raw)) {
+        const bad = typeof raw !== "object" || raw === null || isThenable(raw);
+        if (bad || raw.list !== undefined) {
           throw failure(
             "invalid-value",
             "list items of",
             provider.where,
-            `item ${i} is ${describeValue(raw)}, not an item`,
-          );
-        }
-        if (raw.list !== undefined) {
-          throw failure(
-            "invalid-value",
-            "list items of",
-            provider.where,
-            `item ${i} declares list; only registered items can be lists`,
+            bad
+              ? `item ${i} is ${describeValue(raw)}, not an item`
+              : `item ${i} declares list; only registered items can be lists`,
           );
         }
         const input: Record<string, unknown> = {};
@@ -208,9 +156,8 @@ export function readProvided(snapshot: Snapshot, values: unknown[]): void {
         items.push(input);
       }
     } catch (cause) {
-      ignoreRejections(value);
       if (isPromptError(cause)) throw cause;
-      throw callFailed(call, cause, false);
+      throw callFailed(call, cause);
     }
     values[provider.call] = new ProvidedItems(items);
   }
@@ -218,7 +165,7 @@ export function readProvided(snapshot: Snapshot, values: unknown[]): void {
 
 /** Whether two reads of a provider's items hold the same fields. */
 export function sameItems(a: unknown, b: unknown): boolean {
-  if (!(a instanceof ProvidedItems) || !(b instanceof ProvidedItems)) {
+  if (!(a instanceof ProvidedItems && b instanceof ProvidedItems)) {
     return a === b;
   }
   if (a.items.length !== b.items.length) return false;
@@ -230,50 +177,48 @@ export function sameItems(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** Appends one item provider's items (read by `readProvided`), checked. */
+/** The fields a provided item adds only when set, in the assembly's order. */
+const ITEM_LAYOUT = ["stability", "separator", "trim", "literal"] as const;
+
+/** Appends a list's provided items (read by `readProvided`), checked. */
 function provided(
-  values: readonly unknown[],
-  provider: Node["providers"][number],
-  into: {
-    items: AssembledItem[];
-    names: Map<string, string | undefined>;
-  },
+  node: Node,
+  into: { values: readonly unknown[]; items: AssembledItem[] },
 ): void {
-  const { items } = values[provider.call] as ProvidedItems;
-  const { owner, layer } = provider.entry;
-  for (let i = 0; i < items.length; i++) {
-    const input = items[i]!;
-    const name = typeof input.name === "string" ? input.name : `#${i}`;
-    const where = { ...provider.where, item: name } as Where;
-    checkPart(input, {
-      kind: "item",
-      mode: "provided",
-      action: "assemble",
-      where,
-    });
-    if (into.names.has(name)) {
-      const holder = into.names.get(name);
-      throw failure(
-        "duplicate-item",
-        "assemble",
+  const names = new Map<string, string | undefined>();
+  for (const item of into.items) names.set(item.name, item.owner);
+  for (const provider of node.providers) {
+    const { items } = into.values[provider.call] as ProvidedItems;
+    const { owner, layer } = provider.entry;
+    for (let i = 0; i < items.length; i++) {
+      const input = items[i]!;
+      const name = typeof input.name === "string" ? input.name : `#${i}`;
+      const where = { ...provider.where, item: name } as Where;
+      checkPart(input, {
+        kind: "item",
+        mode: "provided",
+        action: "assemble",
         where,
-        `${describeOwner(holder)} already added it`,
-        { owner: holder },
-      );
-    }
-    into.names.set(name, owner);
-    const item: AssembledItem = {
-      name,
-      order: input.order as number,
-      text: input.text as string,
-    };
-    if (owner !== undefined) item.owner = owner;
-    if (layer !== undefined) item.layer = layer;
-    for (const key of ["stability", "separator", "trim", "literal"] as const) {
-      if (input[key] !== undefined) {
-        (item as unknown as Record<string, unknown>)[key] = input[key];
+      });
+      if (names.has(name)) {
+        const holder = names.get(name);
+        throw failure(
+          "duplicate-item",
+          "assemble",
+          where,
+          `${describeOwner(holder)} already added it`,
+          { owner: holder },
+        );
       }
+      names.set(name, owner);
+      const { order, text } = input;
+      const item: Record<string, unknown> = { name, order, text };
+      if (owner !== undefined) item.owner = owner;
+      if (layer !== undefined) item.layer = layer;
+      for (const key of ITEM_LAYOUT) {
+        if (input[key] !== undefined) item[key] = input[key];
+      }
+      into.items.push(item as unknown as AssembledItem);
     }
-    into.items.push(item);
   }
 }

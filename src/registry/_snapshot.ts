@@ -21,27 +21,35 @@ import {
   type UserFunction,
 } from "./_store.ts";
 
-/** What one call of the step is, for its errors. */
-export type CallKind =
-  | "text"
-  | "order"
-  | "footer"
-  | "empty"
-  | "variable"
-  | "tools"
-  | "items";
+/**
+ * Each kind of call the step makes, for its errors: its name in messages,
+ * the action its errors name, and what it must return.
+ */
+export const CALLS = {
+  text: ["its text function", "assemble", "a string"],
+  order: ["its order function", "assemble", "a finite number"],
+  footer: ["its list.footer function", "assemble", "a string"],
+  empty: ["its list.empty function", "assemble", "a string"],
+  variable: ["its provider", "resolve", "a string, or undefined for no value"],
+  tools: ["its tool provider", "list tools", "an array"],
+  items: ["its item provider", "list items of", "an array"],
+} as const;
 
 /** One user function the step calls, with where its errors point. */
 export interface Call {
   readonly fn: UserFunction;
-  readonly kind: CallKind;
+  /** What the call is, for its errors. */
+  readonly kind: keyof typeof CALLS;
   readonly where: Where;
 }
 
-/** A part of the step: its entry, its calls, and a list's members. */
+/**
+ * A part of the step: its entry, its calls (an index in `calls`, or -1),
+ * and a list's members.
+ */
 export interface Node {
   readonly entry: PartEntry;
-  readonly where: Where;
+  /** The farther registration it shadows, as the assembly shows it. */
   readonly shadows: { owner?: string; layer?: string } | undefined;
   readonly text: number;
   readonly order: number;
@@ -62,7 +70,6 @@ export interface Provider {
 
 /** Everything one chain's step needs, shared by every step until a change. */
 export interface Snapshot {
-  readonly layer: string | undefined;
   readonly sections: readonly Node[];
   readonly contexts: readonly Node[];
   readonly variables: readonly Provider[];
@@ -88,77 +95,71 @@ const NO_PROVIDERS: readonly Provider[] = [];
 export function snapshot(chain: readonly Table[]): Snapshot {
   const parts = new Map<string, PartEntry>();
   const shadowed = new Map<PartEntry, PartEntry>();
-  const variables = new Map<string, FunctionEntry>();
-  const tools: FunctionEntry[] = [];
-  const itemProviders: FunctionEntry[] = [];
-  const handlers: FunctionEntry[] = [];
   for (const table of chain) {
     for (const [key, entry] of table.parts) {
       const farther = parts.get(key);
       if (farther !== undefined) shadowed.set(entry, farther);
       parts.set(key, entry);
     }
-    for (const [name, entry] of table.variables) variables.set(name, entry);
-    tools.push(...table.tools);
-    itemProviders.push(...table.itemProviders);
-    handlers.push(...table.handlers);
   }
+  const merged = (key: "tools" | "itemProviders" | "handlers") =>
+    chain.flatMap((table) => [...table[key]]);
   const calls: Call[] = [];
-  const add = (fn: unknown, kind: CallKind, where: Where) =>
-    typeof fn === "function"
-      ? calls.push({ fn: fn as UserFunction, kind, where }) - 1
-      : -1;
+  const tops: number[] = [];
+  let current = -1; // the top-level part being walked, numbered as in `tops`
+  const add = (fn: unknown, kind: Call["kind"], where: Where) => {
+    if (typeof fn !== "function") return -1;
+    tops.push(current);
+    return calls.push({ fn: fn as UserFunction, kind, where }) - 1;
+  };
+  const provider = (entry: FunctionEntry, kind: Call["kind"], what: Where) => {
+    const where = placed(entry, what);
+    return { entry, where, call: add(entry.fn, kind, where) };
+  };
   const all = [...parts.values()];
-  const sections = all.filter((entry) => entry.kind === "section");
-  const contexts = all.filter((entry) => entry.kind === "context");
   const members = byList(all.filter((entry) => entry.kind === "item"));
-  const providersOf = byList(itemProviders);
-  const reached = new Set<string>();
+  const providersOf = byList(merged("itemProviders"));
+  // Each live list's key, and its path as messages show it.
+  const reached = new Map<string, string>();
   const listProviders: Provider[] = [];
-  let clash: PartEntry | undefined;
+  let problem: PromptError | undefined;
   const node = (entry: PartEntry, top: "section" | "context"): Node => {
     const where = partWhere(entry, top);
     const farther = shadowed.get(entry);
+    const list = entry.list;
     const text = add(entry.text, "text", where);
     const order = add(entry.order, "order", where);
-    const list = entry.list;
-    let footer = -1, empty = -1;
+    const footer = add(list?.footer, "footer", where);
+    const empty = add(list?.empty, "empty", where);
     let children = NO_NODES, providers = NO_PROVIDERS, sortEachStep = false;
     if (list !== undefined) {
-      footer = add(list.footer, "footer", where);
-      empty = add(list.empty, "empty", where);
-      const path = entry.kind === "item"
-        ? [...entry.path, entry.name]
-        : [entry.name];
+      const path = [...entry.path, entry.name]; // a top-level part's is []
       const key = JSON.stringify(path);
       // A section list and a context list of one name (from two layers):
       // `item(name)` would be ambiguous.
-      if (reached.has(key) && clash === undefined) clash = entry;
-      reached.add(key);
+      if (reached.has(key)) {
+        problem ??= failure(
+          "duplicate-context",
+          "assemble",
+          partWhere(entry),
+          "a section list and a context list of this name meet in this layer chain",
+        );
+      }
+      reached.set(key, path.join("/"));
       const own = (members.get(key) ?? []).sort(byNumericOrder);
       children = own.map((child) => node(child, top));
-      providers = (providersOf.get(key) ?? []).map((provider) => {
-        const at = placed(provider, {
-          [top]: path[0],
-          ...(path.length > 1 ? { list: path } : {}),
-        });
-        const slot = {
-          entry: provider,
-          where: at,
-          call: add(provider.fn, "items", at),
-        };
-        listProviders.push(slot);
-        return slot;
-      });
+      const at = { [top]: path[0], ...(path.length > 1 ? { list: path } : {}) };
+      providers = (providersOf.get(key) ?? []).map((entry) =>
+        provider(entry, "items", at)
+      );
+      listProviders.push(...providers);
       sortEachStep = providers.length > 0 ||
         own.some((child) => typeof child.order !== "number");
     }
     return {
       entry,
-      where,
-      shadows: farther === undefined
-        ? undefined
-        : defined({ owner: farther.owner, layer: farther.layer }),
+      shadows: farther &&
+        defined({ owner: farther.owner, layer: farther.layer }),
       text,
       order,
       footer,
@@ -168,49 +169,56 @@ export function snapshot(chain: readonly Table[]): Snapshot {
       sortEachStep,
     };
   };
-  const tops: number[] = [];
-  let count = 0;
-  const top = (entry: PartEntry, kind: "section" | "context") => {
-    const made = node(entry, kind);
-    while (tops.length < calls.length) tops.push(count);
-    count++;
-    return made;
-  };
-  const sectionNodes = sections.sort(byNumericOrder).map((entry) =>
-    top(entry, "section")
-  );
-  const contextNodes = contexts.sort(byNumericOrder).map((entry) =>
-    top(entry, "context")
-  );
-  const toolProviders = tools.map((entry) => {
-    const where = placed(entry, {});
-    return { entry, where, call: add(entry.fn, "tools", where) };
-  });
-  const variableProviders = [...variables.values()].map((entry) => {
-    const where = placed(entry, { variable: entry.name });
-    return { entry, where, call: add(entry.fn, "variable", where) };
-  });
-  const completes = sectionNodes.filter((section) =>
-    section.entry.complete === true
-  );
+  const topNodes = (kind: "section" | "context") =>
+    all.filter((entry) => entry.kind === kind).sort(byNumericOrder).map(
+      (entry) => (current++, node(entry, kind)),
+    );
+  const sections = topNodes("section");
+  const contexts = topNodes("context");
+  current = -1;
+  // The first item (or item provider) whose list no live list part declares.
+  const orphan = [...members, ...providersOf].find(([key]) => !reached.has(key))
+    ?.[1][0];
+  if (orphan !== undefined) {
+    const item = "top" in orphan;
+    const list = orphan.path.join("/");
+    const suggestion = closestName(list, reached.values());
+    const what = item
+      ? " (a section, context entry or item declaring `list`)"
+      : ", so its item provider was not called";
+    problem ??= failure(
+      "orphan-item",
+      item ? "assemble" : "list items of",
+      item
+        ? partWhere(orphan, orphan.top)
+        : placed(orphan, { section: orphan.path[0] }),
+      `list ${JSON.stringify(list)} is not a live list${what}${
+        didYouMean(suggestion)
+      }`,
+      { suggestion },
+    );
+  }
+  const [complete, another] = sections.filter((node) => node.entry.complete);
+  if (another !== undefined) {
+    const state = `section "${
+      complete!.entry.name
+    }" is complete too; one complete section is the whole prompt`;
+    const where = partWhere(another.entry);
+    problem ??= failure("multiple-complete", "assemble", where, state);
+  }
   return {
-    layer: chain[chain.length - 1]!.key,
-    sections: sectionNodes,
-    contexts: contextNodes,
-    variables: variableProviders,
-    tools: toolProviders,
+    sections,
+    contexts,
+    tools: merged("tools").map((entry) => provider(entry, "tools", {})),
+    variables: [
+      ...new Map(chain.flatMap((table) => [...table.variables])).values(),
+    ].map((entry) => provider(entry, "variable", { variable: entry.name })),
     itemProviders: listProviders,
-    handlers,
+    handlers: merged("handlers"),
     calls,
-    tops: Int32Array.from(calls, (_, i) => i < tops.length ? tops[i]! : -1),
-    complete: completes[0],
-    problem: (clash === undefined ? undefined : failure(
-      "duplicate-context",
-      "assemble",
-      partWhere(clash),
-      "a section list and a context list of this name meet in this layer chain",
-    )) ?? orphan(members, providersOf, reached) ??
-      multipleComplete(completes),
+    tops: Int32Array.from(tops),
+    complete,
+    problem,
   };
 }
 
@@ -221,9 +229,8 @@ function byList<T extends { path: readonly string[] }>(
   const groups = new Map<string, T[]>();
   for (const entry of entries) {
     const key = JSON.stringify(entry.path);
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [entry]);
-    else group.push(entry);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key)!.push(entry);
   }
   return groups;
 }
@@ -235,61 +242,4 @@ function placed(entry: FunctionEntry, what: Where): Where {
     owner: entry.owner,
     ...(entry.layer ? { layer: entry.layer } : {}),
   } as Where;
-}
-
-/** The first item (or item provider) whose list no live list part declares. */
-function orphan(
-  members: ReadonlyMap<string, PartEntry[]>,
-  providers: ReadonlyMap<string, FunctionEntry[]>,
-  reached: ReadonlySet<string>,
-): PromptError | undefined {
-  const lists = [...reached].map((key) =>
-    (JSON.parse(key) as string[]).join("/")
-  );
-  const fail = (
-    entry: { path: readonly string[] },
-    where: Where,
-    what: string,
-  ) => {
-    const list = entry.path.join("/");
-    const suggestion = closestName(list, lists);
-    return failure(
-      "orphan-item",
-      where.item === undefined ? "list items of" : "assemble",
-      where,
-      `list ${JSON.stringify(list)} is not a live list${what}${
-        didYouMean(suggestion)
-      }`,
-      { suggestion },
-    );
-  };
-  for (const [key, entries] of members) {
-    if (reached.has(key)) continue;
-    const item = entries[0]!;
-    return fail(
-      item,
-      partWhere(item, item.top),
-      " (a section, context entry or item declaring `list`)",
-    );
-  }
-  for (const [key, entries] of providers) {
-    if (reached.has(key)) continue;
-    const provider = entries[0]!;
-    const where = placed(provider, { section: provider.path[0] });
-    return fail(provider, where, ", so its item provider was not called");
-  }
-  return undefined;
-}
-
-function multipleComplete(completes: readonly Node[]): PromptError | undefined {
-  if (completes.length < 2) return undefined;
-  const [first, second] = completes;
-  return failure(
-    "multiple-complete",
-    "assemble",
-    second!.where,
-    `section "${
-      first!.entry.name
-    }" is complete too; one complete section is the whole prompt`,
-  );
 }
