@@ -86,6 +86,19 @@ describe("SystemPrompt.render()", () => {
     assert.deepEqual(again, first);
   });
 
+  it("returns the same step when a tool moves from one provider to another of the same owner", async () => {
+    const prompt = new SystemPrompt();
+    prompt.section({ name: "a", order: 0, text: "A" });
+    const [one, two] = [tool("one"), tool("two")];
+    let moved = false;
+    prompt.tools(() => moved ? [one, two] : [one]);
+    prompt.tools(() => moved ? [] : [two]);
+    const first = await prompt.render({}, { agent: "x" });
+    moved = true;
+    const second = await prompt.render({}, { agent: "x" });
+    assert.equal(second, first);
+  });
+
   it("notices a change inside a reused array", async () => {
     const tools = [tool("bash")];
     const prompt = host({ branch: "main", clock: "9:00", tools });

@@ -30,7 +30,10 @@ export function toolOrder(names: unknown): ToolOrder {
     );
   }
   // Read once: the order checked is the order kept.
-  const read: unknown[] = names.slice();
+  const read: unknown[] = Array.from(
+    { length: names.length },
+    (_, i) => names[i],
+  );
   const ranks = new Map<string, number>();
   let rest = -1;
   for (let i = 0; i < read.length; i++) {

@@ -94,7 +94,11 @@ export class ToolCopies {
   // of them, checked and in order.
   readonly #last = new WeakMap<
     object,
-    { results: ToolRecord[][]; ordered: readonly ToolRecord[] }
+    {
+      results: ToolRecord[][];
+      raw: readonly ToolRecord[];
+      ordered: readonly ToolRecord[];
+    }
   >();
 
   /**
@@ -123,17 +127,31 @@ export class ToolCopies {
     return this.#last.get(snapshot)?.ordered ?? [];
   }
 
-  /** The collected records, which `prepare` checks and sorts, remembered. */
+  /**
+   * The collected records, which `prepare` checks and sorts, remembered.
+   * The records of the last step (a tool moved from one provider to
+   * another, say) give the last step's array: the step stays the same.
+   */
   ordered(
     snapshot: Snapshot,
-    records: ToolRecord[],
+    raw: ToolRecord[],
     prepare: (records: ToolRecord[]) => void,
   ): readonly ToolRecord[] {
-    prepare(records);
     const results = snapshot.tools.map((p) => this.#byProvider.get(p.entry)!);
+    const last = this.#last.get(snapshot);
+    if (last !== undefined && last.raw.length === raw.length) {
+      let i = 0;
+      while (i < raw.length && last.raw[i] === raw[i]) i++;
+      if (i === raw.length) {
+        this.#last.set(snapshot, { ...last, results });
+        return last.ordered;
+      }
+    }
+    const ordered = raw.slice();
+    prepare(ordered);
     // Not frozen: internal, and a frozen array is slower to read every step.
-    this.#last.set(snapshot, { results, ordered: records });
-    return records;
+    this.#last.set(snapshot, { results, raw, ordered });
+    return ordered;
   }
 
   /**
