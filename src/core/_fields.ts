@@ -54,22 +54,8 @@ const RULES: Readonly<Record<string, readonly [string, string]>> = {
 
 const STABILITIES: readonly unknown[] = ["static", "session", "step"];
 
-/**
- * What {@linkcode faultOf} read last: the value at fault, or the items of
- * a valid assembled part; {@linkcode take} clears it.
- */
-let read: unknown;
-
-function found(field: string | undefined, value: unknown): string | undefined {
-  read = value;
-  return field;
-}
-
-function take(): unknown {
-  const value = read;
-  read = undefined;
-  return value;
-}
+/** A field at fault and the value read from it. */
+type Fault = readonly [field: string, value: unknown];
 
 const maybeString = (value: unknown) =>
   value === undefined || typeof value === "string";
@@ -81,66 +67,61 @@ const maybeText = (value: unknown, add: boolean) =>
 
 /**
  * The rules themselves: the first field of `part` at fault, in the order
- * of {@linkcode RULES}, or `undefined`. Each field is read once, lazily,
- * and nothing is allocated: this is also every caller's fast path.
- * Registration accepts functions for what is resolved per assembly (text,
- * footer, empty, an item's order). An assembled part's items are left in
- * `read` for the caller to walk.
+ * of {@linkcode RULES}, and its value; else whether the part is a list
+ * (whose items the caller reads). Each field is read once, lazily, and
+ * nothing is allocated unless a field is at fault: this is also every
+ * caller's fast path. Registration accepts functions for what is resolved
+ * per assembly (text, footer, empty, an item's order).
  */
 function faultOf(
   part: object,
   kind: PartKind,
   mode: FieldMode,
-): string | undefined {
+): Fault | boolean {
   const fields = part as Record<string, unknown>;
   const add = mode === "add";
   let value = fields.name;
-  if (typeof value !== "string" || value === "") return found("name", value);
+  if (typeof value !== "string" || value === "") return ["name", value];
   value = fields.order;
   if (
     !(typeof value === "number" && Number.isFinite(value)) &&
     !(add && kind === "item" && typeof value === "function")
-  ) return found("order", value);
+  ) return ["order", value];
   value = fields.text;
   if (typeof value !== "string" && !(add && typeof value === "function")) {
-    return found("text", value);
+    return ["text", value];
   }
   value = fields.stability;
   if (value !== undefined && !STABILITIES.includes(value)) {
-    return found("stability", value);
+    return ["stability", value];
   }
-  if (!maybeString(value = fields.separator)) return found("separator", value);
-  if (!maybeBoolean(value = fields.trim)) return found("trim", value);
-  if (!maybeBoolean(value = fields.literal)) return found("literal", value);
+  if (!maybeString(value = fields.separator)) return ["separator", value];
+  if (!maybeBoolean(value = fields.trim)) return ["trim", value];
+  if (!maybeBoolean(value = fields.literal)) return ["literal", value];
   if (kind === "section" && !maybeBoolean(value = fields.complete)) {
-    return found("complete", value);
+    return ["complete", value];
   }
   const list = fields.list;
-  if (list === undefined) return found(undefined, undefined);
+  if (list === undefined) return false;
   if (typeof list !== "object" || list === null || Array.isArray(list)) {
-    return found("list", list);
+    return ["list", list];
   }
   const layout = list as Record<string, unknown>;
   if (!maybeString(value = layout.separator)) {
-    return found("list.separator", value);
+    return ["list.separator", value];
   }
   if (!maybeString(value = layout.headingSeparator)) {
-    return found("list.headingSeparator", value);
+    return ["list.headingSeparator", value];
   }
   if (!maybeText(value = layout.footer, add)) {
-    return found("list.footer", value);
+    return ["list.footer", value];
   }
   if (!maybeString(value = layout.footerSeparator)) {
-    return found("list.footerSeparator", value);
+    return ["list.footerSeparator", value];
   }
-  if (!maybeText(value = layout.empty, add)) return found("list.empty", value);
-  if (!maybeBoolean(value = layout.dedupe)) return found("list.dedupe", value);
-  if (mode !== "assembled") return found(undefined, undefined);
-  value = fields.items;
-  return found(
-    value === undefined || Array.isArray(value) ? undefined : "items",
-    value,
-  );
+  if (!maybeText(value = layout.empty, add)) return ["list.empty", value];
+  if (!maybeBoolean(value = layout.dedupe)) return ["list.dedupe", value];
+  return true;
 }
 
 /**
@@ -151,13 +132,16 @@ export function checkPart(part: unknown, check: FieldCheck): void {
   if (typeof part !== "object" || part === null) {
     throw fieldError(check, "entry", "an object", part);
   }
-  const field = faultOf(part, check.kind, check.mode);
-  const value = take();
-  if (field !== undefined) {
-    throw fieldError(check, field, RULES[bare(field)]![0], value);
+  const fault = faultOf(part, check.kind, check.mode);
+  if (typeof fault === "object") {
+    throw fieldError(check, fault[0], RULES[bare(fault[0])]![0], fault[1]);
   }
-  const items = value as readonly unknown[] | undefined;
+  if (!fault || check.mode !== "assembled") return;
+  const items = (part as { items?: unknown }).items;
   if (items === undefined) return;
+  if (!Array.isArray(items)) {
+    throw fieldError(check, "items", RULES.items![0], items);
+  }
   const { section, context, handler, owner, list = [] } = check.where;
   const parent = (part as { name: string }).name;
   const at = {
@@ -194,9 +178,10 @@ function bare(field: string): string {
 export function isValidAssembled(part: unknown, kind: PartKind): boolean {
   if (typeof part !== "object" || part === null) return false;
   const fault = faultOf(part, kind, "assembled");
-  const items = take() as readonly { name: string }[] | undefined;
-  if (fault !== undefined) return false;
+  if (fault !== true) return fault === false;
+  const items = (part as { items?: unknown }).items;
   if (items === undefined) return true;
+  if (!Array.isArray(items)) return false;
   for (let i = 0; i < items.length; i++) {
     if (!isValidAssembled(items[i], "item")) return false;
     const name = items[i]!.name;
