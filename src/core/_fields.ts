@@ -171,6 +171,19 @@ function bare(field: string): string {
 }
 
 /**
+ * Whether an assembled part's own fields keep the table (its items are
+ * only required to be an array): the renderer's check before it walks a
+ * part, with no allocation.
+ */
+export function isValidPart(part: unknown, kind: PartKind): boolean {
+  if (typeof part !== "object" || part === null) return false;
+  const fault = faultOf(part, kind, "assembled");
+  if (fault !== true) return fault === false;
+  const items = (part as { items?: unknown }).items;
+  return items === undefined || Array.isArray(items);
+}
+
+/**
  * Whether an assembled part keeps the table, its items too, with item
  * names unique within each list: {@linkcode checkPart}'s verdict without
  * its error, and no allocation.

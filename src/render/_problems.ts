@@ -1,7 +1,6 @@
 /**
  * What can be wrong with a part or a text while it renders, worded once
- * through the error grammar: the cold path of `_walk.ts`, and its quick
- * check of a part's fields.
+ * through the error grammar: the cold path of `_walk.ts`.
  *
  * @module
  */
@@ -9,7 +8,6 @@
 import { checkPart, fieldError } from "../core/_fields.ts";
 import { describeValue, failure, type Where } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
-import type { AssembledItem, AssembledList } from "../core/types.ts";
 
 /**
  * Where a text that fails sits: its part (`where`), whether it is the
@@ -89,34 +87,6 @@ export function whereOf(part: unknown, at: PartPlace, label?: string): Where {
   if (at.path.length === 0) return { [at.kind]: label, ...who };
   return { [at.kind]: at.path[0], item: label, list: [...at.path], ...who };
 }
-
-/**
- * Whether the walk may render `part` (a top-level section when `section`):
- * the field table's rules on its fields and its list's layout as plain
- * tests, inlined where it is called (the items are checked as they render).
- */
-export function isWalkable(part: AssembledItem, section: boolean): boolean {
-  const { name, order, text, stability, trim, literal, list } = part ?? {};
-  return typeof name === "string" && name !== "" && Number.isFinite(order) &&
-    typeof text === "string" && isFlag(trim) && isFlag(literal) &&
-    isText(part.separator) &&
-    (stability === undefined || STABILITIES.includes(stability)) &&
-    (!section || isFlag((part as { complete?: unknown }).complete)) &&
-    (list === undefined || isLayout(list, part.items));
-}
-
-function isLayout(list: AssembledList, items: unknown): boolean {
-  return typeof list === "object" && list !== null &&
-    isText(list.separator) && isText(list.headingSeparator) &&
-    isText(list.footer) && isText(list.footerSeparator) &&
-    isText(list.empty) && isFlag(list.dedupe) &&
-    (items === undefined || Array.isArray(items));
-}
-
-const STABILITIES: readonly unknown[] = ["static", "session", "step"];
-
-const isText = (v: unknown) => v === undefined || typeof v === "string";
-const isFlag = (v: unknown) => v === undefined || typeof v === "boolean";
 
 /** The field table's error for a part the quick check refused, index `index` of its sequence. */
 export function invalidPart(part: unknown, at: PartPlace): Error {

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { isValidPart } from "../core/_fields.ts";
 import type { AssembledItem, PromptAssembly } from "../core/types.ts";
 import type { BoundedCache } from "./_bounded_cache.ts";
 import { type Template, templateOf, TEMPLATES } from "./_template.ts";
@@ -125,7 +126,7 @@ class Walk {
       const part = parts[i] as AssembledItem;
       let text = rendered?.[from + i];
       if (text === undefined) {
-        if (!problems.isWalkable(part, section)) {
+        if (!isValidPart(part, section ? "section" : "item")) {
           throw problems.invalidPart(part, { kind, path: this.path, index: i });
         }
         text = part.list === undefined
