@@ -173,6 +173,17 @@ describe("renderPrompt()", () => {
     });
   });
 
+  it("throws invalid-section for a list layout that is an array, as the field table does", () => {
+    const a = assembly(["x"]);
+    Object.assign(a.sections[0]!, { list: [], items: [] });
+    assertPromptError(() => renderPrompt(a), {
+      code: "invalid-section",
+      section: "s0",
+      message:
+        'Cannot render section "s0" of the root registry: its list is an array, not an object',
+    });
+  });
+
   it("throws malformed-reference naming the section", () => {
     assertPromptError(() => render("a {{ use braces }} b"), {
       code: "malformed-reference",
