@@ -65,19 +65,21 @@ export function partKey(kind: PartKind, path: unknown, name: string): string {
   return JSON.stringify(kind === "item" ? ["i", path, name] : [kind[0], name]);
 }
 
+/** Where a registration's errors point: `what`, its owner and its layer. */
+export function placed(entry: Provenance, what: object): Where {
+  const { owner, layer } = entry;
+  return { ...what, owner, ...(layer ? { layer } : {}) } as Where;
+}
+
 /** Where a part's errors point. */
 export function partWhere(
   entry: Pick<PartEntry, "kind" | "name" | "path" | "owner" | "layer">,
   top: "section" | "context" = "section",
 ): Where {
-  const { kind, name, path, layer } = entry;
-  const where: Record<string, unknown> = kind === "item"
-    ? { [top]: path[0], item: name }
-    : { [kind]: name };
-  if (kind === "item" && path.length > 1) where.list = path;
-  where.owner = entry.owner;
-  if (layer !== undefined) where.layer = layer;
-  return where as Where;
+  const { kind, name, path } = entry;
+  if (kind !== "item") return placed(entry, { [kind]: name });
+  const list = path.length > 1 ? { list: path } : {};
+  return placed(entry, { [top]: path[0], item: name, ...list });
 }
 
 /**
