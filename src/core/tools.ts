@@ -26,7 +26,10 @@ import type { ToolSchema } from "./types.ts";
  */
 export const TOOL_ORDER_REST = "<unlisted-tools>";
 
-/** Who provided a tool: shared by every copy of one record. */
+/**
+ * Who registered something: an owner (or none) in a layer (or global). On
+ * a tool, shared by every copy of one record.
+ */
 export interface Provenance {
   readonly owner: string | undefined;
   readonly layer: string | undefined;

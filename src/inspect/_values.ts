@@ -35,14 +35,6 @@ export function same(a: unknown, b: unknown): boolean {
   return equal(a, b);
 }
 
-/** `value` without its `undefined` fields, as an optional-field type wants it. */
-export function defined<T extends object>(
-  value: { [K in keyof T]-?: T[K] | undefined },
-): T {
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-  return Object.fromEntries(entries) as T;
-}
-
 /** The own keys whose values differ between two objects (a non-object has none). */
 export function changedKeys(previous: unknown, next: unknown): string[] {
   const own = (values: unknown): Record<string, unknown> => ({

@@ -11,7 +11,8 @@ import type { PromptAssembly } from "../core/types.ts";
 import { explainPrompt } from "./explain.ts";
 import type { Explained, PromptExplanation } from "./explain.ts";
 import { type Part, partsOf } from "./_parts.ts";
-import { changedKeys, defined, firstDifference, same } from "./_values.ts";
+import { defined } from "../registry/_store.ts";
+import { changedKeys, firstDifference, same } from "./_values.ts";
 
 /**
  * A tool, section, context entry or item that differs between two steps,
@@ -176,7 +177,7 @@ export function comparePrompts(
   const tool = walk(tools(before, previous.tools), tools(after, next.tools));
   const prompt = compareText(before, after);
   const context = compareText(before.context, after.context);
-  return defined<PromptComparison>({
+  return defined({
     identical: !prompt && !context && !tool,
     sameText: !prompt,
     offset: prompt?.offset,
@@ -229,7 +230,7 @@ function prefixBreak({ name, owner, layer }: Keyed, after: Keyed[]) {
   const n = after.length;
   // The owner is named even when absent: "of the root registry".
   const what = describeWhere({ section: name, owner, ...(layer && { layer }) });
-  return defined<PrefixBreak>({
+  return defined({
     section: name,
     owner,
     layer,
@@ -274,5 +275,5 @@ function firstChangedItem({ was, part }: Change): ChangedPart | undefined {
 function changedPart({ part, index, change }: Change): ChangedPart {
   const { name, owner, layer } = part;
   const list = part.list.length === 0 ? undefined : part.list;
-  return defined<ChangedPart>({ name, owner, layer, list, index, change });
+  return defined({ name, owner, layer, list, index, change });
 }

@@ -7,7 +7,7 @@
 
 import type { PromptAssembly, Stability, ToolSchema } from "../core/types.ts";
 import { toolLayer, toolOwner } from "../core/tools.ts";
-import { templateOf } from "../render/_template.ts";
+import { referencesOf } from "../render/_template.ts";
 import { type PartSpan, renderAssembly } from "../render/_walk.ts";
 import { estimateTokens } from "./estimate_tokens.ts";
 
@@ -221,7 +221,7 @@ export function explainSequence(
       end,
       chars: end - start,
       tokens: estimateTokens(text.slice(start, end)),
-      variables: variablesOf(part),
+      variables: [...referencesOf(part, new Set())],
     };
     const { owner, layer, shadows } = part;
     if (owner !== undefined) explained.owner = owner;
@@ -263,19 +263,4 @@ function explainTool(tool: ToolSchema): ToolExplanation {
   if (owner !== undefined) explained.owner = owner;
   if (layer !== undefined) explained.layer = layer;
   return explained;
-}
-
-/** What a part's text (a list's heading and footer) references, in use order; none when literal. */
-function variablesOf({ literal, text, list }: PartSpan["part"]): string[] {
-  if (literal === true) return [];
-  const names = new Set(referenced(text));
-  if (list?.footer !== undefined) {
-    referenced(list.footer).forEach(names.add, names);
-  }
-  return [...names];
-}
-
-/** The names `text` references. */
-function referenced(text: string): string[] {
-  return templateOf(text).parts.filter((_, k) => k % 2 === 1);
 }

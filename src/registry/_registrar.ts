@@ -17,6 +17,7 @@ import type {
   PromptRegistrar,
   PromptScope,
 } from "../core/types.ts";
+import type { Provenance } from "../core/tools.ts";
 import { handlerName } from "./_guard.ts";
 import { disposer, type Registry } from "./_registry.ts";
 import {
@@ -25,14 +26,13 @@ import {
   defined,
   listPath,
   partEntry,
-  type Place,
   requireFunction,
   Table,
   type UserFunction,
 } from "./_store.ts";
 
 /** The `scope-disposed` error of an action on a disposed scope or layer. */
-function refused(action: string, { owner, layer }: Place): PromptError {
+function refused(action: string, { owner, layer }: Provenance): PromptError {
   const state = owner === undefined
     ? `layer "${layer}" is disposed`
     : `scope "${owner}" is disposed`;
@@ -64,7 +64,7 @@ interface Given {
 }
 
 /** A registrar's place, and what it does when disposed. */
-interface Options extends Place {
+interface Options extends Provenance {
   readonly onDispose?: () => void;
 }
 

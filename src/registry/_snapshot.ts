@@ -17,6 +17,7 @@ import {
   type FunctionEntry,
   type PartEntry,
   partWhere,
+  placed,
   type Table,
   type UserFunction,
 } from "./_store.ts";
@@ -233,13 +234,4 @@ function byList<T extends { path: readonly string[] }>(
     groups.get(key)!.push(entry);
   }
   return groups;
-}
-
-/** Where a provider's errors point: `what`, its owner and its layer. */
-function placed(entry: FunctionEntry, what: Where): Where {
-  return {
-    ...what,
-    owner: entry.owner,
-    ...(entry.layer ? { layer: entry.layer } : {}),
-  } as Where;
 }

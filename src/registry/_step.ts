@@ -18,7 +18,7 @@ import type {
 } from "../core/types.ts";
 import { renderContext, renderPrompt } from "../render/render.ts";
 import { renderAssembly, type RenderHow } from "../render/_walk.ts";
-import { templateOf } from "../render/_template.ts";
+import { referencesOf } from "../render/_template.ts";
 import { assemble, type AssembleState } from "./_assemble.ts";
 import { part, readProvided, sameItems } from "./_parts.ts";
 import {
@@ -205,11 +205,7 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
 
 /** The variables a part's texts (heading, footer, items) reference. */
 function referenced(part: AssembledItem, into: Set<string>): Set<string> {
-  const texts = part.literal === true ? [] : [part.text, part.list?.footer];
-  for (const text of texts) {
-    const names = text === undefined ? [] : templateOf(text).parts;
-    for (let k = 1; k < names.length; k += 2) into.add(names[k]!);
-  }
+  referencesOf(part, into);
   for (const item of part.items ?? []) referenced(item, into);
   return into;
 }

@@ -9,24 +9,19 @@
 import { checkPart, type PartKind } from "../core/_fields.ts";
 import { describeOwner, failure, type Where } from "../core/errors.ts";
 import { byOrderThenName, isReferenceName } from "../core/names.ts";
+import type { Provenance } from "../core/tools.ts";
 import type { PartLayout } from "../core/types.ts";
 
 /** A function a provider slot holds; called with the context and options. */
 // deno-lint-ignore no-explicit-any -- every provider shape goes through one call site
 export type UserFunction = (...args: any[]) => unknown;
 
-/** Where registrations land: an owner (or none) in a layer (or global). */
-export interface Place {
-  readonly owner: string | undefined;
-  readonly layer: string | undefined;
-}
-
 /**
  * A section, context entry or item as registered: its layout fields (a
  * default is `undefined`, so it adds no field to the assembly), and where
  * it is.
  */
-export interface PartEntry extends Readonly<PartLayout<never>>, Place {
+export interface PartEntry extends Readonly<PartLayout<never>>, Provenance {
   readonly kind: PartKind;
   readonly name: string;
   /** For an item, the path of its list; `[]` for a section or context entry. */
@@ -39,7 +34,7 @@ export interface PartEntry extends Readonly<PartLayout<never>>, Place {
 }
 
 /** A variable, tool provider, item provider or handler as registered. */
-export interface FunctionEntry extends Place {
+export interface FunctionEntry extends Provenance {
   readonly fn: UserFunction;
   /** A variable's name, or a handler's label. */
   readonly name: string;
@@ -70,19 +65,21 @@ export function partKey(kind: PartKind, path: unknown, name: string): string {
   return JSON.stringify(kind === "item" ? ["i", path, name] : [kind[0], name]);
 }
 
+/** Where a registration's errors point: `what`, its owner and its layer. */
+export function placed(entry: Provenance, what: object): Where {
+  const { owner, layer } = entry;
+  return { ...what, owner, ...(layer ? { layer } : {}) } as Where;
+}
+
 /** Where a part's errors point. */
 export function partWhere(
   entry: Pick<PartEntry, "kind" | "name" | "path" | "owner" | "layer">,
   top: "section" | "context" = "section",
 ): Where {
-  const { kind, name, path, layer } = entry;
-  const where: Record<string, unknown> = kind === "item"
-    ? { [top]: path[0], item: name }
-    : { [kind]: name };
-  if (kind === "item" && path.length > 1) where.list = path;
-  where.owner = entry.owner;
-  if (layer !== undefined) where.layer = layer;
-  return where as Where;
+  const { kind, name, path } = entry;
+  if (kind !== "item") return placed(entry, { [kind]: name });
+  const list = path.length > 1 ? { list: path } : {};
+  return placed(entry, { [top]: path[0], item: name, ...list });
 }
 
 /**

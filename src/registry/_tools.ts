@@ -15,11 +15,11 @@ import {
 } from "../core/errors.ts";
 import type { JsonSchema, ToolSchema } from "../core/types.ts";
 import { ignoreRejections, isThenable } from "./_guard.ts";
-import { owned, TOOL_ORDER_REST } from "../core/tools.ts";
+import { owned, type Provenance, TOOL_ORDER_REST } from "../core/tools.ts";
 import type { Provider, Snapshot } from "./_snapshot.ts";
 
 /** A tool as the registry keeps it: the fields it read and its frozen copy. */
-export interface ToolRecord {
+export interface ToolRecord extends Provenance {
   readonly name: string;
   readonly description: string;
   readonly parameters: unknown;
@@ -27,8 +27,6 @@ export interface ToolRecord {
   readonly host: readonly (readonly [string, unknown])[];
   readonly keys: number;
   readonly copy: ToolSchema;
-  readonly owner: string | undefined;
-  readonly layer: string | undefined;
   /** The caller's object it was read from. */
   readonly source: object;
 }

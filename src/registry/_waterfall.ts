@@ -18,7 +18,7 @@ import type {
   PromptAssembly,
 } from "../core/types.ts";
 import { aborted, isThenable } from "./_guard.ts";
-import type { FunctionEntry } from "./_store.ts";
+import { type FunctionEntry, placed } from "./_store.ts";
 
 type Result = PromptAssembly | Promise<PromptAssembly>;
 
@@ -157,11 +157,7 @@ const NOTHING: Pending = { value: undefined, before: undefined };
 
 /** Where a handler's errors point. */
 export function handlerWhere(entry: FunctionEntry): Where {
-  return {
-    handler: entry.name,
-    owner: entry.owner,
-    ...(entry.layer ? { layer: entry.layer } : {}),
-  };
+  return placed(entry, { handler: entry.name });
 }
 
 const FROZEN_WRITE =

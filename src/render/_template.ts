@@ -6,6 +6,7 @@
  */
 
 import { isReferenceName } from "../core/names.ts";
+import type { AssembledItem } from "../core/types.ts";
 import { BoundedCache, type BoundedCacheOptions } from "./_bounded_cache.ts";
 
 /** A text split at its references. */
@@ -84,6 +85,22 @@ export function templateOf(text: string, cache = TEMPLATES): Template {
     cache.set(key, template);
   }
   return template;
+}
+
+/**
+ * Adds the names a part's own texts (its text, a list's footer) reference,
+ * in use order, to `into`; none when it is literal. Its items are theirs.
+ */
+export function referencesOf(
+  part: Pick<AssembledItem, "literal" | "text" | "list">,
+  into: Set<string>,
+): Set<string> {
+  if (part.literal === true) return into;
+  for (const text of [part.text, part.list?.footer]) {
+    const names = text === undefined ? [] : templateOf(text).parts;
+    for (let k = 1; k < names.length; k += 2) into.add(names[k]!);
+  }
+  return into;
 }
 
 /**
