@@ -28,7 +28,7 @@ import {
   variableValue,
 } from "./_resolve.ts";
 import type { Snapshot } from "./_snapshot.ts";
-import type { ToolRecord } from "./_tools.ts";
+import { countKeys, type ToolRecord } from "./_tools.ts";
 
 /** How many string-keyed agents are remembered; object keys are weak. */
 export const AGENT_MEMORY = 1024;
@@ -170,10 +170,16 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
     if (t === to && last !== undefined) return last.step[CHANNEL[kind]];
     const alone = parts.slice(from, to) as AssembledSection[];
     const separator = state.separator ?? "\n\n";
-    const assembly = { sections: alone, contexts: alone, tools: [], variables };
+    const assembly = {
+      sections: alone,
+      contexts: alone,
+      tools: [],
+      variables,
+      separator,
+    };
     const how = { kind, own: true, rendered: texts, from };
     try {
-      return renderAssembly({ ...assembly, separator }, how);
+      return renderAssembly(assembly, how);
     } catch (error) {
       // The variables were updated in place for a step that failed.
       if (last !== undefined) state.memory.set(agent, undefined);
@@ -246,8 +252,6 @@ function sameFields(fields: Record<string, unknown>, record: ToolRecord) {
   for (let i = 0; i < host.length; i++) {
     if (fields[host[i]![0]] !== host[i]![1]) return false;
   }
-  let count = 0;
-  for (const _ in fields) count++;
   // The copy's keys: the three of a schema and the host fields.
-  return count === 3 + host.length;
+  return countKeys(fields) === 3 + host.length;
 }

@@ -34,7 +34,7 @@ export interface ToolRecord extends Provenance {
 const SCHEMA_KEYS: readonly string[] = ["name", "description", "parameters"];
 
 /** Enumerable keys, counted without allocating. */
-function countKeys(value: object): number {
+export function countKeys(value: object): number {
   let count = 0;
   for (const _ in value) count++;
   return count;
