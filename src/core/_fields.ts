@@ -28,34 +28,12 @@ export interface FieldCheck {
   readonly where: Where;
 }
 
-/**
- * What each field must hold, as messages say it, and its JS type: at
- * registration a value of another type is a `TypeError` (of type "any":
- * never; "none": always), a value of the right type that breaks the rules
- * a `PromptError` (an empty name, say).
- */
-const RULES: Readonly<Record<string, readonly [string, string]>> = {
-  name: ["a non-empty string", "string"],
-  order: ["a finite number", "number"],
-  text: ["a string", "string"],
-  stability: ['"static", "session" or "step"', "any"],
-  separator: ["a string", "string"],
-  trim: ["a boolean", "boolean"],
-  literal: ["a boolean", "boolean"],
-  complete: ["a boolean", "boolean"],
-  list: ["an object", "none"],
-  headingSeparator: ["a string", "string"],
-  footer: ["a string", "string"],
-  footerSeparator: ["a string", "string"],
-  empty: ["a string", "string"],
-  dedupe: ["a boolean", "boolean"],
-  items: ["an array", "none"],
-};
-
 const STABILITIES: readonly unknown[] = ["static", "session", "step"];
+const STRING = "a string";
+const BOOLEAN = "a boolean";
 
-/** A field at fault and the value read from it. */
-type Fault = readonly [field: string, value: unknown];
+/** A field at fault, what it must hold (as messages say it), the value read. */
+type Fault = readonly [field: string, expected: string, value: unknown];
 
 const maybeString = (value: unknown) =>
   value === undefined || typeof value === "string";
@@ -66,12 +44,12 @@ const maybeText = (value: unknown, add: boolean) =>
   maybeString(value) || add && typeof value === "function";
 
 /**
- * The rules themselves: the first field of `part` at fault, in the order
- * of {@linkcode RULES}, and its value; else whether the part is a list
- * (whose items the caller reads). Each field is read once, lazily, and
- * nothing is allocated unless a field is at fault: this is also every
- * caller's fast path. Registration accepts functions for what is resolved
- * per assembly (text, footer, empty, an item's order).
+ * The field table itself: the first field of `part` at fault, its rule
+ * and its value; else whether the part is a list (whose items the caller
+ * reads). Each field is read once, lazily, and nothing is allocated unless
+ * a field is at fault: this is also every caller's fast path. Registration
+ * accepts functions for what is resolved per assembly (text, footer,
+ * empty, an item's order).
  */
 function faultOf(
   part: object,
@@ -81,46 +59,56 @@ function faultOf(
   const fields = part as Record<string, unknown>;
   const add = mode === "add";
   let value = fields.name;
-  if (typeof value !== "string" || value === "") return ["name", value];
+  if (typeof value !== "string" || value === "") {
+    return ["name", "a non-empty string", value];
+  }
   value = fields.order;
   if (
     !(typeof value === "number" && Number.isFinite(value)) &&
     !(add && kind === "item" && typeof value === "function")
-  ) return ["order", value];
+  ) return ["order", "a finite number", value];
   value = fields.text;
   if (typeof value !== "string" && !(add && typeof value === "function")) {
-    return ["text", value];
+    return ["text", STRING, value];
   }
   value = fields.stability;
   if (value !== undefined && !STABILITIES.includes(value)) {
-    return ["stability", value];
+    return ["stability", '"static", "session" or "step"', value];
   }
-  if (!maybeString(value = fields.separator)) return ["separator", value];
-  if (!maybeBoolean(value = fields.trim)) return ["trim", value];
-  if (!maybeBoolean(value = fields.literal)) return ["literal", value];
+  if (!maybeString(value = fields.separator)) {
+    return ["separator", STRING, value];
+  }
+  if (!maybeBoolean(value = fields.trim)) return ["trim", BOOLEAN, value];
+  if (!maybeBoolean(value = fields.literal)) {
+    return ["literal", BOOLEAN, value];
+  }
   if (kind === "section" && !maybeBoolean(value = fields.complete)) {
-    return ["complete", value];
+    return ["complete", BOOLEAN, value];
   }
   const list = fields.list;
   if (list === undefined) return false;
   if (typeof list !== "object" || list === null || Array.isArray(list)) {
-    return ["list", list];
+    return ["list", "an object", list];
   }
   const layout = list as Record<string, unknown>;
   if (!maybeString(value = layout.separator)) {
-    return ["list.separator", value];
+    return ["list.separator", STRING, value];
   }
   if (!maybeString(value = layout.headingSeparator)) {
-    return ["list.headingSeparator", value];
+    return ["list.headingSeparator", STRING, value];
   }
   if (!maybeText(value = layout.footer, add)) {
-    return ["list.footer", value];
+    return ["list.footer", STRING, value];
   }
   if (!maybeString(value = layout.footerSeparator)) {
-    return ["list.footerSeparator", value];
+    return ["list.footerSeparator", STRING, value];
   }
-  if (!maybeText(value = layout.empty, add)) return ["list.empty", value];
-  if (!maybeBoolean(value = layout.dedupe)) return ["list.dedupe", value];
+  if (!maybeText(value = layout.empty, add)) {
+    return ["list.empty", STRING, value];
+  }
+  if (!maybeBoolean(value = layout.dedupe)) {
+    return ["list.dedupe", BOOLEAN, value];
+  }
   return true;
 }
 
@@ -133,23 +121,16 @@ export function checkPart(part: unknown, check: FieldCheck): void {
     throw fieldError(check, "entry", "an object", part);
   }
   const fault = faultOf(part, check.kind, check.mode);
-  if (typeof fault === "object") {
-    throw fieldError(check, fault[0], RULES[bare(fault[0])]![0], fault[1]);
-  }
+  if (typeof fault === "object") throw fieldError(check, ...fault);
   if (!fault || check.mode !== "assembled") return;
   const items = (part as { items?: unknown }).items;
   if (items === undefined) return;
   if (!Array.isArray(items)) {
-    throw fieldError(check, "items", RULES.items![0], items);
+    throw fieldError(check, "items", "an array", items);
   }
   const { section, context, handler, owner, list = [] } = check.where;
   const parent = (part as { name: string }).name;
-  const at = {
-    section,
-    context,
-    handler,
-    list: check.kind === "item" ? [...list, parent] : [parent],
-  };
+  const path = check.kind === "item" ? [...list, parent] : [parent];
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     const { name, owner: own }: { name?: unknown; owner?: unknown } =
@@ -157,17 +138,15 @@ export function checkPart(part: unknown, check: FieldCheck): void {
     // A handler's error names the handler's owner; otherwise the item's.
     const by = handler === undefined ? own : owner;
     const where: Where = {
-      ...at,
+      section,
+      context,
+      handler,
+      list: path,
       item: typeof name === "string" ? name : `#${i}`,
       owner: typeof by === "string" ? by : undefined,
     };
     checkPart(item, { ...check, kind: "item", where });
   }
-}
-
-/** A list field's rule goes by its own key: `list.footer` by `footer`. */
-function bare(field: string): string {
-  return field.replace(/^list\./, "");
 }
 
 /**
@@ -205,8 +184,10 @@ export function isValidAssembled(part: unknown, kind: PartKind): boolean {
 }
 
 /**
- * The error for one field at fault: at registration a wrong JS type is a
- * `TypeError`, everything else a `PromptError` whose code the mode gives.
+ * The error for one field at fault: at registration a value of another JS
+ * type than the rule names (any type for an object, none for stability)
+ * is a `TypeError`, everything else a `PromptError` whose code the mode
+ * gives.
  */
 export function fieldError(
   check: FieldCheck,
@@ -219,8 +200,8 @@ export function fieldError(
     ? "invalid-value"
     : `invalid-${check.kind}` as const;
   const error = failure(code, check.action, check.where, state);
-  const type = RULES[bare(field)]?.[1];
-  return check.mode === "add" && type !== "any" && typeof value !== type
+  const type = /string|number|boolean/.exec(expected)?.[0];
+  return check.mode === "add" && field !== "stability" && typeof value !== type
     ? new TypeError(error.message)
     : error;
 }

@@ -100,21 +100,10 @@ export interface PromptErrorOptions {
   suggestion?: string | undefined;
 }
 
-const FIELDS = [
-  "section",
-  "context",
-  "item",
-  "variable",
-  "tool",
-  "owner",
-  "handler",
-  "layer",
-  "reference",
-  "line",
-  "column",
-  "offset",
-  "suggestion",
-] as const;
+/** The fields of a {@linkcode PromptError}, in the order its JSON lists them. */
+const FIELDS = ("section context item variable tool owner handler layer " +
+  "reference line column offset suggestion")
+  .split(" ") as (keyof Omit<PromptErrorOptions, "cause">)[];
 
 /**
  * The error every rule violation throws, with a stable `code` and the
@@ -264,12 +253,9 @@ export function failure(
   fields?: PromptErrorOptions,
 ): PromptError {
   const what = describeWhere(where);
+  const message = `Cannot ${action}${what && " " + what}: ${state}`;
   // The error keeps only its own fields of `where` (not `list`).
-  return new PromptError(
-    code,
-    `Cannot ${action}${what === "" ? "" : " " + what}: ${state}`,
-    fields === undefined ? where : { ...where, ...fields },
-  );
+  return new PromptError(code, message, { ...where, ...fields });
 }
 
 /** `item "x" of list "tools" of "bash" in layer "sub"`, or any part of it. */
