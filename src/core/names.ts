@@ -46,11 +46,10 @@ export function compareCodePoints(a: string, b: string): number {
 const isHigh = (code: number): boolean => (code & 0xfc00) === 0xd800;
 const isLow = (code: number): boolean => (code & 0xfc00) === 0xdc00;
 
+type Ordered = { readonly order: number; readonly name: string };
+
 /** Parts sort by order, ties by name in code-point order. */
-export function byOrderThenName(
-  a: { readonly order: number; readonly name: string },
-  b: { readonly order: number; readonly name: string },
-): number {
+export function byOrderThenName(a: Ordered, b: Ordered): number {
   return a.order - b.order || compareCodePoints(a.name, b.name);
 }
 
@@ -64,18 +63,15 @@ export function closestName(
   maxDistance = 2,
 ): string | undefined {
   let best: string | undefined;
-  let bestDistance = maxDistance + 1;
+  let least = maxDistance + 1;
   for (const candidate of candidates) {
-    // Equal distances still matter (ties), so the bound is bestDistance.
-    const bound = Math.min(maxDistance, bestDistance);
-    if (Math.abs(candidate.length - name.length) > bound) continue;
+    // Equal distances still matter (ties), so the bound is `least`.
+    const bound = Math.min(maxDistance, least);
     const distance = boundedEditDistance(name, candidate, bound);
-    if (
-      distance < bestDistance ||
-      (distance === bestDistance && best !== undefined && candidate < best)
-    ) {
+    // While there is no best, `least` is out of reach and `< best` false.
+    if (distance < least || (distance === least && candidate < best!)) {
       best = candidate;
-      bestDistance = distance;
+      least = distance;
     }
   }
   return best;

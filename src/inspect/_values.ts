@@ -16,23 +16,20 @@ export function firstDifference(a: string, b: string): number {
 }
 
 /** Structural equality of JSON-like values; cycles and BigInts are fine. */
-export function same(a: unknown, b: unknown): boolean {
-  const seen = new Map<unknown, unknown>();
-  const equal = (x: unknown, y: unknown): boolean => {
-    if (Object.is(x, y)) return true;
-    if (!x || !y || typeof x !== "object" || typeof y !== "object") {
-      return false;
-    }
-    if (Array.isArray(x) !== Array.isArray(y)) return false;
-    if (seen.get(x) === y) return true;
-    seen.set(x, y);
-    const p = x as Record<string, unknown>;
-    const q = y as Record<string, unknown>;
-    const keys = Object.keys(p);
-    return keys.length === Object.keys(q).length &&
-      keys.every((key) => Object.hasOwn(q, key) && equal(p[key], q[key]));
-  };
-  return equal(a, b);
+export function same(
+  x: unknown,
+  y: unknown,
+  seen = new Map<unknown, unknown>(),
+): boolean {
+  if (Object.is(x, y)) return true;
+  if (!x || !y || typeof x !== "object" || typeof y !== "object") return false;
+  if (Array.isArray(x) !== Array.isArray(y)) return false;
+  if (seen.get(x) === y) return true;
+  seen.set(x, y);
+  const [p, q] = [x as Record<string, unknown>, y as Record<string, unknown>];
+  const keys = Object.keys(p);
+  return keys.length === Object.keys(q).length &&
+    keys.every((key) => Object.hasOwn(q, key) && same(p[key], q[key], seen));
 }
 
 /** The own keys whose values differ between two objects (a non-object has none). */

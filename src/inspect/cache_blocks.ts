@@ -146,8 +146,7 @@ export function cacheBlocks(
   // Text after a block that changes every step is never a cache hit.
   const step = blocks.findIndex((block) => block.stability === "step");
   const prefix = step === -1 ? blocks.length : step;
-  for (let i = Math.max(0, prefix - max); i < prefix; i++) {
-    blocks[i]!.cache = true;
-  }
+  const cached = blocks.slice(Math.max(0, prefix - max), prefix);
+  for (const block of cached) block.cache = true;
   return blocks;
 }

@@ -9,6 +9,7 @@ import type { PromptAssembly, Stability, ToolSchema } from "../core/types.ts";
 import { toolLayer, toolOwner } from "../core/tools.ts";
 import { referencesOf } from "../render/_template.ts";
 import { type PartSpan, renderAssembly } from "../render/_walk.ts";
+import { defined } from "../registry/_store.ts";
 import { estimateTokens } from "./estimate_tokens.ts";
 
 /**
@@ -194,7 +195,8 @@ export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
 /** One channel rendered and explained: the system prompt's or the runtime context's. */
 export type Explained = PromptExplanation["context"];
 
-const VOLATILITY = { static: 0, session: 1, step: 2 } as const;
+/** Stabilities from the least volatile. */
+const VOLATILITY: readonly Stability[] = ["static", "session", "step"];
 
 /**
  * Explains one channel: the system prompt (`"section"`) or the runtime
@@ -209,31 +211,28 @@ export function explainSequence(
   const text = renderAssembly(assembly, { kind, spans, dropped });
   // A span's positions are relative to `at`, the start of the part holding it.
   const explain = (span: PartSpan, at: number): ItemExplanation => {
-    const { part } = span;
-    const start = at + span.start;
-    const end = at + span.end;
-    const explained: ItemExplanation = {
-      name: part.name,
-      order: part.order,
-      stability: part.stability ?? "static",
+    const [start, end] = [at + span.start, at + span.end];
+    const { name, order, stability = "static", owner, layer, shadows } =
+      span.part;
+    const explained: ItemExplanation = defined({
+      name,
+      order,
+      stability,
       separatorStart: at + span.separatorStart,
       start,
       end,
       chars: end - start,
       tokens: estimateTokens(text.slice(start, end)),
-      variables: [...referencesOf(part, new Set())],
-    };
-    const { owner, layer, shadows } = part;
-    if (owner !== undefined) explained.owner = owner;
-    if (layer !== undefined) explained.layer = layer;
-    if (shadows !== undefined) explained.shadows = { ...shadows };
+      variables: [...referencesOf(span.part, new Set())],
+      owner,
+      layer,
+      shadows: shadows && { ...shadows },
+    });
     if (span.items === undefined) return explained;
     explained.items = span.items.map((item) => explain(item, start));
-    for (const { stability } of explained.items) {
-      if (VOLATILITY[stability] > VOLATILITY[explained.stability]) {
-        explained.stability = stability;
-      }
-    }
+    const parts = [explained, ...explained.items];
+    const most = Math.max(...parts.map((p) => VOLATILITY.indexOf(p.stability)));
+    explained.stability = VOLATILITY[most]!;
     return explained;
   };
   return { text, sections: spans.map((span) => explain(span, 0)), dropped };
@@ -253,14 +252,12 @@ function explainTool(tool: ToolSchema): ToolExplanation {
   }
   const named = typeof name === "string" ? name : "";
   const described = typeof description === "string" ? description : "";
-  const explained: ToolExplanation = {
+  return defined({
     name: named,
     descriptionChars: described.length,
     parametersChars: json.length,
     tokens: estimateTokens(named + described + json),
-  };
-  const [owner, layer] = [toolOwner(tool), toolLayer(tool)];
-  if (owner !== undefined) explained.owner = owner;
-  if (layer !== undefined) explained.layer = layer;
-  return explained;
+    owner: toolOwner(tool),
+    layer: toolLayer(tool),
+  });
 }
