@@ -79,9 +79,7 @@ function faultOf(
     return ["separator", STRING, value];
   }
   if (!maybeBoolean(value = fields.trim)) return ["trim", BOOLEAN, value];
-  if (!maybeBoolean(value = fields.literal)) {
-    return ["literal", BOOLEAN, value];
-  }
+  if (!maybeBoolean(value = fields.literal)) return ["literal", BOOLEAN, value];
   if (kind === "section" && !maybeBoolean(value = fields.complete)) {
     return ["complete", BOOLEAN, value];
   }

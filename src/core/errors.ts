@@ -258,28 +258,22 @@ export function failure(
   return new PromptError(code, message, { ...where, ...fields });
 }
 
+const HANDLER = '"system-prompt/assemble" handler';
+
 /** `item "x" of list "tools" of "bash" in layer "sub"`, or any part of it. */
 export function describeWhere(where: Where): string {
+  const { item, list, section, context, variable, tool, handler } = where;
+  const path = (list ?? [section ?? context ?? ""]).map(quote).join(" > ");
   let what = "";
-  if (where.item !== undefined) {
-    const path = where.list ?? [where.section ?? where.context ?? ""];
-    what = `item ${quote(where.item)} of list ${path.map(quote).join(" > ")}`;
-  } else if (where.list !== undefined) {
-    what = `list ${where.list.map(quote).join(" > ")}`;
-  } else if (where.section !== undefined) {
-    what = `section ${quote(where.section)}`;
-  } else if (where.context !== undefined) {
-    what = `context entry ${quote(where.context)}`;
-  } else if (where.variable !== undefined) {
-    what = `variable ${quote(where.variable)}`;
-  } else if (where.tool !== undefined) {
-    what = `tool ${quote(where.tool)}`;
-  } else if (where.handler !== undefined) {
-    what = `"system-prompt/assemble" handler ${quote(where.handler)}`;
-  }
+  if (item !== undefined) what = `item ${quote(item)} of list ${path}`;
+  else if (list !== undefined) what = `list ${path}`;
+  else if (section !== undefined) what = `section ${quote(section)}`;
+  else if (context !== undefined) what = `context entry ${quote(context)}`;
+  else if (variable !== undefined) what = `variable ${quote(variable)}`;
+  else if (tool !== undefined) what = `tool ${quote(tool)}`;
+  else if (handler !== undefined) what = `${HANDLER} ${quote(handler)}`;
   // With a handler and a part, the owner is the handler's, named in the action.
-  const ofOwner = where.handler === undefined ||
-    what.startsWith('"system-prompt/assemble"');
+  const ofOwner = handler === undefined || what.startsWith(HANDLER);
   if ("owner" in where && ofOwner) what += ` of ${describeOwner(where.owner)}`;
   if (where.layer !== undefined) what += ` in layer ${quote(where.layer)}`;
   return what.trimStart();

@@ -184,7 +184,6 @@ function withoutItem(part: unknown, name: string | undefined): unknown {
     const rest = [...items.slice(0, i), ...inner, ...items.slice(i + 1)];
     return { ...(part as object), items: rest };
   }
-  return undefined;
 }
 
 /** The names `part` (its heading, footer, items at any depth) references; none when literal. */

@@ -123,10 +123,9 @@ export async function checkPrompt<C>(
     const how = { ...(layer && { layer }), ...(signal && { signal }) };
     for (const [i, each] of contexts.entries()) {
       let assembly: types.PromptAssembly;
+      const step = [each, how] as types.AssembleArgs<C>;
       try {
-        assembly = await prompt.assemble(
-          ...[each, how] as types.AssembleArgs<C>,
-        );
+        assembly = await prompt.assemble(...step);
       } catch (error) {
         // An orphan item is a fault of the registrations, reported as such.
         const orphan = error instanceof PromptError &&

@@ -33,8 +33,7 @@ import type { PromptErrorCode } from "../core/errors.ts";
  */
 export type DiagnosticCode =
   | PromptErrorCode
-  | "assemble-failed"
-  | "check-failed"
+  | `${"assemble" | "check"}-failed`
   | "unused-variable"
   | "duplicate-sentence"
   | "tool-guidance-band"
