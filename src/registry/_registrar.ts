@@ -9,14 +9,7 @@
  */
 
 import { failure, type PromptError } from "../core/errors.ts";
-import type {
-  ChangeListener,
-  Disposer,
-  PromptChange,
-  PromptLayer,
-  PromptRegistrar,
-  PromptScope,
-} from "../core/types.ts";
+import type { ChangeListener, Disposer, PromptChange } from "../core/types.ts";
 import type { Provenance } from "../core/tools.ts";
 import { handlerName } from "./_guard.ts";
 import { disposer, type Registry } from "./_registry.ts";
@@ -57,36 +50,31 @@ const KINDS: Record<
 };
 
 /** One registration: what it is, the value, its list, name or event. */
-interface Given {
-  readonly kind: PromptChange["kind"];
-  readonly value: unknown;
-  readonly key?: unknown;
-}
+type Given = { kind: PromptChange["kind"]; value: unknown; key?: unknown };
 
 /** A registrar's place, and what it does when disposed. */
-interface Options extends Provenance {
-  readonly onDispose?: () => void;
-}
+type Place = Provenance & { readonly onDispose?: () => void };
+
+/** The place of the root registrar: no owner, no layer. */
+const ROOT: Place = { owner: undefined, layer: undefined };
 
 /**
  * The registration methods, bound to a place. A scope or layer tracks what
- * it registered (and a layer its scopes), so disposing it removes
- * everything at once; the root (no owner, no layer) tracks nothing: it is
- * never disposed.
+ * it registered, so disposing it removes everything at once; the root
+ * tracks nothing: it is never disposed.
  */
-export class Registrar<C> implements PromptRegistrar<C> {
+export class Registrar {
   readonly #registry: Registry;
-  readonly #place: Options;
+  readonly #place: Place;
   readonly #live: Set<Disposer> | undefined;
   // A layer's live scopes: a disposed scope leaves the set.
-  readonly #scopes = new Set<Registrar<C>>();
+  readonly #scopes = new Set<Registrar>();
   #disposed = false;
 
-  constructor(registry: Registry, place: Options) {
+  constructor(registry: Registry, place: Place = ROOT) {
     this.#registry = registry;
     this.#place = place;
-    const root = place.owner === undefined && place.layer === undefined;
-    this.#live = root ? undefined : new Set();
+    this.#live = place === ROOT ? undefined : new Set();
   }
 
   get disposed(): boolean {
@@ -129,16 +117,10 @@ export class Registrar<C> implements PromptRegistrar<C> {
   dispose(): void {
     if (this.#disposed || this.#live === undefined) return;
     this.#disposed = true;
-    const live = [...this.#live].reverse();
-    this.#live.clear();
-    // No disposer throws (a listener's failure goes to onListenerError);
-    // the hook runs whatever happens.
-    try {
-      for (const dispose of live) dispose();
-      for (const scope of [...this.#scopes]) scope.dispose();
-    } finally {
-      this.#place.onDispose?.();
-    }
+    // Each one leaves its set: copies.
+    for (const dispose of [...this.#live].reverse()) dispose();
+    for (const scope of [...this.#scopes]) scope.dispose();
+    this.#place.onDispose?.();
   }
 
   [Symbol.dispose](): void {
@@ -146,11 +128,11 @@ export class Registrar<C> implements PromptRegistrar<C> {
   }
 
   /** A scope inside this layer, disposed with it. */
-  protected open(owner: string): PromptScope<C> {
+  protected open(owner: string): Scope {
     if (this.#disposed) throw refused("open scope", this.#place);
-    const layer = this.#place.layer;
     const onDispose = () => void this.#scopes.delete(scope);
-    const scope = new Scope<C>(this.#registry, { owner, layer, onDispose });
+    const layer = this.#place.layer;
+    const scope = new Scope(this.#registry, { owner, layer, onDispose });
     this.#scopes.add(scope);
     return scope;
   }
@@ -168,8 +150,9 @@ export class Registrar<C> implements PromptRegistrar<C> {
     let what = handler ? `"${key}" handler` : name;
     if (this.#disposed) throw refused(`add ${what}`, this.#place);
     if (handler && !EVENTS.includes(key)) {
-      const shown = JSON.stringify(key);
-      const state = `unknown event ${shown}; expected ${EXPECTED}`;
+      const state = `unknown event ${
+        JSON.stringify(key)
+      }; expected ${EXPECTED}`;
       throw new TypeError(`Cannot add handler: ${state}`);
     }
     const path = kind === "item" || kind === "items" ? listPath(key, what) : [];
@@ -222,11 +205,11 @@ export class Registrar<C> implements PromptRegistrar<C> {
 }
 
 /** An owner scope (global, or inside a layer). */
-export class Scope<C> extends Registrar<C> implements PromptScope<C> {
+export class Scope extends Registrar {
   readonly owner: string;
   readonly layer: string | undefined;
 
-  constructor(registry: Registry, place: Options) {
+  constructor(registry: Registry, place: Place) {
     const { owner } = place;
     if (typeof owner !== "string" || owner === "") {
       const got = JSON.stringify(owner) ?? typeof owner;
@@ -240,30 +223,36 @@ export class Scope<C> extends Registrar<C> implements PromptScope<C> {
 }
 
 /** A layer: its own table on top of its parent's and the global one. */
-export class Layer<C> extends Registrar<C> implements PromptLayer<C> {
+export class Layer extends Registrar {
   readonly key: string;
   readonly parent: string | undefined;
 
   constructor(registry: Registry, table: Table) {
-    const onDispose = () => registry.removeLayer(table);
-    super(registry, { owner: undefined, layer: table.key, onDispose });
-    this.key = table.key!;
-    this.parent = table.parent;
+    const { key, parent } = table;
+    // Only its own table: a listener may have opened a new layer of the key.
+    const onDispose = () => {
+      if (registry.layers.get(key!) !== table) return;
+      registry.layers.delete(key!);
+      registry.invalidate();
+    };
+    super(registry, { owner: undefined, layer: key, onDispose });
+    this.key = key!;
+    this.parent = parent;
     table.handle = this;
   }
 
-  scope(owner: string): PromptScope<C> {
+  scope(owner: string): Scope {
     return this.open(owner);
   }
 }
 
 /** The live layer of a key, or a new one (`invalid-option` for another parent). */
-export function openLayer<C>(
+export function openLayer(
   registry: Registry,
   key: string,
   parent: unknown,
-): Layer<C> {
-  const live = registry.layers.get(key)?.handle as Layer<C> | undefined;
+): Layer {
+  const live = registry.layers.get(key)?.handle as Layer | undefined;
   if (live !== undefined && !live.disposed) {
     if (parent !== undefined && parent !== live.parent) {
       const shown = JSON.stringify(live.parent ?? null);
@@ -287,5 +276,5 @@ export function openLayer<C>(
   const table = new Table(key, parent);
   registry.layers.set(key, table);
   registry.invalidate();
-  return new Layer<C>(registry, table);
+  return new Layer(registry, table);
 }

@@ -8,10 +8,18 @@
 
 import { failure } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
+import type { Provenance } from "../core/tools.ts";
 import type { Disposer, PromptRegistrations } from "../core/types.ts";
 import type { ChangeEvents } from "./_guard.ts";
 import { type Snapshot, snapshot } from "./_snapshot.ts";
-import { byNumericOrder, defined, partKey, Table } from "./_store.ts";
+import {
+  byNumericOrder,
+  defined,
+  type FunctionEntry,
+  type PartEntry,
+  partKey,
+  Table,
+} from "./_store.ts";
 
 /** Makes an idempotent, `Disposable` disposer. */
 export function disposer(undo: () => void): Disposer {
@@ -28,74 +36,17 @@ export function disposer(undo: () => void): Disposer {
 export class Registry {
   readonly global: Table = new Table(undefined, undefined);
   readonly layers: Map<string, Table> = new Map();
-  #snapshots = new Map<string | undefined, Snapshot>();
+  readonly #snapshots = new Map<string | undefined, Snapshot>();
 
   constructor(readonly events: ChangeEvents) {}
 
-  /** The snapshot of one chain, or `unknown-layer`; O(1) until a change. */
-  snapshot(layer: string | undefined): Snapshot {
-    let found = this.#snapshots.get(layer);
+  /**
+   * The snapshot of a layer's chain (farthest first, on the global table),
+   * or `unknown-layer`; O(1) until a change.
+   */
+  snapshot(key: string | undefined): Snapshot {
+    const found = this.#snapshots.get(key);
     if (found !== undefined) return found;
-    found = snapshot([this.global, ...this.#chain(layer)]);
-    this.#snapshots.set(layer, found);
-    return found;
-  }
-
-  removeLayer(table: Table): void {
-    // Only its own table: a listener may have opened a new layer of the key.
-    if (this.layers.get(table.key!) !== table) return;
-    this.layers.delete(table.key!);
-    this.invalidate();
-  }
-
-  /** What the registry holds, global and per layer, for inspection. */
-  describe(toolOrder: readonly string[]): PromptRegistrations {
-    const tables = [this.global, ...this.layers.values()];
-    const all = <T>(of: (table: Table) => Iterable<T>) =>
-      tables.flatMap((table) => [...of(table)]);
-    // Sections and context entries in prompt order, as a reader expects.
-    const parts = all((table) =>
-      [...table.parts.values()].sort(byNumericOrder)
-    );
-    const top = (kind: "section" | "context") =>
-      parts.filter((part) => part.kind === kind).map((part) => {
-        const { name, list, owner, layer } = part;
-        const order = typeof part.order === "number" ? part.order : 0;
-        return defined({ name, order, list: list && YES, owner, layer });
-      });
-    const at = (path: readonly string[]) => ({
-      list: path.join("/"),
-      path: [...path],
-    });
-    return {
-      sections: top("section"),
-      contexts: top("context"),
-      variables: all((table) => table.variables.values()).map(
-        ({ name, owner, layer }) => defined({ name, owner, layer }),
-      ),
-      toolProviders: all((table) => table.tools).map(({ owner, layer }) =>
-        defined({ owner, layer })
-      ),
-      handlers: all((table) => table.handlers).map(({ name, owner, layer }) =>
-        defined({ handler: name, owner, layer })
-      ),
-      items: parts.filter((part) => part.kind === "item").map((part) => {
-        const { name, list, owner, layer } = part;
-        const rest = { declaresList: list && YES, owner, layer };
-        return defined({ ...at(part.path), name, ...rest });
-      }),
-      itemProviders: all((table) => table.itemProviders).map(
-        ({ path, owner, layer }) => defined({ ...at(path), owner, layer }),
-      ),
-      layers: [...this.layers.values()].map(({ key, parent }) =>
-        defined({ key, parent })
-      ),
-      toolOrder: [...toolOrder],
-    };
-  }
-
-  /** The layer chain of a key, farthest first, or `unknown-layer`. */
-  #chain(key: string | undefined): Table[] {
     const chain: Table[] = [];
     for (let next = key; next !== undefined; next = chain[0]!.parent) {
       const table = this.layers.get(next);
@@ -117,22 +68,70 @@ export class Registry {
       const action = `assemble layer "${key}"`;
       throw failure("unknown-layer", action, {}, state, fields);
     }
-    return chain;
+    const made = snapshot([this.global, ...chain]);
+    this.#snapshots.set(key, made);
+    return made;
+  }
+
+  /** A registration came or went: every chain gets a new snapshot. */
+  invalidate(): void {
+    this.#snapshots.clear();
+  }
+
+  /** What the registry holds, global and per layer, for inspection. */
+  describe(toolOrder: readonly string[]): PromptRegistrations {
+    const tables = [this.global, ...this.layers.values()];
+    const all = (key: "variables" | "tools" | "itemProviders" | "handlers") =>
+      tables.flatMap((table): FunctionEntry[] => [...table[key].values()]);
+    // Parts in prompt order, as a reader expects.
+    const parts = (kind: PartEntry["kind"]) =>
+      tables.flatMap((table) =>
+        [...table.parts.values()].filter((part) => part.kind === kind)
+          .sort(byNumericOrder)
+      );
+    const top = (part: PartEntry) => {
+      const order = typeof part.order === "number" ? part.order : 0;
+      return row(part, { name: part.name, order, list: part.list && YES });
+    };
+    const at = (path: readonly string[]) => ({
+      list: path.join("/"),
+      path: [...path],
+    });
+    return {
+      sections: parts("section").map(top),
+      contexts: parts("context").map(top),
+      variables: all("variables").map((entry) =>
+        row(entry, { name: entry.name })
+      ),
+      toolProviders: all("tools").map((entry) => row(entry, {})),
+      handlers: all("handlers").map((entry) =>
+        row(entry, { handler: entry.name })
+      ),
+      items: parts("item").map((part) => {
+        const own = { name: part.name, declaresList: part.list && YES };
+        return row(part, { ...at(part.path), ...own });
+      }),
+      itemProviders: all("itemProviders").map((entry) =>
+        row(entry, at(entry.path))
+      ),
+      layers: [...this.layers.values()].map(({ key, parent }) =>
+        defined({ key, parent })
+      ),
+      toolOrder: [...toolOrder],
+    };
   }
 
   /** Whether any table holds a context entry list of this name. */
   isContextList(name: string): boolean {
     const key = partKey("context", [], name);
-    for (const table of [this.global, ...this.layers.values()]) {
-      if (table.parts.get(key)?.list !== undefined) return true;
-    }
-    return false;
+    const tables = [this.global, ...this.layers.values()];
+    return tables.some((table) => table.parts.get(key)?.list !== undefined);
   }
+}
 
-  /** A registration came or went: every chain gets a new snapshot. */
-  invalidate(): void {
-    if (this.#snapshots.size > 0) this.#snapshots = new Map();
-  }
+/** A registration's row: its own fields, then its owner and layer. */
+function row<T extends object>(entry: Provenance, fields: T) {
+  return defined({ ...fields, owner: entry.owner, layer: entry.layer });
 }
 
 /** `list && YES` is `true` for a list, `undefined` for none. */

@@ -57,7 +57,7 @@ import { ToolCopies } from "./_tools.ts";
  */
 export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   readonly #registry: Registry;
-  readonly #root: Registrar<C>;
+  readonly #root: Registrar;
   readonly #separator: string | undefined;
   readonly #order: ToolOrder;
   readonly #copies = new ToolCopies();
@@ -79,8 +79,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
     this.#order = toolOrder(options.toolOrder);
     const onError = options.onListenerError ?? ((e) => console.error(e));
     this.#registry = new Registry(new ChangeEvents(onError));
-    const root = { owner: undefined, layer: undefined };
-    this.#root = new Registrar(this.#registry, root);
+    this.#root = new Registrar(this.#registry);
   }
 
   /**
@@ -262,7 +261,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   scope(owner: string): PromptScope<C> {
-    return new Scope<C>(this.#registry, { owner, layer: undefined });
+    return new Scope(this.#registry, { owner, layer: undefined });
   }
 
   /**
@@ -288,7 +287,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   layer(key: string, options: { parent?: string } = {}): PromptLayer<C> {
-    return openLayer<C>(this.#registry, key, options.parent);
+    return openLayer(this.#registry, key, options.parent);
   }
 
   /**
