@@ -150,9 +150,8 @@ export class Registrar {
     let what = handler ? `"${key}" handler` : name;
     if (this.#disposed) throw refused(`add ${what}`, this.#place);
     if (handler && !EVENTS.includes(key)) {
-      const state = `unknown event ${
-        JSON.stringify(key)
-      }; expected ${EXPECTED}`;
+      const shown = JSON.stringify(key);
+      const state = `unknown event ${shown}; expected ${EXPECTED}`;
       throw new TypeError(`Cannot add handler: ${state}`);
     }
     const path = kind === "item" || kind === "items" ? listPath(key, what) : [];
@@ -244,37 +243,33 @@ export class Layer extends Registrar {
   scope(owner: string): Scope {
     return this.open(owner);
   }
-}
 
-/** The live layer of a key, or a new one (`invalid-option` for another parent). */
-export function openLayer(
-  registry: Registry,
-  key: string,
-  parent: unknown,
-): Layer {
-  const live = registry.layers.get(key)?.handle as Layer | undefined;
-  if (live !== undefined && !live.disposed) {
-    if (parent !== undefined && parent !== live.parent) {
-      const shown = JSON.stringify(live.parent ?? null);
-      const state = `it is live with parent ${shown}`;
-      throw failure("invalid-option", "open layer", { layer: key }, state);
+  /** The live layer of a key, or a new one (`invalid-option` for another parent). */
+  static open(registry: Registry, key: string, parent: unknown): Layer {
+    const live = registry.layers.get(key)?.handle as Layer | undefined;
+    if (live !== undefined && !live.disposed) {
+      if (parent !== undefined && parent !== live.parent) {
+        const shown = JSON.stringify(live.parent ?? null);
+        const state = `it is live with parent ${shown}`;
+        throw failure("invalid-option", "open layer", { layer: key }, state);
+      }
+      return live;
     }
-    return live;
+    if (typeof key !== "string" || key === "") {
+      const state = `key must be a non-empty string, got ${typeof key}`;
+      throw new TypeError(`Cannot add layer: ${state}`);
+    }
+    if (parent !== undefined && typeof parent !== "string") {
+      const state = `parent must be a string, got ${typeof parent}`;
+      throw new TypeError(`Cannot add layer "${key}": ${state}`);
+    }
+    if (parent === key) {
+      const state = "a layer cannot be its own parent";
+      throw failure("invalid-option", "add layer", { layer: key }, state);
+    }
+    const table = new Table(key, parent);
+    registry.layers.set(key, table);
+    registry.invalidate();
+    return new Layer(registry, table);
   }
-  if (typeof key !== "string" || key === "") {
-    const state = `key must be a non-empty string, got ${typeof key}`;
-    throw new TypeError(`Cannot add layer: ${state}`);
-  }
-  if (parent !== undefined && typeof parent !== "string") {
-    const state = `parent must be a string, got ${typeof parent}`;
-    throw new TypeError(`Cannot add layer "${key}": ${state}`);
-  }
-  if (parent === key) {
-    const state = "a layer cannot be its own parent";
-    throw failure("invalid-option", "add layer", { layer: key }, state);
-  }
-  const table = new Table(key, parent);
-  registry.layers.set(key, table);
-  registry.invalidate();
-  return new Layer(registry, table);
 }

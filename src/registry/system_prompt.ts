@@ -32,7 +32,7 @@ import { assemble } from "./_assemble.ts";
 import type { Snapshot } from "./_snapshot.ts";
 
 import { ChangeEvents } from "./_guard.ts";
-import { openLayer, Registrar, Scope } from "./_registrar.ts";
+import { Layer, Registrar, Scope } from "./_registrar.ts";
 import { Registry } from "./_registry.ts";
 import { renderStep, StepMemory, type StepState } from "./_step.ts";
 import { type ToolOrder, toolOrder } from "./_tool_order.ts";
@@ -287,7 +287,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   layer(key: string, options: { parent?: string } = {}): PromptLayer<C> {
-    return openLayer(this.#registry, key, options.parent);
+    return Layer.open(this.#registry, key, options.parent);
   }
 
   /**
