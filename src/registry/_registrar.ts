@@ -1,28 +1,157 @@
 /**
- * The registrars: the root, owner scopes, layers and scopes inside layers
- * are one class bound to a place, with one path that checks and stores
- * every kind of registration. Arguments are `unknown` here: every one is
- * checked at run time, and the public types are `SystemPrompt`'s,
+ * The registry's state and its registrars. The state: the global table
+ * and one per layer, the change events, the snapshot of each layer chain
+ * (dropped on every change), and what `registrations()` reports of it
+ * all. The registrars: the root, owner scopes, layers and scopes inside
+ * layers are one class bound to a place, with one path that checks and
+ * stores every kind of registration. Arguments are `unknown` here: every
+ * one is checked at run time, and the public types are `SystemPrompt`'s,
  * `PromptScope`'s and `PromptLayer`'s.
  *
  * @module
  */
 
 import { failure, type PromptError } from "../core/errors.ts";
-import type { ChangeListener, Disposer, PromptChange } from "../core/types.ts";
+import { closestName, didYouMean } from "../core/names.ts";
 import type { Provenance } from "../core/tools.ts";
-import { handlerName } from "./_guard.ts";
-import { disposer, type Registry } from "./_registry.ts";
+import type {
+  ChangeListener,
+  Disposer,
+  PromptChange,
+  PromptRegistrations,
+} from "../core/types.ts";
+import { type ChangeEvents, handlerName } from "./_guard.ts";
+import { type Snapshot, snapshot } from "./_snapshot.ts";
 import {
   addPart,
   addVariable,
+  byNumericOrder,
   defined,
+  type FunctionEntry,
   listPath,
+  type PartEntry,
   partEntry,
+  partKey,
   requireFunction,
   Table,
   type UserFunction,
 } from "./_store.ts";
+
+/** Makes an idempotent, `Disposable` disposer. */
+export function disposer(undo: () => void): Disposer {
+  let done = false;
+  const dispose = (() => {
+    if (done) return;
+    done = true;
+    undo();
+  }) as Disposer;
+  dispose[Symbol.dispose] = dispose;
+  return dispose;
+}
+/** The tables, the change events and the snapshot of each chain. */
+export class Registry {
+  readonly global: Table = new Table(undefined, undefined);
+  readonly layers: Map<string, Table> = new Map();
+  readonly #snapshots = new Map<string | undefined, Snapshot>();
+
+  constructor(readonly events: ChangeEvents) {}
+
+  /**
+   * The snapshot of a layer's chain (farthest first, on the global table),
+   * or `unknown-layer`; O(1) until a change.
+   */
+  snapshot(key: string | undefined): Snapshot {
+    const found = this.#snapshots.get(key);
+    if (found !== undefined) return found;
+    const chain: Table[] = [];
+    for (let next = key; next !== undefined; next = chain[0]!.parent) {
+      const table = this.layers.get(next);
+      if (table !== undefined && !chain.includes(table)) {
+        chain.unshift(table);
+        continue;
+      }
+      // A live layer met twice: the parents loop.
+      const suggestion = table
+        ? undefined
+        : closestName(next, this.layers.keys());
+      const reason = table
+        ? `its parent chain loops back to "${next}"`
+        : next === key
+        ? "no live layer has this key"
+        : `its parent "${next}" is not a live layer`;
+      const state = reason + didYouMean(suggestion);
+      const fields = { layer: key, suggestion };
+      const action = `assemble layer "${key}"`;
+      throw failure("unknown-layer", action, {}, state, fields);
+    }
+    const made = snapshot([this.global, ...chain]);
+    this.#snapshots.set(key, made);
+    return made;
+  }
+
+  /** A registration came or went: every chain gets a new snapshot. */
+  invalidate(): void {
+    this.#snapshots.clear();
+  }
+
+  /** What the registry holds, global and per layer, for inspection. */
+  describe(toolOrder: readonly string[]): PromptRegistrations {
+    const tables = [this.global, ...this.layers.values()];
+    const all = (key: "variables" | "tools" | "itemProviders" | "handlers") =>
+      tables.flatMap((table): FunctionEntry[] => [...table[key].values()]);
+    // Parts in prompt order, as a reader expects.
+    const parts = (kind: PartEntry["kind"]) =>
+      tables.flatMap((table) =>
+        [...table.parts.values()].filter((part) => part.kind === kind)
+          .sort(byNumericOrder)
+      );
+    const top = (part: PartEntry) => {
+      const order = typeof part.order === "number" ? part.order : 0;
+      return row(part, { name: part.name, order, list: part.list && YES });
+    };
+    const at = (path: readonly string[]) => ({
+      list: path.join("/"),
+      path: [...path],
+    });
+    return {
+      sections: parts("section").map(top),
+      contexts: parts("context").map(top),
+      variables: all("variables").map((entry) =>
+        row(entry, { name: entry.name })
+      ),
+      toolProviders: all("tools").map((entry) => row(entry, {})),
+      handlers: all("handlers").map((entry) =>
+        row(entry, { handler: entry.name })
+      ),
+      items: parts("item").map((part) => {
+        const own = { name: part.name, declaresList: part.list && YES };
+        return row(part, { ...at(part.path), ...own });
+      }),
+      itemProviders: all("itemProviders").map((entry) =>
+        row(entry, at(entry.path))
+      ),
+      layers: [...this.layers.values()].map(({ key, parent }) =>
+        defined({ key, parent })
+      ),
+      toolOrder: [...toolOrder],
+    };
+  }
+
+  /** Whether any table holds a context entry list of this name. */
+  isContextList(name: string): boolean {
+    const key = partKey("context", [], name);
+    const tables = [this.global, ...this.layers.values()];
+    return tables.some((table) => table.parts.get(key)?.list !== undefined);
+  }
+}
+
+/** A registration's row: its own fields, then its owner and layer. */
+function row<T extends object>(entry: Provenance, fields: T) {
+  return defined({ ...fields, owner: entry.owner, layer: entry.layer });
+}
+
+/** `list && YES` is `true` for a list, `undefined` for none. */
+const YES = true as const;
 
 /** The `scope-disposed` error of an action on a disposed scope or layer. */
 function refused(action: string, { owner, layer }: Provenance): PromptError {
@@ -35,11 +164,11 @@ function refused(action: string, { owner, layer }: Provenance): PromptError {
 const EVENTS: unknown[] = ["system-prompt/assemble", "system-prompt/change"];
 const EXPECTED = `"${EVENTS.join('" or "')}"`;
 
+type Kind = PromptChange["kind"];
+type ProviderSet = "tools" | "itemProviders" | "handlers";
+
 /** How messages name a kind, and a provider's set in a table. */
-const KINDS: Record<
-  PromptChange["kind"],
-  readonly [what: string, set?: "tools" | "itemProviders" | "handlers"]
-> = {
+const KINDS: Record<Kind, readonly [what: string, set?: ProviderSet]> = {
   section: ["section"],
   context: ["context entry"],
   item: ["item"],
@@ -48,9 +177,6 @@ const KINDS: Record<
   items: ["item provider", "itemProviders"],
   "assemble-handler": ["handler", "handlers"],
 };
-
-/** One registration: what it is, the value, its list, name or event. */
-type Given = { kind: PromptChange["kind"]; value: unknown; key?: unknown };
 
 /** A registrar's place, and what it does when disposed. */
 type Place = Provenance & { readonly onDispose?: () => void };
@@ -82,31 +208,31 @@ export class Registrar {
   }
 
   section(section: unknown): Disposer {
-    return this.#add({ kind: "section", value: section });
+    return this.#add("section", [section]);
   }
 
   context(entry: unknown): Disposer {
-    return this.#add({ kind: "context", value: entry });
+    return this.#add("context", [entry]);
   }
 
   variable(name: unknown, provider: unknown): Disposer {
-    return this.#add({ kind: "variable", value: provider, key: name });
+    return this.#add("variable", [provider, name]);
   }
 
   tools(provider: unknown): Disposer {
-    return this.#add({ kind: "tools", value: provider });
+    return this.#add("tools", [provider]);
   }
 
   item(list: unknown, item: unknown): Disposer {
-    return this.#add({ kind: "item", value: item, key: list });
+    return this.#add("item", [item, list]);
   }
 
   items(list: unknown, provider: unknown): Disposer {
-    return this.#add({ kind: "items", value: provider, key: list });
+    return this.#add("items", [provider, list]);
   }
 
   on(event: unknown, handler: unknown): Disposer {
-    return this.#add({ kind: "assemble-handler", value: handler, key: event });
+    return this.#add("assemble-handler", [handler, event]);
   }
 
   /**
@@ -141,7 +267,7 @@ export class Registrar {
    * Checks and stores one registration; returns the disposer that undoes
    * it. Both are announced as change events.
    */
-  #add({ kind, value, key }: Given): Disposer {
+  #add(kind: Kind, [value, key]: readonly unknown[]): Disposer {
     const registry = this.#registry;
     const { owner, layer } = this.#place;
     const handler = kind === "assemble-handler";

@@ -32,8 +32,7 @@ import { assemble } from "./_assemble.ts";
 import type { Snapshot } from "./_snapshot.ts";
 
 import { ChangeEvents } from "./_guard.ts";
-import { Layer, Registrar, Scope } from "./_registrar.ts";
-import { Registry } from "./_registry.ts";
+import { Layer, Registrar, Registry, Scope } from "./_registrar.ts";
 import { renderStep, StepMemory, type StepState } from "./_step.ts";
 import { type ToolOrder, toolOrder } from "./_tool_order.ts";
 import { ToolCopies } from "./_tools.ts";
