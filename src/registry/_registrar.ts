@@ -91,7 +91,8 @@ export class Registry {
 
   /** A registration came or went: every chain gets a new snapshot. */
   invalidate(): void {
-    this.#snapshots.clear();
+    // Fast path: clearing an empty map still allocates.
+    if (this.#snapshots.size > 0) this.#snapshots.clear();
   }
 
   /** What the registry holds, global and per layer, for inspection. */

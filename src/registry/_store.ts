@@ -90,8 +90,11 @@ export function partWhere(
 export function defined<T extends object>(
   fields: T,
 ): { [K in keyof T]: Exclude<T[K], undefined> } {
-  const set = Object.entries(fields).filter(([, value]) => value !== undefined);
-  return Object.fromEntries(set) as never;
+  const out: Record<string, unknown> = {};
+  for (const key in fields) {
+    if (fields[key] !== undefined) out[key] = fields[key];
+  }
+  return out as never;
 }
 
 /** Parts by order, then name; order functions sort per step and count as 0 here. */
