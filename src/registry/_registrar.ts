@@ -50,7 +50,7 @@ export function disposer(undo: () => void): Disposer {
 }
 /** The tables, the change events and the snapshot of each chain. */
 export class Registry {
-  readonly global: Table = new Table(undefined, undefined);
+  readonly global: Table = new Table();
   readonly layers: Map<string, Table> = new Map();
   readonly #snapshots = new Map<string | undefined, Snapshot>();
 
@@ -138,11 +138,15 @@ export class Registry {
     };
   }
 
-  /** Whether any table holds a context entry list of this name. */
-  isContextList(name: string): boolean {
-    const key = partKey("context", [], name);
+  /**
+   * The sequence of an item's top-level list: a context entry's if any
+   * table holds a context entry list of its name.
+   */
+  topOf(path: readonly string[]): "section" | "context" {
+    const key = partKey("context", [], path[0]!);
     const tables = [this.global, ...this.layers.values()];
-    return tables.some((table) => table.parts.get(key)?.list !== undefined);
+    const some = tables.some((table) => table.parts.get(key)?.list);
+    return some ? "context" : "section";
   }
 }
 
@@ -166,14 +170,11 @@ const EVENTS: unknown[] = ["system-prompt/assemble", "system-prompt/change"];
 const EXPECTED = `"${EVENTS.join('" or "')}"`;
 
 type Kind = PromptChange["kind"];
-type ProviderSet = "tools" | "itemProviders" | "handlers";
+type Named = readonly [string, ("tools" | "itemProviders" | "handlers")?];
 
-/** How messages name a kind, and a provider's set in a table. */
-const KINDS: Record<Kind, readonly [what: string, set?: ProviderSet]> = {
-  section: ["section"],
+/** How messages name a kind (if not by the kind), and a provider's set. */
+const KINDS: Partial<Record<Kind, Named>> = {
   context: ["context entry"],
-  item: ["item"],
-  variable: ["variable"],
   tools: ["tool provider", "tools"],
   items: ["item provider", "itemProviders"],
   "assemble-handler": ["handler", "handlers"],
@@ -272,7 +273,7 @@ export class Registrar {
     const registry = this.#registry;
     const { owner, layer } = this.#place;
     const handler = kind === "assemble-handler";
-    const [name, set] = KINDS[kind];
+    const [name, set] = KINDS[kind] ?? [kind];
     // How messages name it.
     let what = handler ? `"${key}" handler` : name;
     if (this.#disposed) throw refused(`add ${what}`, this.#place);
@@ -293,9 +294,7 @@ export class Registrar {
     let named: string | undefined;
     if (listener) undo = registry.events.listen(value as ChangeListener, owner);
     else if (kind === "section" || kind === "context" || kind === "item") {
-      const top = kind === "item" && registry.isContextList(path[0]!)
-        ? "context"
-        : "section";
+      const top = kind === "item" ? registry.topOf(path) : "section";
       const entry = partEntry(kind, value, { path, owner, layer, top });
       named = entry.name;
       undo = addPart(table, entry);

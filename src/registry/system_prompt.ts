@@ -29,11 +29,9 @@ import type {
   VariableProvider,
 } from "../core/types.ts";
 import { assemble } from "./_assemble.ts";
-import type { Snapshot } from "./_snapshot.ts";
-
 import { ChangeEvents } from "./_guard.ts";
 import { Layer, Registrar, Registry, Scope } from "./_registrar.ts";
-import { renderStep, StepMemory, type StepState } from "./_step.ts";
+import { renderStep, StepMemory } from "./_step.ts";
 import { type ToolOrder, toolOrder } from "./_tool_order.ts";
 import { ToolCopies } from "./_tools.ts";
 
@@ -340,7 +338,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
 
   /** One step's snapshot and state; an unknown layer is a rejection. */
   #step<T>(
-    run: (snapshot: Snapshot, context: C, state: StepState) => Promise<T>,
+    run: (...args: Parameters<typeof renderStep>) => Promise<T>,
     [given, options]: [C?, RenderOptions?],
   ): Promise<T> {
     const context = given ?? {} as C;
