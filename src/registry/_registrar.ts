@@ -170,6 +170,8 @@ const EVENTS: unknown[] = ["system-prompt/assemble", "system-prompt/change"];
 const EXPECTED = `"${EVENTS.join('" or "')}"`;
 
 type Kind = PromptChange["kind"];
+/** One registration's value, and its list, name or event. */
+type Given = { readonly value: unknown; readonly key?: unknown };
 type Named = readonly [string, ("tools" | "itemProviders" | "handlers")?];
 
 /** How messages name a kind (if not by the kind), and a provider's set. */
@@ -210,31 +212,31 @@ export class Registrar {
   }
 
   section(section: unknown): Disposer {
-    return this.#add("section", [section]);
+    return this.#add("section", { value: section });
   }
 
   context(entry: unknown): Disposer {
-    return this.#add("context", [entry]);
+    return this.#add("context", { value: entry });
   }
 
   variable(name: unknown, provider: unknown): Disposer {
-    return this.#add("variable", [provider, name]);
+    return this.#add("variable", { value: provider, key: name });
   }
 
   tools(provider: unknown): Disposer {
-    return this.#add("tools", [provider]);
+    return this.#add("tools", { value: provider });
   }
 
   item(list: unknown, item: unknown): Disposer {
-    return this.#add("item", [item, list]);
+    return this.#add("item", { value: item, key: list });
   }
 
   items(list: unknown, provider: unknown): Disposer {
-    return this.#add("items", [provider, list]);
+    return this.#add("items", { value: provider, key: list });
   }
 
   on(event: unknown, handler: unknown): Disposer {
-    return this.#add("assemble-handler", [handler, event]);
+    return this.#add("assemble-handler", { value: handler, key: event });
   }
 
   /**
@@ -269,7 +271,7 @@ export class Registrar {
    * Checks and stores one registration; returns the disposer that undoes
    * it. Both are announced as change events.
    */
-  #add(kind: Kind, [value, key]: readonly unknown[]): Disposer {
+  #add(kind: Kind, { value, key }: Given): Disposer {
     const registry = this.#registry;
     const { owner, layer } = this.#place;
     const handler = kind === "assemble-handler";
