@@ -1,35 +1,162 @@
 /**
- * The registrars: the root, owner scopes, layers and scopes inside layers
- * are one class bound to a place, with one path that checks and stores
- * every kind of registration. Arguments are `unknown` here: every one is
- * checked at run time, and the public types are `SystemPrompt`'s,
+ * The registry's state and its registrars. The state: the global table
+ * and one per layer, the change events, the snapshot of each layer chain
+ * (dropped on every change), and what `registrations()` reports of it
+ * all. The registrars: the root, owner scopes, layers and scopes inside
+ * layers are one class bound to a place, with one path that checks and
+ * stores every kind of registration. Arguments are `unknown` here: every
+ * one is checked at run time, and the public types are `SystemPrompt`'s,
  * `PromptScope`'s and `PromptLayer`'s.
  *
  * @module
  */
 
 import { failure, type PromptError } from "../core/errors.ts";
+import { closestName, didYouMean } from "../core/names.ts";
+import type { Provenance } from "../core/tools.ts";
 import type {
   ChangeListener,
   Disposer,
   PromptChange,
-  PromptLayer,
-  PromptRegistrar,
-  PromptScope,
+  PromptRegistrations,
 } from "../core/types.ts";
-import type { Provenance } from "../core/tools.ts";
-import { handlerName } from "./_guard.ts";
-import { disposer, type Registry } from "./_registry.ts";
+import { type ChangeEvents, handlerName } from "./_guard.ts";
+import { type Snapshot, snapshot } from "./_snapshot.ts";
 import {
   addPart,
   addVariable,
+  byNumericOrder,
   defined,
+  type FunctionEntry,
   listPath,
+  type PartEntry,
   partEntry,
+  partKey,
   requireFunction,
   Table,
   type UserFunction,
 } from "./_store.ts";
+
+/** Makes an idempotent, `Disposable` disposer. */
+export function disposer(undo: () => void): Disposer {
+  let done = false;
+  const dispose = (() => {
+    if (done) return;
+    done = true;
+    undo();
+  }) as Disposer;
+  dispose[Symbol.dispose] = dispose;
+  return dispose;
+}
+/** The tables, the change events and the snapshot of each chain. */
+export class Registry {
+  readonly global: Table = new Table();
+  readonly layers: Map<string, Table> = new Map();
+  readonly #snapshots = new Map<string | undefined, Snapshot>();
+
+  constructor(readonly events: ChangeEvents) {}
+
+  /**
+   * The snapshot of a layer's chain (farthest first, on the global table),
+   * or `unknown-layer`; O(1) until a change.
+   */
+  snapshot(key: string | undefined): Snapshot {
+    const found = this.#snapshots.get(key);
+    if (found !== undefined) return found;
+    const chain: Table[] = [];
+    for (let next = key; next !== undefined; next = chain[0]!.parent) {
+      const table = this.layers.get(next);
+      if (table !== undefined && !chain.includes(table)) {
+        chain.unshift(table);
+        continue;
+      }
+      // A live layer met twice: the parents loop.
+      const suggestion = table
+        ? undefined
+        : closestName(next, this.layers.keys());
+      const reason = table
+        ? `its parent chain loops back to "${next}"`
+        : next === key
+        ? "no live layer has this key"
+        : `its parent "${next}" is not a live layer`;
+      const state = reason + didYouMean(suggestion);
+      const fields = { layer: key, suggestion };
+      const action = `assemble layer "${key}"`;
+      throw failure("unknown-layer", action, {}, state, fields);
+    }
+    const made = snapshot([this.global, ...chain]);
+    this.#snapshots.set(key, made);
+    return made;
+  }
+
+  /** A registration came or went: every chain gets a new snapshot. */
+  invalidate(): void {
+    // Fast path: clearing an empty map still allocates.
+    if (this.#snapshots.size > 0) this.#snapshots.clear();
+  }
+
+  /** What the registry holds, global and per layer, for inspection. */
+  describe(toolOrder: readonly string[]): PromptRegistrations {
+    const tables = [this.global, ...this.layers.values()];
+    const all = (key: "variables" | "tools" | "itemProviders" | "handlers") =>
+      tables.flatMap((table): FunctionEntry[] => [...table[key].values()]);
+    // Parts in prompt order, as a reader expects.
+    const parts = (kind: PartEntry["kind"]) =>
+      tables.flatMap((table) =>
+        [...table.parts.values()].filter((part) => part.kind === kind)
+          .sort(byNumericOrder)
+      );
+    const top = (part: PartEntry) => {
+      const order = typeof part.order === "number" ? part.order : 0;
+      return row(part, { name: part.name, order, list: part.list && YES });
+    };
+    const at = (path: readonly string[]) => ({
+      list: path.join("/"),
+      path: [...path],
+    });
+    return {
+      sections: parts("section").map(top),
+      contexts: parts("context").map(top),
+      variables: all("variables").map((entry) =>
+        row(entry, { name: entry.name })
+      ),
+      toolProviders: all("tools").map((entry) => row(entry, {})),
+      handlers: all("handlers").map((entry) =>
+        row(entry, { handler: entry.name })
+      ),
+      items: parts("item").map((part) => {
+        const own = { name: part.name, declaresList: part.list && YES };
+        return row(part, { ...at(part.path), ...own });
+      }),
+      itemProviders: all("itemProviders").map((entry) =>
+        row(entry, at(entry.path))
+      ),
+      layers: [...this.layers.values()].map(({ key, parent }) =>
+        defined({ key, parent })
+      ),
+      toolOrder: [...toolOrder],
+    };
+  }
+
+  /**
+   * The sequence of an item's top-level list: a context entry's if any
+   * table holds a context entry list of its name.
+   */
+  topOf(path: readonly string[]): "section" | "context" {
+    const key = partKey("context", [], path[0]!);
+    const tables = [this.global, ...this.layers.values()];
+    const some = tables.some((table) => table.parts.get(key)?.list);
+    return some ? "context" : "section";
+  }
+}
+
+/** A registration's row: its own fields, then its owner and layer. */
+function row<T extends object>(entry: Provenance, fields: T) {
+  return defined({ ...fields, owner: entry.owner, layer: entry.layer });
+}
+
+/** `list && YES` is `true` for a list, `undefined` for none. */
+const YES = true as const;
 
 /** The `scope-disposed` error of an action on a disposed scope or layer. */
 function refused(action: string, { owner, layer }: Provenance): PromptError {
@@ -42,51 +169,42 @@ function refused(action: string, { owner, layer }: Provenance): PromptError {
 const EVENTS: unknown[] = ["system-prompt/assemble", "system-prompt/change"];
 const EXPECTED = `"${EVENTS.join('" or "')}"`;
 
-/** How messages name a kind, and a provider's set in a table. */
-const KINDS: Record<
-  PromptChange["kind"],
-  readonly [what: string, set?: "tools" | "itemProviders" | "handlers"]
-> = {
-  section: ["section"],
+type Kind = PromptChange["kind"];
+/** One registration's value, and its list, name or event. */
+type Given = { readonly value: unknown; readonly key?: unknown };
+type Named = readonly [string, ("tools" | "itemProviders" | "handlers")?];
+
+/** How messages name a kind (if not by the kind), and a provider's set. */
+const KINDS: Partial<Record<Kind, Named>> = {
   context: ["context entry"],
-  item: ["item"],
-  variable: ["variable"],
   tools: ["tool provider", "tools"],
   items: ["item provider", "itemProviders"],
   "assemble-handler": ["handler", "handlers"],
 };
 
-/** One registration: what it is, the value, its list, name or event. */
-interface Given {
-  readonly kind: PromptChange["kind"];
-  readonly value: unknown;
-  readonly key?: unknown;
-}
-
 /** A registrar's place, and what it does when disposed. */
-interface Options extends Provenance {
-  readonly onDispose?: () => void;
-}
+type Place = Provenance & { readonly onDispose?: () => void };
+
+/** The place of the root registrar: no owner, no layer. */
+const ROOT: Place = { owner: undefined, layer: undefined };
 
 /**
  * The registration methods, bound to a place. A scope or layer tracks what
- * it registered (and a layer its scopes), so disposing it removes
- * everything at once; the root (no owner, no layer) tracks nothing: it is
- * never disposed.
+ * it registered, so disposing it removes everything at once; the root
+ * tracks nothing: it is never disposed.
  */
-export class Registrar<C> implements PromptRegistrar<C> {
+export class Registrar {
   readonly #registry: Registry;
-  readonly #place: Options;
+  readonly #place: Place;
   readonly #live: Set<Disposer> | undefined;
   // A layer's live scopes: a disposed scope leaves the set.
-  readonly #scopes = new Set<Registrar<C>>();
+  readonly #scopes = new Set<Registrar>();
   #disposed = false;
 
-  constructor(registry: Registry, place: Options) {
+  constructor(registry: Registry, place: Place = ROOT) {
     this.#registry = registry;
     this.#place = place;
-    const root = place.owner === undefined && place.layer === undefined;
-    this.#live = root ? undefined : new Set();
+    this.#live = place === ROOT ? undefined : new Set();
   }
 
   get disposed(): boolean {
@@ -94,31 +212,31 @@ export class Registrar<C> implements PromptRegistrar<C> {
   }
 
   section(section: unknown): Disposer {
-    return this.#add({ kind: "section", value: section });
+    return this.#add("section", { value: section });
   }
 
   context(entry: unknown): Disposer {
-    return this.#add({ kind: "context", value: entry });
+    return this.#add("context", { value: entry });
   }
 
   variable(name: unknown, provider: unknown): Disposer {
-    return this.#add({ kind: "variable", value: provider, key: name });
+    return this.#add("variable", { value: provider, key: name });
   }
 
   tools(provider: unknown): Disposer {
-    return this.#add({ kind: "tools", value: provider });
+    return this.#add("tools", { value: provider });
   }
 
   item(list: unknown, item: unknown): Disposer {
-    return this.#add({ kind: "item", value: item, key: list });
+    return this.#add("item", { value: item, key: list });
   }
 
   items(list: unknown, provider: unknown): Disposer {
-    return this.#add({ kind: "items", value: provider, key: list });
+    return this.#add("items", { value: provider, key: list });
   }
 
   on(event: unknown, handler: unknown): Disposer {
-    return this.#add({ kind: "assemble-handler", value: handler, key: event });
+    return this.#add("assemble-handler", { value: handler, key: event });
   }
 
   /**
@@ -129,16 +247,10 @@ export class Registrar<C> implements PromptRegistrar<C> {
   dispose(): void {
     if (this.#disposed || this.#live === undefined) return;
     this.#disposed = true;
-    const live = [...this.#live].reverse();
-    this.#live.clear();
-    // No disposer throws (a listener's failure goes to onListenerError);
-    // the hook runs whatever happens.
-    try {
-      for (const dispose of live) dispose();
-      for (const scope of [...this.#scopes]) scope.dispose();
-    } finally {
-      this.#place.onDispose?.();
-    }
+    // Each one leaves its set: copies.
+    for (const dispose of [...this.#live].reverse()) dispose();
+    for (const scope of [...this.#scopes]) scope.dispose();
+    this.#place.onDispose?.();
   }
 
   [Symbol.dispose](): void {
@@ -146,11 +258,11 @@ export class Registrar<C> implements PromptRegistrar<C> {
   }
 
   /** A scope inside this layer, disposed with it. */
-  protected open(owner: string): PromptScope<C> {
+  protected open(owner: string): Scope {
     if (this.#disposed) throw refused("open scope", this.#place);
-    const layer = this.#place.layer;
     const onDispose = () => void this.#scopes.delete(scope);
-    const scope = new Scope<C>(this.#registry, { owner, layer, onDispose });
+    const layer = this.#place.layer;
+    const scope = new Scope(this.#registry, { owner, layer, onDispose });
     this.#scopes.add(scope);
     return scope;
   }
@@ -159,11 +271,11 @@ export class Registrar<C> implements PromptRegistrar<C> {
    * Checks and stores one registration; returns the disposer that undoes
    * it. Both are announced as change events.
    */
-  #add({ kind, value, key }: Given): Disposer {
+  #add(kind: Kind, { value, key }: Given): Disposer {
     const registry = this.#registry;
     const { owner, layer } = this.#place;
     const handler = kind === "assemble-handler";
-    const [name, set] = KINDS[kind];
+    const [name, set] = KINDS[kind] ?? [kind];
     // How messages name it.
     let what = handler ? `"${key}" handler` : name;
     if (this.#disposed) throw refused(`add ${what}`, this.#place);
@@ -184,9 +296,7 @@ export class Registrar<C> implements PromptRegistrar<C> {
     let named: string | undefined;
     if (listener) undo = registry.events.listen(value as ChangeListener, owner);
     else if (kind === "section" || kind === "context" || kind === "item") {
-      const top = kind === "item" && registry.isContextList(path[0]!)
-        ? "context"
-        : "section";
+      const top = kind === "item" ? registry.topOf(path) : "section";
       const entry = partEntry(kind, value, { path, owner, layer, top });
       named = entry.name;
       undo = addPart(table, entry);
@@ -222,11 +332,11 @@ export class Registrar<C> implements PromptRegistrar<C> {
 }
 
 /** An owner scope (global, or inside a layer). */
-export class Scope<C> extends Registrar<C> implements PromptScope<C> {
+export class Scope extends Registrar {
   readonly owner: string;
   readonly layer: string | undefined;
 
-  constructor(registry: Registry, place: Options) {
+  constructor(registry: Registry, place: Place) {
     const { owner } = place;
     if (typeof owner !== "string" || owner === "") {
       const got = JSON.stringify(owner) ?? typeof owner;
@@ -240,52 +350,54 @@ export class Scope<C> extends Registrar<C> implements PromptScope<C> {
 }
 
 /** A layer: its own table on top of its parent's and the global one. */
-export class Layer<C> extends Registrar<C> implements PromptLayer<C> {
+export class Layer extends Registrar {
   readonly key: string;
   readonly parent: string | undefined;
 
   constructor(registry: Registry, table: Table) {
-    const onDispose = () => registry.removeLayer(table);
-    super(registry, { owner: undefined, layer: table.key, onDispose });
-    this.key = table.key!;
-    this.parent = table.parent;
+    const { key, parent } = table;
+    // Only its own table: a listener may have opened a new layer of the key.
+    const onDispose = () => {
+      if (registry.layers.get(key!) !== table) return;
+      registry.layers.delete(key!);
+      registry.invalidate();
+    };
+    super(registry, { owner: undefined, layer: key, onDispose });
+    this.key = key!;
+    this.parent = parent;
     table.handle = this;
   }
 
-  scope(owner: string): PromptScope<C> {
+  scope(owner: string): Scope {
     return this.open(owner);
   }
-}
 
-/** The live layer of a key, or a new one (`invalid-option` for another parent). */
-export function openLayer<C>(
-  registry: Registry,
-  key: string,
-  parent: unknown,
-): Layer<C> {
-  const live = registry.layers.get(key)?.handle as Layer<C> | undefined;
-  if (live !== undefined && !live.disposed) {
-    if (parent !== undefined && parent !== live.parent) {
-      const shown = JSON.stringify(live.parent ?? null);
-      const state = `it is live with parent ${shown}`;
-      throw failure("invalid-option", "open layer", { layer: key }, state);
+  /** The live layer of a key, or a new one (`invalid-option` for another parent). */
+  static open(registry: Registry, key: string, parent: unknown): Layer {
+    const live = registry.layers.get(key)?.handle as Layer | undefined;
+    if (live !== undefined && !live.disposed) {
+      if (parent !== undefined && parent !== live.parent) {
+        const shown = JSON.stringify(live.parent ?? null);
+        const state = `it is live with parent ${shown}`;
+        throw failure("invalid-option", "open layer", { layer: key }, state);
+      }
+      return live;
     }
-    return live;
+    if (typeof key !== "string" || key === "") {
+      const state = `key must be a non-empty string, got ${typeof key}`;
+      throw new TypeError(`Cannot add layer: ${state}`);
+    }
+    if (parent !== undefined && typeof parent !== "string") {
+      const state = `parent must be a string, got ${typeof parent}`;
+      throw new TypeError(`Cannot add layer "${key}": ${state}`);
+    }
+    if (parent === key) {
+      const state = "a layer cannot be its own parent";
+      throw failure("invalid-option", "add layer", { layer: key }, state);
+    }
+    const table = new Table(key, parent);
+    registry.layers.set(key, table);
+    registry.invalidate();
+    return new Layer(registry, table);
   }
-  if (typeof key !== "string" || key === "") {
-    const state = `key must be a non-empty string, got ${typeof key}`;
-    throw new TypeError(`Cannot add layer: ${state}`);
-  }
-  if (parent !== undefined && typeof parent !== "string") {
-    const state = `parent must be a string, got ${typeof parent}`;
-    throw new TypeError(`Cannot add layer "${key}": ${state}`);
-  }
-  if (parent === key) {
-    const state = "a layer cannot be its own parent";
-    throw failure("invalid-option", "add layer", { layer: key }, state);
-  }
-  const table = new Table(key, parent);
-  registry.layers.set(key, table);
-  registry.invalidate();
-  return new Layer<C>(registry, table);
 }

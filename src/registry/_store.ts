@@ -54,10 +54,7 @@ export class Table {
   handlerCount = 0;
   /** A layer's public handle (`PromptLayer`), while the layer lives. */
   handle: unknown;
-  constructor(
-    readonly key: string | undefined,
-    readonly parent: string | undefined,
-  ) {}
+  constructor(readonly key?: string, readonly parent?: string) {}
 }
 
 /** The shadowing key of a part: its sequence, its list path and its name. */
@@ -170,11 +167,8 @@ export function partEntry(
 
 /** The space-separated `fields` of `from`, each read once. */
 function copy(from: object, fields: string): Record<string, unknown> {
-  const to: Record<string, unknown> = {};
-  for (const key of fields.split(" ")) {
-    to[key] = (from as Record<string, unknown>)[key];
-  }
-  return to;
+  const read = (key: string) => [key, (from as Record<string, unknown>)[key]];
+  return Object.fromEntries(fields.split(" ").map(read));
 }
 
 /**

@@ -29,12 +29,9 @@ import type {
   VariableProvider,
 } from "../core/types.ts";
 import { assemble } from "./_assemble.ts";
-import type { Snapshot } from "./_snapshot.ts";
-
 import { ChangeEvents } from "./_guard.ts";
-import { openLayer, Registrar, Scope } from "./_registrar.ts";
-import { Registry } from "./_registry.ts";
-import { renderStep, StepMemory, type StepState } from "./_step.ts";
+import { Layer, Registrar, Registry, Scope } from "./_registrar.ts";
+import { renderStep, StepMemory } from "./_step.ts";
 import { type ToolOrder, toolOrder } from "./_tool_order.ts";
 import { ToolCopies } from "./_tools.ts";
 
@@ -57,7 +54,7 @@ import { ToolCopies } from "./_tools.ts";
  */
 export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   readonly #registry: Registry;
-  readonly #root: Registrar<C>;
+  readonly #root: Registrar;
   readonly #separator: string | undefined;
   readonly #order: ToolOrder;
   readonly #copies = new ToolCopies();
@@ -79,8 +76,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
     this.#order = toolOrder(options.toolOrder);
     const onError = options.onListenerError ?? ((e) => console.error(e));
     this.#registry = new Registry(new ChangeEvents(onError));
-    const root = { owner: undefined, layer: undefined };
-    this.#root = new Registrar(this.#registry, root);
+    this.#root = new Registrar(this.#registry);
   }
 
   /**
@@ -262,7 +258,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   scope(owner: string): PromptScope<C> {
-    return new Scope<C>(this.#registry, { owner, layer: undefined });
+    return new Scope(this.#registry, { owner, layer: undefined });
   }
 
   /**
@@ -288,7 +284,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * ```
    */
   layer(key: string, options: { parent?: string } = {}): PromptLayer<C> {
-    return openLayer<C>(this.#registry, key, options.parent);
+    return Layer.open(this.#registry, key, options.parent);
   }
 
   /**
@@ -342,7 +338,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
 
   /** One step's snapshot and state; an unknown layer is a rejection. */
   #step<T>(
-    run: (snapshot: Snapshot, context: C, state: StepState) => Promise<T>,
+    run: (...args: Parameters<typeof renderStep>) => Promise<T>,
     [given, options]: [C?, RenderOptions?],
   ): Promise<T> {
     const context = given ?? {} as C;
