@@ -18,7 +18,14 @@ import {
 import { byOrderThenName } from "../core/names.ts";
 import type { AssembledItem, AssembledSection } from "../core/types.ts";
 import { isPromptError, isThenable } from "./_guard.ts";
-import { type Call, CALLS, type Node, type Snapshot } from "./_snapshot.ts";
+import {
+  type Call,
+  CALLS,
+  type Node,
+  PART_KEYS,
+  pick,
+  type Snapshot,
+} from "./_snapshot.ts";
 
 /** A call's failure: what it threw, or what its promise rejected with. */
 export function callFailed(call: Call, cause: unknown, rejected?: true): Error {
@@ -75,40 +82,16 @@ export function part(
   values: readonly unknown[],
   node: Node,
 ): AssembledSection {
-  const { entry } = node;
-  const text: string = node.text < 0
-    ? entry.text as string
-    : result(snapshot, values, node.text);
-  const order: number = node.order < 0
-    ? entry.order as number
-    : result(snapshot, values, node.order);
-  // One store per field set, not a loop: each store site sees few shapes.
-  const assembled: AssembledSection = { name: entry.name, order, text };
-  if (entry.owner !== undefined) assembled.owner = entry.owner;
-  if (entry.layer !== undefined) assembled.layer = entry.layer;
-  if (node.shadows !== undefined) assembled.shadows = { ...node.shadows };
-  if (entry.stability !== undefined) assembled.stability = entry.stability;
-  if (entry.separator !== undefined) assembled.separator = entry.separator;
-  if (entry.trim !== undefined) assembled.trim = entry.trim;
-  if (entry.literal !== undefined) assembled.literal = entry.literal;
-  if (entry.complete !== undefined) assembled.complete = entry.complete;
-  const layout = entry.list;
-  if (layout === undefined) return assembled;
-  const list: NonNullable<AssembledSection["list"]> = {};
-  if (layout.separator !== undefined) list.separator = layout.separator;
-  if (layout.headingSeparator !== undefined) {
-    list.headingSeparator = layout.headingSeparator;
-  }
-  if (layout.footerSeparator !== undefined) {
-    list.footerSeparator = layout.footerSeparator;
-  }
-  if (layout.dedupe !== undefined) list.dedupe = layout.dedupe;
-  // A function's place first (the key order), then its checked result.
-  if (layout.footer !== undefined) list.footer = layout.footer as string;
-  if (layout.empty !== undefined) list.empty = layout.empty as string;
+  const { base } = node;
+  // A copy of the step's own part: one clone of a known shape.
+  const assembled = { ...base };
+  if (node.text >= 0) assembled.text = result(snapshot, values, node.text);
+  if (node.order >= 0) assembled.order = result(snapshot, values, node.order);
+  if (base.shadows !== undefined) assembled.shadows = { ...base.shadows };
+  if (base.list === undefined) return assembled;
+  const list = assembled.list = { ...base.list };
   if (node.footer >= 0) list.footer = result(snapshot, values, node.footer);
   if (node.empty >= 0) list.empty = result(snapshot, values, node.empty);
-  assembled.list = list;
   const items = node.children.map((child) => part(snapshot, values, child));
   if (node.providers.length > 0) provided(node, { values, items });
   if (node.sortEachStep) items.sort(byOrderThenName);
@@ -177,9 +160,6 @@ export function sameItems(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** The fields a provided item adds only when set, in the assembly's order. */
-const ITEM_LAYOUT = ["stability", "separator", "trim", "literal"] as const;
-
 /** Appends a list's provided items (read by `readProvided`), checked. */
 function provided(
   node: Node,
@@ -211,14 +191,7 @@ function provided(
         );
       }
       names.set(name, owner);
-      const { order, text } = input;
-      const item: Record<string, unknown> = { name, order, text };
-      if (owner !== undefined) item.owner = owner;
-      if (layer !== undefined) item.layer = layer;
-      for (const key of ITEM_LAYOUT) {
-        if (input[key] !== undefined) item[key] = input[key];
-      }
-      into.items.push(item as unknown as AssembledItem);
+      into.items.push(pick({ ...input, owner, layer }, PART_KEYS));
     }
   }
 }

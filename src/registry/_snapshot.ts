@@ -11,9 +11,9 @@
 
 import { failure, type PromptError, type Where } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
+import type { AssembledSection } from "../core/types.ts";
 import {
   byNumericOrder,
-  defined,
   type FunctionEntry,
   type PartEntry,
   partWhere,
@@ -45,13 +45,17 @@ export interface Call {
 }
 
 /**
- * A part of the step: its entry, its calls (an index in `calls`, or -1),
- * and a list's members.
+ * A part of the step: its entry, the part as every step assembles it, its
+ * calls (an index in `calls`, or -1), and a list's members.
  */
 export interface Node {
   readonly entry: PartEntry;
-  /** The farther registration it shadows, as the assembly shows it. */
-  readonly shadows: { owner?: string; layer?: string } | undefined;
+  /**
+   * Its fields in the assembly's order, the shadowed registration's and the
+   * list's included, each call's field holding the function until a step
+   * puts its result there.
+   */
+  readonly base: Readonly<AssembledSection>;
   readonly text: number;
   readonly order: number;
   readonly footer: number;
@@ -92,14 +96,35 @@ export interface Snapshot {
 const NO_NODES: readonly Node[] = [];
 const NO_PROVIDERS: readonly Provider[] = [];
 
+/** An assembled part's fields and its list's, in the assembly's order. */
+export const PART_KEYS: readonly string[] =
+  "name order text owner layer shadows stability separator trim literal complete list"
+    .split(" ");
+const LIST_KEYS =
+  "separator headingSeparator footerSeparator dedupe footer empty"
+    .split(" ");
+const SHADOWS_KEYS = ["owner", "layer"];
+
+/** The fields of `from` that are set, in the order of `keys`. */
+export function pick<T = Record<string, unknown>>(
+  from: object,
+  keys: readonly string[],
+): T {
+  const to: Record<string, unknown> = {};
+  for (const key of keys) {
+    const value = (from as Record<string, unknown>)[key];
+    if (value !== undefined) to[key] = value;
+  }
+  return to as T;
+}
+
 /** Builds the snapshot of a chain (global table first, the layer last). */
 export function snapshot(chain: readonly Table[]): Snapshot {
   const parts = new Map<string, PartEntry>();
-  const shadowed = new Map<PartEntry, PartEntry>();
+  const shadowed = new Map<PartEntry, PartEntry | undefined>();
   for (const table of chain) {
     for (const [key, entry] of table.parts) {
-      const farther = parts.get(key);
-      if (farther !== undefined) shadowed.set(entry, farther);
+      shadowed.set(entry, parts.get(key));
       parts.set(key, entry);
     }
   }
@@ -132,6 +157,11 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     const order = add(entry.order, "order", where);
     const footer = add(list?.footer, "footer", where);
     const empty = add(list?.empty, "empty", where);
+    const base = pick<AssembledSection>({
+      ...entry,
+      shadows: farther && pick(farther, SHADOWS_KEYS),
+      list: list && pick(list, LIST_KEYS),
+    }, PART_KEYS);
     let children = NO_NODES, providers = NO_PROVIDERS, sortEachStep = false;
     if (list !== undefined) {
       const path = [...entry.path, entry.name]; // a top-level part's is []
@@ -159,8 +189,7 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     }
     return {
       entry,
-      shadows: farther &&
-        defined({ owner: farther.owner, layer: farther.layer }),
+      base,
       text,
       order,
       footer,
@@ -230,8 +259,7 @@ function byList<T extends { path: readonly string[] }>(
   const groups = new Map<string, T[]>();
   for (const entry of entries) {
     const key = JSON.stringify(entry.path);
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key)!.push(entry);
+    if (!groups.get(key)?.push(entry)) groups.set(key, [entry]);
   }
   return groups;
 }
