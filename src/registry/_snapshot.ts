@@ -46,7 +46,7 @@ export interface Call {
 
 /**
  * A part of the step: its entry, the part as every step assembles it, its
- * calls (an index in `calls`, or -1), and a list's members.
+ * calls (an index in `calls`, or -1), and a list's.
  */
 export interface Node {
   readonly entry: PartEntry;
@@ -58,6 +58,11 @@ export interface Node {
   readonly base: Readonly<AssembledSection>;
   readonly text: number;
   readonly order: number;
+  readonly list: ListNode | undefined;
+}
+
+/** A list part's calls and members. */
+export interface ListNode {
   readonly footer: number;
   readonly empty: number;
   readonly children: readonly Node[];
@@ -92,9 +97,6 @@ export interface Snapshot {
   /** Why every step of this chain rejects, found before any provider runs. */
   readonly problem: PromptError | undefined;
 }
-
-const NO_NODES: readonly Node[] = [];
-const NO_PROVIDERS: readonly Provider[] = [];
 
 /** An assembled part's fields and its list's, in the assembly's order. */
 export const PART_KEYS: readonly string[] =
@@ -152,52 +154,39 @@ export function snapshot(chain: readonly Table[]): Snapshot {
   const node = (entry: PartEntry, top: "section" | "context"): Node => {
     const where = partWhere(entry, top);
     const farther = shadowed.get(entry);
-    const list = entry.list;
+    const layout = entry.list;
     const text = add(entry.text, "text", where);
     const order = add(entry.order, "order", where);
-    const footer = add(list?.footer, "footer", where);
-    const empty = add(list?.empty, "empty", where);
     const base = pick<AssembledSection>({
       ...entry,
       shadows: farther && pick(farther, SHADOWS_KEYS),
-      list: list && pick(list, LIST_KEYS),
+      list: layout && pick(layout, LIST_KEYS),
     }, PART_KEYS);
-    let children = NO_NODES, providers = NO_PROVIDERS, sortEachStep = false;
-    if (list !== undefined) {
-      const path = [...entry.path, entry.name]; // a top-level part's is []
-      const key = JSON.stringify(path);
-      // A section list and a context list of one name (from two layers):
-      // `item(name)` would be ambiguous.
-      if (reached.has(key)) {
-        problem ??= failure(
-          "duplicate-context",
-          "assemble",
-          partWhere(entry),
-          "a section list and a context list of this name meet in this layer chain",
-        );
-      }
-      reached.set(key, path.join("/"));
-      const own = (members.get(key) ?? []).sort(byNumericOrder);
-      children = own.map((child) => node(child, top));
-      const at = { [top]: path[0], ...(path.length > 1 ? { list: path } : {}) };
-      providers = (providersOf.get(key) ?? []).map((entry) =>
-        provider(entry, "items", at)
-      );
-      listProviders.push(...providers);
-      sortEachStep = providers.length > 0 ||
-        own.some((child) => typeof child.order !== "number");
+    if (layout === undefined) return { entry, base, text, order, list: layout };
+    const footer = add(layout.footer, "footer", where);
+    const empty = add(layout.empty, "empty", where);
+    const path = [...entry.path, entry.name]; // a top-level part's is []
+    const key = JSON.stringify(path);
+    // A section list and a context list of one name (from two layers):
+    // `item(name)` would be ambiguous.
+    if (reached.has(key)) {
+      const state =
+        "a section list and a context list of this name meet in this layer chain";
+      const where = partWhere(entry);
+      problem ??= failure("duplicate-context", "assemble", where, state);
     }
-    return {
-      entry,
-      base,
-      text,
-      order,
-      footer,
-      empty,
-      children,
-      providers,
-      sortEachStep,
-    };
+    reached.set(key, path.join("/"));
+    const own = (members.get(key) ?? []).sort(byNumericOrder);
+    const children = own.map((child) => node(child, top));
+    const at = { [top]: path[0], ...(path.length > 1 ? { list: path } : {}) };
+    const providers = (providersOf.get(key) ?? []).map((entry) =>
+      provider(entry, "items", at)
+    );
+    listProviders.push(...providers);
+    const sortEachStep = providers.length > 0 ||
+      own.some((child) => typeof child.order !== "number");
+    const list = { footer, empty, children, providers, sortEachStep };
+    return { entry, base, text, order, list };
   };
   const topNodes = (kind: "section" | "context") =>
     all.filter((entry) => entry.kind === kind).sort(byNumericOrder).map(
