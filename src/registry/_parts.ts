@@ -16,7 +16,7 @@ import {
   type Where,
 } from "../core/errors.ts";
 import { byOrderThenName } from "../core/names.ts";
-import type { AssembledItem, AssembledSection } from "../core/types.ts";
+import type { AssembledSection } from "../core/types.ts";
 import { isPromptError, isThenable } from "./_guard.ts";
 import {
   type Call,

@@ -79,24 +79,7 @@ export interface Provider {
 }
 
 /** Everything one chain's step needs, shared by every step until a change. */
-export interface Snapshot {
-  readonly sections: readonly Node[];
-  readonly contexts: readonly Node[];
-  readonly variables: readonly Provider[];
-  readonly tools: readonly Provider[];
-  /** Every list's item providers, in call order. */
-  readonly itemProviders: readonly Provider[];
-  readonly handlers: readonly FunctionEntry[];
-  readonly calls: readonly Call[];
-  /**
-   * The top-level part each call belongs to (sections first, then context
-   * entries, numbered in that order), or -1: a part's calls are contiguous.
-   */
-  readonly tops: Int32Array;
-  readonly complete: Node | undefined;
-  /** Why every step of this chain rejects, found before any provider runs. */
-  readonly problem: PromptError | undefined;
-}
+export type Snapshot = ReturnType<typeof snapshot>;
 
 /** An assembled part's fields and its list's, in the assembly's order. */
 export const PART_KEYS: readonly string[] =
@@ -121,7 +104,7 @@ export function pick<T = Record<string, unknown>>(
 }
 
 /** Builds the snapshot of a chain (global table first, the layer last). */
-export function snapshot(chain: readonly Table[]): Snapshot {
+export function snapshot(chain: readonly Table[]) {
   const parts = new Map<string, PartEntry>();
   const shadowed = new Map<PartEntry, PartEntry | undefined>();
   for (const table of chain) {
@@ -225,22 +208,29 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     const where = partWhere(another.entry);
     problem ??= failure("multiple-complete", "assemble", where, state);
   }
+  const tools = merged("tools").map((entry) => provider(entry, "tools", {}));
+  const variables = [
+    ...new Map(chain.flatMap((table) => [...table.variables])).values(),
+  ].map((entry) => provider(entry, "variable", { variable: entry.name }));
   return {
     sections,
     contexts,
-    tools: merged("tools").map((entry) => provider(entry, "tools", {})),
-    variables: [
-      ...new Map(chain.flatMap((table) => [...table.variables])).values(),
-    ].map((entry) => provider(entry, "variable", { variable: entry.name })),
+    variables,
+    tools,
+    /** Every list's item providers, in call order. */
     itemProviders: listProviders,
     handlers: merged("handlers"),
     calls,
+    /**
+     * The top-level part each call belongs to (sections first, then context
+     * entries, numbered in that order), or -1: a part's calls are contiguous.
+     */
     tops: Int32Array.from(tops),
     complete,
+    /** Why every step of this chain rejects, found before any provider runs. */
     problem,
   };
 }
-
 /** Entries grouped by the path of their list. */
 function byList<T extends { path: readonly string[] }>(
   entries: readonly T[],
