@@ -13,7 +13,6 @@ import {
   describeValue,
   failure,
   messageOf,
-  type Where,
 } from "../core/errors.ts";
 import { byOrderThenName } from "../core/names.ts";
 import type { AssembledSection } from "../core/types.ts";
@@ -88,24 +87,27 @@ export function part(
   if (list.footer >= 0) layout.footer = result(snapshot, values, list.footer);
   if (list.empty >= 0) layout.empty = result(snapshot, values, list.empty);
   const items = list.children.map((child) => part(snapshot, values, child));
-  const names = new Map<string, string | undefined>();
-  for (const item of items) names.set(item.name, item.owner);
-  for (const provider of list.providers) {
-    const read = values[provider.call] as Record<string, unknown>[];
-    const { owner, layer } = provider.entry;
-    for (let i = 0; i < read.length; i++) {
-      const input = read[i]!;
-      const name = typeof input.name === "string" ? input.name : `#${i}`;
-      const where = { ...provider.where, item: name } as Where;
-      checkPart(input, { ...CHECK, where });
-      if (names.has(name)) {
-        const holder = names.get(name);
-        const state = `${describeOwner(holder)} already added it`;
-        const fields = { owner: holder };
-        throw failure("duplicate-item", "assemble", where, state, fields);
+  // Each name's holder, for a provided item's duplicate.
+  if (list.providers.length > 0) {
+    const names = new Map<string, string | undefined>();
+    for (const item of items) names.set(item.name, item.owner);
+    for (const provider of list.providers) {
+      const read = values[provider.call] as Record<string, unknown>[];
+      const { owner, layer } = provider.entry;
+      for (let i = 0; i < read.length; i++) {
+        const input = read[i]!;
+        const name = typeof input.name === "string" ? input.name : `#${i}`;
+        const where = { ...provider.where, item: name };
+        checkPart(input, { ...CHECK, where });
+        if (names.has(name)) {
+          const holder = names.get(name);
+          const state = `${describeOwner(holder)} already added it`;
+          const fields = { owner: holder };
+          throw failure("duplicate-item", "assemble", where, state, fields);
+        }
+        names.set(name, owner);
+        items.push(pick({ ...input, owner, layer }, PART_KEYS));
       }
-      names.set(name, owner);
-      items.push(pick({ ...input, owner, layer }, PART_KEYS));
     }
   }
   if (list.sortEachStep) items.sort(byOrderThenName);

@@ -88,13 +88,9 @@ export const PART_KEYS: readonly string[] =
 const LIST_KEYS =
   "separator headingSeparator footerSeparator dedupe footer empty"
     .split(" ");
-const SHADOWS_KEYS = ["owner", "layer"];
 
 /** The fields of `from` that are set, in the order of `keys`. */
-export function pick<T = Record<string, unknown>>(
-  from: object,
-  keys: readonly string[],
-): T {
+export function pick<T>(from: object, keys: readonly string[]): T {
   const to: Record<string, unknown> = {};
   for (const key of keys) {
     const value = (from as Record<string, unknown>)[key];
@@ -142,7 +138,7 @@ export function snapshot(chain: readonly Table[]) {
     const order = add(entry.order, "order", where);
     const base = pick<AssembledSection>({
       ...entry,
-      shadows: farther && pick(farther, SHADOWS_KEYS),
+      shadows: farther && pick(farther, ["owner", "layer"]),
       list: layout && pick(layout, LIST_KEYS),
     }, PART_KEYS);
     if (layout === undefined) return { entry, base, text, order, list: layout };
