@@ -29,13 +29,9 @@ import {
 /** A call's failure: what it threw, or what its promise rejected with. */
 export function callFailed(call: Call, cause: unknown, rejected?: true): Error {
   const [what, action] = CALLS[call.kind];
-  return failure(
-    "provider-failed",
-    action,
-    call.where,
-    `${what} ${rejected ? "rejected" : "threw"}: ${messageOf(cause)}`,
-    { cause },
-  );
+  const how = rejected ? "rejected" : "threw";
+  const state = `${what} ${how}: ${messageOf(cause)}`;
+  return failure("provider-failed", action, call.where, state, { cause });
 }
 
 /**
@@ -162,9 +158,7 @@ export function sameItems(a: unknown, b: unknown): boolean {
   if (!Array.isArray(a) || !Array.isArray(b)) return a === b;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    for (const key of ITEM_FIELDS) if (x[key] !== y[key]) return false;
+    for (const key of ITEM_FIELDS) if (a[i][key] !== b[i][key]) return false;
   }
   return true;
 }

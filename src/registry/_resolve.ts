@@ -18,7 +18,7 @@ import {
   settle,
 } from "./_guard.ts";
 import { callFailed, part, result } from "./_parts.ts";
-import type { Snapshot } from "./_snapshot.ts";
+import type { Node, Snapshot } from "./_snapshot.ts";
 import type { ToolCopies, ToolRecord } from "./_tools.ts";
 import { orderTools, type ToolOrder } from "./_tool_order.ts";
 
@@ -126,12 +126,9 @@ export function build(
   values: readonly unknown[],
   state: { records: readonly ToolRecord[]; separator: string | undefined },
 ): PromptAssembly {
-  const sections = snapshot.sections.map((node) =>
-    part(snapshot, values, node)
-  );
-  const contexts = snapshot.contexts.map((node) =>
-    part(snapshot, values, node)
-  );
+  const built = (node: Node) => part(snapshot, values, node);
+  const sections = snapshot.sections.map(built);
+  const contexts = snapshot.contexts.map(built);
   // Fresh per assembly (a handler may edit it); `parameters` stay shared,
   // and say who provided the tool.
   const tools = state.records.map((record) => ({ ...record.copy }));
