@@ -78,9 +78,8 @@ export function resolveStep<
       if (signal?.aborted) throw aborted(signal);
       return Promise.resolve(result);
     }
-    return signal === undefined
-      ? result as Promise<T>
-      : raceAbort(result as Promise<T>, signal);
+    const work = result as Promise<T>;
+    return signal === undefined ? work : raceAbort(work, signal);
   } catch (error) {
     abandon(values);
     return Promise.reject(error);

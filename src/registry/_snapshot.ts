@@ -11,7 +11,7 @@
 
 import { failure, type PromptError, type Where } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
-import type { AssembledSection } from "../core/types.ts";
+import type { AssembledList } from "../core/types.ts";
 import {
   byNumericOrder,
   type FunctionEntry,
@@ -45,24 +45,22 @@ export interface Call {
 }
 
 /**
- * A part of the step: its entry, the part as every step assembles it, its
- * calls (an index in `calls`, or -1), and a list's.
+ * A part of the step: its entry, the registration it shadows, its calls (an
+ * index in `calls`, or -1), and a list's.
  */
 export interface Node {
   readonly entry: PartEntry;
-  /**
-   * Its fields in the assembly's order, the shadowed registration's and the
-   * list's included, each call's field holding the function until a step
-   * puts its result there.
-   */
-  readonly base: Readonly<AssembledSection>;
+  /** The farther registration it shadows, as the assembly shows it. */
+  readonly shadows: { owner?: string; layer?: string } | undefined;
   readonly text: number;
   readonly order: number;
   readonly list: ListNode | undefined;
 }
 
-/** A list part's calls and members. */
+/** A list part's layout, calls and members. */
 export interface ListNode {
+  /** The layout's fields in the assembly's order, a function's included. */
+  readonly layout: Readonly<AssembledList>;
   readonly footer: number;
   readonly empty: number;
   readonly children: readonly Node[];
@@ -81,16 +79,13 @@ export interface Provider {
 /** Everything one chain's step needs, shared by every step until a change. */
 export type Snapshot = ReturnType<typeof snapshot>;
 
-/** An assembled part's fields and its list's, in the assembly's order. */
-export const PART_KEYS: readonly string[] =
-  "name order text owner layer shadows stability separator trim literal complete list"
-    .split(" ");
+/** A list layout's fields in the assembly's order. */
 const LIST_KEYS =
   "separator headingSeparator footerSeparator dedupe footer empty"
     .split(" ");
 
 /** The fields of `from` that are set, in the order of `keys`. */
-export function pick<T>(from: object, keys: readonly string[]): T {
+function pick<T>(from: object, keys: readonly string[]): T {
   const to: Record<string, unknown> = {};
   for (const key of keys) {
     const value = (from as Record<string, unknown>)[key];
@@ -102,12 +97,12 @@ export function pick<T>(from: object, keys: readonly string[]): T {
 /** Builds the snapshot of a chain (global table first, the layer last). */
 export function snapshot(chain: readonly Table[]) {
   const parts = new Map<string, PartEntry>();
-  const shadowed = new Map<PartEntry, PartEntry | undefined>();
-  for (const table of chain) {
-    for (const [key, entry] of table.parts) {
-      shadowed.set(entry, parts.get(key));
-      parts.set(key, entry);
-    }
+  // What each part shadows, as the assembly shows it.
+  const shadowed = new Map<PartEntry, Node["shadows"]>();
+  for (const [key, entry] of chain.flatMap((table) => [...table.parts])) {
+    const farther = parts.get(key);
+    shadowed.set(entry, farther && pick(farther, ["owner", "layer"]));
+    parts.set(key, entry);
   }
   const merged = (key: "tools" | "itemProviders" | "handlers") =>
     chain.flatMap((table) => [...table[key]]);
@@ -132,18 +127,13 @@ export function snapshot(chain: readonly Table[]) {
   let problem: PromptError | undefined;
   const node = (entry: PartEntry, top: "section" | "context"): Node => {
     const where = partWhere(entry, top);
-    const farther = shadowed.get(entry);
-    const layout = entry.list;
+    const shadows = shadowed.get(entry);
+    const list = entry.list;
     const text = add(entry.text, "text", where);
     const order = add(entry.order, "order", where);
-    const base = pick<AssembledSection>({
-      ...entry,
-      shadows: farther && pick(farther, ["owner", "layer"]),
-      list: layout && pick(layout, LIST_KEYS),
-    }, PART_KEYS);
-    if (layout === undefined) return { entry, base, text, order, list: layout };
-    const footer = add(layout.footer, "footer", where);
-    const empty = add(layout.empty, "empty", where);
+    if (list === undefined) return { entry, shadows, text, order, list };
+    const footer = add(list.footer, "footer", where);
+    const empty = add(list.empty, "empty", where);
     const path = [...entry.path, entry.name]; // a top-level part's is []
     const key = JSON.stringify(path);
     // A section list and a context list of one name (from two layers):
@@ -155,17 +145,18 @@ export function snapshot(chain: readonly Table[]) {
       problem ??= failure("duplicate-context", "assemble", where, state);
     }
     reached.set(key, path.join("/"));
-    const own = (members.get(key) ?? []).sort(byNumericOrder);
-    const children = own.map((child) => node(child, top));
+    const items = (members.get(key) ?? []).sort(byNumericOrder);
+    const children = items.map((child) => node(child, top));
     const at = { [top]: path[0], ...(path.length > 1 ? { list: path } : {}) };
     const providers = (providersOf.get(key) ?? []).map((entry) =>
       provider(entry, "items", at)
     );
     listProviders.push(...providers);
     const sortEachStep = providers.length > 0 ||
-      own.some((child) => typeof child.order !== "number");
-    const list = { footer, empty, children, providers, sortEachStep };
-    return { entry, base, text, order, list };
+      items.some((child) => typeof child.order !== "number");
+    const layout = pick<AssembledList>(list, LIST_KEYS);
+    const own = { layout, footer, empty, children, providers, sortEachStep };
+    return { entry, shadows, text, order, list: own };
   };
   const topNodes = (kind: "section" | "context") =>
     all.filter((entry) => entry.kind === kind).sort(byNumericOrder).map(
