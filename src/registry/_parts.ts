@@ -7,7 +7,7 @@
  * @module
  */
 
-import { checkPart } from "../core/_fields.ts";
+import { checkPart, isValidPart } from "../core/_fields.ts";
 import {
   describeOwner,
   describeValue,
@@ -98,7 +98,8 @@ export function part(
         const input = read[i]!;
         const name = typeof input.name === "string" ? input.name : `#${i}`;
         const where = { ...provider.where, item: name };
-        checkPart(input, { ...CHECK, where });
+        // Fast path: a valid item needs no check object.
+        if (!isValidPart(input, "item")) checkPart(input, { ...CHECK, where });
         if (names.has(name)) {
           const holder = names.get(name);
           const state = `${describeOwner(holder)} already added it`;
