@@ -7,13 +7,12 @@
  * @module
  */
 
-import { checkPart } from "../core/_fields.ts";
+import { checkPart, isValidPart } from "../core/_fields.ts";
 import {
   describeOwner,
   describeValue,
   failure,
   messageOf,
-  type Where,
 } from "../core/errors.ts";
 import { byOrderThenName } from "../core/names.ts";
 import type { AssembledItem, AssembledSection } from "../core/types.ts";
@@ -23,39 +22,18 @@ import { type Call, CALLS, type Node, type Snapshot } from "./_snapshot.ts";
 /** A call's failure: what it threw, or what its promise rejected with. */
 export function callFailed(call: Call, cause: unknown, rejected?: true): Error {
   const [what, action] = CALLS[call.kind];
-  return failure(
-    "provider-failed",
-    action,
-    call.where,
-    `${what} ${rejected ? "rejected" : "threw"}: ${messageOf(cause)}`,
-    { cause },
-  );
-}
-
-/** A call's result of the wrong type. */
-function wrongValue(call: Call, value: unknown): Error {
-  const shown = typeof value === "number"
-    ? String(value)
-    : describeValue(value);
-  const hint = call.kind === "order" && isThenable(value)
-    ? " (order functions are synchronous)"
-    : "";
-  const [what, action, expected] = CALLS[call.kind];
-  return failure(
-    "invalid-value",
-    action,
-    call.where,
-    `${what} returned ${shown}, not ${expected}${hint}`,
-  );
+  const how = rejected ? "rejected" : "threw";
+  const state = `${what} ${how}: ${messageOf(cause)}`;
+  return failure("provider-failed", action, call.where, state, { cause });
 }
 
 /**
  * A call's settled result, checked: a wrong type throws (a rejection never
  * gets here: the step rejects before it builds anything). An order
- * function's is a number, a variable's a string or `undefined`, every other
- * part call's a string.
+ * function's is a number, a variable's a string or `undefined`, an item
+ * provider's an array, every other part call's a string.
  */
-export function result<T extends string | number | undefined>(
+export function result<T>(
   snapshot: Snapshot,
   values: readonly unknown[],
   index: number,
@@ -63,26 +41,37 @@ export function result<T extends string | number | undefined>(
   const value = values[index];
   const call = snapshot.calls[index]!;
   const kind = call.kind;
-  const ok = kind === "order"
-    ? Number.isFinite(value)
-    : typeof value === "string" || value === undefined && kind === "variable";
-  if (!ok) throw wrongValue(call, value);
-  return value as T;
+  if (
+    kind === "order"
+      ? Number.isFinite(value)
+      : kind === "items"
+      ? Array.isArray(value)
+      : typeof value === "string" || value === undefined && kind === "variable"
+  ) return value as T;
+  const shown = typeof value === "number" ? `${value}` : describeValue(value);
+  const hint = kind === "order" && isThenable(value)
+    ? " (order functions are synchronous)"
+    : "";
+  const [what, action, expected] = CALLS[kind];
+  const state = `${what} returned ${shown}, not ${expected}${hint}`;
+  throw failure("invalid-value", action, call.where, state);
 }
 
+/** Builds a part and its list's members, registered and provided, checked. */
 export function part(
   snapshot: Snapshot,
   values: readonly unknown[],
   node: Node,
 ): AssembledSection {
-  const { entry } = node;
+  const { entry, list } = node;
   const text: string = node.text < 0
     ? entry.text as string
     : result(snapshot, values, node.text);
   const order: number = node.order < 0
     ? entry.order as number
     : result(snapshot, values, node.order);
-  // One store per field set, not a loop: each store site sees few shapes.
+  // One store per field set, not a loop or a clone: each store site sees
+  // few shapes (a measured difference).
   const assembled: AssembledSection = { name: entry.name, order, text };
   if (entry.owner !== undefined) assembled.owner = entry.owner;
   if (entry.layer !== undefined) assembled.layer = entry.layer;
@@ -92,64 +81,77 @@ export function part(
   if (entry.trim !== undefined) assembled.trim = entry.trim;
   if (entry.literal !== undefined) assembled.literal = entry.literal;
   if (entry.complete !== undefined) assembled.complete = entry.complete;
-  const layout = entry.list;
-  if (layout === undefined) return assembled;
-  const list: NonNullable<AssembledSection["list"]> = {};
-  if (layout.separator !== undefined) list.separator = layout.separator;
-  if (layout.headingSeparator !== undefined) {
-    list.headingSeparator = layout.headingSeparator;
+  if (list === undefined) return assembled;
+  // The list's fields in the assembly's order, a function's place first.
+  const layout = assembled.list = { ...list.layout };
+  if (list.footer >= 0) layout.footer = result(snapshot, values, list.footer);
+  if (list.empty >= 0) layout.empty = result(snapshot, values, list.empty);
+  const items = list.children.map((child) => part(snapshot, values, child));
+  // Each name's holder, for a provided item's duplicate.
+  if (list.providers.length > 0) {
+    const names = new Map<string, string | undefined>();
+    for (const item of items) names.set(item.name, item.owner);
+    for (const provider of list.providers) {
+      const read = values[provider.call] as Record<string, unknown>[];
+      const { owner, layer } = provider.entry;
+      for (let i = 0; i < read.length; i++) {
+        const input = read[i]!;
+        const name = typeof input.name === "string" ? input.name : `#${i}`;
+        const where = { ...provider.where, item: name };
+        // Fast path: a valid item needs no check object.
+        if (!isValidPart(input, "item")) checkPart(input, { ...CHECK, where });
+        if (names.has(name)) {
+          const holder = names.get(name);
+          const state = `${describeOwner(holder)} already added it`;
+          const fields = { owner: holder };
+          throw failure("duplicate-item", "assemble", where, state, fields);
+        }
+        names.set(name, owner);
+        const { order, text } = input;
+        const item: Record<string, unknown> = { name, order, text };
+        if (owner !== undefined) item.owner = owner;
+        if (layer !== undefined) item.layer = layer;
+        for (const key of ITEM_LAYOUT) {
+          if (input[key] !== undefined) item[key] = input[key];
+        }
+        items.push(item as unknown as AssembledItem);
+      }
+    }
   }
-  if (layout.footerSeparator !== undefined) {
-    list.footerSeparator = layout.footerSeparator;
-  }
-  if (layout.dedupe !== undefined) list.dedupe = layout.dedupe;
-  // A function's place first (the key order), then its checked result.
-  if (layout.footer !== undefined) list.footer = layout.footer as string;
-  if (layout.empty !== undefined) list.empty = layout.empty as string;
-  if (node.footer >= 0) list.footer = result(snapshot, values, node.footer);
-  if (node.empty >= 0) list.empty = result(snapshot, values, node.empty);
-  assembled.list = list;
-  const items = node.children.map((child) => part(snapshot, values, child));
-  if (node.providers.length > 0) provided(node, { values, items });
-  if (node.sortEachStep) items.sort(byOrderThenName);
+  if (list.sortEachStep) items.sort(byOrderThenName);
   assembled.items = items;
   return assembled;
 }
 
-/** An item provider's result, read once: each item's fields, in order. */
-export class ProvidedItems {
-  constructor(readonly items: readonly Readonly<Record<string, unknown>>[]) {}
-}
+/** The fields a provided item adds only when set, in the assembly's order. */
+const ITEM_LAYOUT = ["stability", "separator", "trim", "literal"] as const;
 
-/** A provided item's layout fields, in the order they are read. */
-const READ_LAYOUT = ["separator", "trim", "literal", "stability"] as const;
+/** How a provided item is checked. */
+const CHECK = { kind: "item", mode: "provided", action: "assemble" } as const;
+
 /** A provided item's fields, in the order they are read. */
-const ITEM_FIELDS = ["name", "order", "text", ...READ_LAYOUT] as const;
+const ITEM_FIELDS = "name order text separator trim literal stability"
+  .split(" ");
 
 /**
- * Reads every item provider's result once, in place: each becomes a
- * `ProvidedItems` of plain copies that the build checks and render()
- * compares, so no field is read twice and nothing read can change after.
+ * Reads every item provider's result once, in place: each becomes an array
+ * of plain copies that the build checks and render() compares, so no field
+ * is read twice and nothing read can change after.
  */
 export function readProvided(snapshot: Snapshot, values: unknown[]): void {
   for (const provider of snapshot.itemProviders) {
-    const call = snapshot.calls[provider.call]!;
-    const value = values[provider.call];
-    if (!Array.isArray(value)) throw wrongValue(call, value);
+    const value = result<unknown[]>(snapshot, values, provider.call);
     const items: Record<string, unknown>[] = [];
     try {
       for (let i = 0, length = value.length; i < length; i++) {
         const raw = value[i] as Record<string, unknown> | null;
         const bad = typeof raw !== "object" || raw === null || isThenable(raw);
         if (bad || raw.list !== undefined) {
-          throw failure(
-            "invalid-value",
-            "list items of",
-            provider.where,
-            bad
-              ? `item ${i} is ${describeValue(raw)}, not an item`
-              : `item ${i} declares list; only registered items can be lists`,
-          );
+          const state = bad
+            ? `item ${i} is ${describeValue(raw)}, not an item`
+            : `item ${i} declares list; only registered items can be lists`;
+          const where = provider.where;
+          throw failure("invalid-value", "list items of", where, state);
         }
         const input: Record<string, unknown> = {};
         for (const key of ITEM_FIELDS) input[key] = raw[key];
@@ -157,68 +159,23 @@ export function readProvided(snapshot: Snapshot, values: unknown[]): void {
       }
     } catch (cause) {
       if (isPromptError(cause)) throw cause;
-      throw callFailed(call, cause);
+      throw callFailed(snapshot.calls[provider.call]!, cause);
     }
-    values[provider.call] = new ProvidedItems(items);
+    values[provider.call] = items;
   }
 }
 
-/** Whether two reads of a provider's items hold the same fields. */
+/**
+ * Whether two results of one call are the same: equal, or two reads of an
+ * item provider's items with the same fields. (Only an item provider's
+ * read is an array: any other result that is one fails its step, which is
+ * then not remembered.)
+ */
 export function sameItems(a: unknown, b: unknown): boolean {
-  if (!(a instanceof ProvidedItems && b instanceof ProvidedItems)) {
-    return a === b;
-  }
-  if (a.items.length !== b.items.length) return false;
-  for (let i = 0; i < a.items.length; i++) {
-    const x = a.items[i]!;
-    const y = b.items[i]!;
-    for (const key of ITEM_FIELDS) if (x[key] !== y[key]) return false;
+  if (!Array.isArray(a) || !Array.isArray(b)) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    for (const key of ITEM_FIELDS) if (a[i][key] !== b[i][key]) return false;
   }
   return true;
-}
-
-/** The fields a provided item adds only when set, in the assembly's order. */
-const ITEM_LAYOUT = ["stability", "separator", "trim", "literal"] as const;
-
-/** Appends a list's provided items (read by `readProvided`), checked. */
-function provided(
-  node: Node,
-  into: { values: readonly unknown[]; items: AssembledItem[] },
-): void {
-  const names = new Map<string, string | undefined>();
-  for (const item of into.items) names.set(item.name, item.owner);
-  for (const provider of node.providers) {
-    const { items } = into.values[provider.call] as ProvidedItems;
-    const { owner, layer } = provider.entry;
-    for (let i = 0; i < items.length; i++) {
-      const input = items[i]!;
-      const name = typeof input.name === "string" ? input.name : `#${i}`;
-      const where = { ...provider.where, item: name } as Where;
-      checkPart(input, {
-        kind: "item",
-        mode: "provided",
-        action: "assemble",
-        where,
-      });
-      if (names.has(name)) {
-        const holder = names.get(name);
-        throw failure(
-          "duplicate-item",
-          "assemble",
-          where,
-          `${describeOwner(holder)} already added it`,
-          { owner: holder },
-        );
-      }
-      names.set(name, owner);
-      const { order, text } = input;
-      const item: Record<string, unknown> = { name, order, text };
-      if (owner !== undefined) item.owner = owner;
-      if (layer !== undefined) item.layer = layer;
-      for (const key of ITEM_LAYOUT) {
-        if (input[key] !== undefined) item[key] = input[key];
-      }
-      into.items.push(item as unknown as AssembledItem);
-    }
-  }
 }

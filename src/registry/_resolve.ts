@@ -25,6 +25,9 @@ import { orderTools, type ToolOrder } from "./_tool_order.ts";
 /** The options every provider gets when the host passed no signal. */
 const NO_SIGNAL: ProviderOptions = Object.freeze({ signal: undefined });
 
+/** A call that threw while earlier ones pended, kept in its slot. */
+class Threw extends Rejected {}
+
 /**
  * One step's skeleton, shared by `assemble()` and `render()`: foreseen
  * rejections, the signal, every user function of the snapshot called once
@@ -40,7 +43,6 @@ export function resolveStep<
   const calls = snapshot.calls;
   const values = new Array<unknown>(calls.length);
   let pending: number[] | undefined;
-  let thrown: { index: number; cause: unknown } | undefined;
   try {
     if (snapshot.problem !== undefined) throw snapshot.problem;
     if (signal?.aborted) throw aborted(signal);
@@ -54,34 +56,30 @@ export function resolveStep<
         const fn = calls[i]!.fn; // called through a local: `this` is undefined
         const value = fn(context, options);
         values[i] = value;
-        // Strings (most results) are known not thenables without a call.
-        if (
-          typeof value !== "string" && isThenable(value) &&
-          calls[i]!.kind !== "order"
-        ) {
+        if (isThenable(value) && calls[i]!.kind !== "order") {
           (pending ??= []).push(i);
         }
       }
     } catch (cause) {
+      if (pending === undefined) throw callFailed(calls[i]!, cause);
       // An earlier call still pending may reject: the all-sync registry
       // would report that one, so it is awaited first.
-      if (pending === undefined) throw callFailed(calls[i]!, cause);
-      thrown = { index: i, cause };
+      values[i] = new Threw(cause);
+      pending.push(i);
     }
     // A provider may have aborted it.
     if (signal?.aborted) throw aborted(signal);
     // Fast path: every provider answered synchronously.
     const result = pending === undefined
       ? finish(values, snapshot, step)
-      : pended(snapshot, step, { values, pending, thrown, finish });
+      : pended(snapshot, step, { values, pending, finish });
     if (!isThenable(result)) {
       // A synchronous handler may have aborted it.
       if (signal?.aborted) throw aborted(signal);
       return Promise.resolve(result);
     }
-    return signal === undefined
-      ? result as Promise<T>
-      : raceAbort(result as Promise<T>, signal);
+    const work = result as Promise<T>;
+    return signal === undefined ? work : raceAbort(work, signal);
   } catch (error) {
     abandon(values);
     return Promise.reject(error);
@@ -100,24 +98,19 @@ interface Finish<S, T> {
 function pended<S extends { signal: AbortSignal | undefined }, T>(
   snapshot: Snapshot,
   step: S,
-  run: {
-    values: unknown[];
-    pending: readonly number[];
-    thrown: { index: number; cause: unknown } | undefined;
-    finish: Finish<S, T>;
-  },
+  run: { values: unknown[]; pending: readonly number[]; finish: Finish<S, T> },
 ): Promise<T> {
-  const { values, pending, thrown } = run;
+  const { values, pending } = run;
   return settle(values, pending).then(() => {
     try {
       // An abandoned step runs no handler; its late results are dropped.
       if (step.signal?.aborted) throw aborted(step.signal);
       const at = pending.find((k) => values[k] instanceof Rejected);
       if (at !== undefined) {
-        const { cause } = values[at] as Rejected;
-        throw callFailed(snapshot.calls[at]!, cause, true);
+        const failed = values[at] as Rejected;
+        const rejected = !(failed instanceof Threw) || undefined;
+        throw callFailed(snapshot.calls[at]!, failed.cause, rejected);
       }
-      if (thrown) throw callFailed(snapshot.calls[thrown.index]!, thrown.cause);
       return run.finish(values, snapshot, step);
     } catch (error) {
       abandon(values);
@@ -137,9 +130,7 @@ export function build(
   const contexts = snapshot.contexts.map(built);
   // Fresh per assembly (a handler may edit it); `parameters` stay shared,
   // and say who provided the tool.
-  const { records } = state;
-  const tools: PromptAssembly["tools"] = new Array(records.length);
-  for (let i = 0; i < records.length; i++) tools[i] = { ...records[i]!.copy };
+  const tools = state.records.map((record) => ({ ...record.copy }));
   const variables = variablesOf(snapshot, values);
   const assembly: PromptAssembly = { sections, tools, variables };
   if (state.separator !== undefined) assembly.separator = state.separator;
@@ -160,16 +151,7 @@ export function variablesOf(
 }
 
 /** A variable provider's result, checked: a string or `undefined`. */
-export function variableValue(
-  snapshot: Snapshot,
-  values: readonly unknown[],
-  call: number,
-): string | undefined {
-  const value = values[call];
-  // Fast path: what a variable must answer, known without its call.
-  if (typeof value === "string" || value === undefined) return value;
-  return result(snapshot, values, call);
-}
+export const variableValue = result<string | undefined>;
 
 /**
  * Collects and orders the tool records of the step. The same records as

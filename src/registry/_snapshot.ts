@@ -11,9 +11,9 @@
 
 import { failure, type PromptError, type Where } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
+import type { AssembledList } from "../core/types.ts";
 import {
   byNumericOrder,
-  defined,
   type FunctionEntry,
   type PartEntry,
   partWhere,
@@ -45,8 +45,8 @@ export interface Call {
 }
 
 /**
- * A part of the step: its entry, its calls (an index in `calls`, or -1),
- * and a list's members.
+ * A part of the step: its entry, the registration it shadows, its calls (an
+ * index in `calls`, or -1), and a list's.
  */
 export interface Node {
   readonly entry: PartEntry;
@@ -54,6 +54,13 @@ export interface Node {
   readonly shadows: { owner?: string; layer?: string } | undefined;
   readonly text: number;
   readonly order: number;
+  readonly list: ListNode | undefined;
+}
+
+/** A list part's layout, calls and members. */
+export interface ListNode {
+  /** The layout's fields in the assembly's order, a function's included. */
+  readonly layout: Readonly<AssembledList>;
   readonly footer: number;
   readonly empty: number;
   readonly children: readonly Node[];
@@ -70,38 +77,32 @@ export interface Provider {
 }
 
 /** Everything one chain's step needs, shared by every step until a change. */
-export interface Snapshot {
-  readonly sections: readonly Node[];
-  readonly contexts: readonly Node[];
-  readonly variables: readonly Provider[];
-  readonly tools: readonly Provider[];
-  /** Every list's item providers, in call order. */
-  readonly itemProviders: readonly Provider[];
-  readonly handlers: readonly FunctionEntry[];
-  readonly calls: readonly Call[];
-  /**
-   * The top-level part each call belongs to (sections first, then context
-   * entries, numbered in that order), or -1: a part's calls are contiguous.
-   */
-  readonly tops: Int32Array;
-  readonly complete: Node | undefined;
-  /** Why every step of this chain rejects, found before any provider runs. */
-  readonly problem: PromptError | undefined;
+export type Snapshot = ReturnType<typeof snapshot>;
+
+/** A list layout's fields in the assembly's order. */
+const LIST_KEYS =
+  "separator headingSeparator footerSeparator dedupe footer empty"
+    .split(" ");
+
+/** The fields of `from` that are set, in the order of `keys`. */
+function pick<T>(from: object, keys: readonly string[]): T {
+  const to: Record<string, unknown> = {};
+  for (const key of keys) {
+    const value = (from as Record<string, unknown>)[key];
+    if (value !== undefined) to[key] = value;
+  }
+  return to as T;
 }
 
-const NO_NODES: readonly Node[] = [];
-const NO_PROVIDERS: readonly Provider[] = [];
-
 /** Builds the snapshot of a chain (global table first, the layer last). */
-export function snapshot(chain: readonly Table[]): Snapshot {
+export function snapshot(chain: readonly Table[]) {
   const parts = new Map<string, PartEntry>();
-  const shadowed = new Map<PartEntry, PartEntry>();
-  for (const table of chain) {
-    for (const [key, entry] of table.parts) {
-      const farther = parts.get(key);
-      if (farther !== undefined) shadowed.set(entry, farther);
-      parts.set(key, entry);
-    }
+  // What each part shadows, as the assembly shows it.
+  const shadowed = new Map<PartEntry, Node["shadows"]>();
+  for (const [key, entry] of chain.flatMap((table) => [...table.parts])) {
+    const farther = parts.get(key);
+    shadowed.set(entry, farther && pick(farther, ["owner", "layer"]));
+    parts.set(key, entry);
   }
   const merged = (key: "tools" | "itemProviders" | "handlers") =>
     chain.flatMap((table) => [...table[key]]);
@@ -126,49 +127,36 @@ export function snapshot(chain: readonly Table[]): Snapshot {
   let problem: PromptError | undefined;
   const node = (entry: PartEntry, top: "section" | "context"): Node => {
     const where = partWhere(entry, top);
-    const farther = shadowed.get(entry);
+    const shadows = shadowed.get(entry);
     const list = entry.list;
     const text = add(entry.text, "text", where);
     const order = add(entry.order, "order", where);
-    const footer = add(list?.footer, "footer", where);
-    const empty = add(list?.empty, "empty", where);
-    let children = NO_NODES, providers = NO_PROVIDERS, sortEachStep = false;
-    if (list !== undefined) {
-      const path = [...entry.path, entry.name]; // a top-level part's is []
-      const key = JSON.stringify(path);
-      // A section list and a context list of one name (from two layers):
-      // `item(name)` would be ambiguous.
-      if (reached.has(key)) {
-        problem ??= failure(
-          "duplicate-context",
-          "assemble",
-          partWhere(entry),
-          "a section list and a context list of this name meet in this layer chain",
-        );
-      }
-      reached.set(key, path.join("/"));
-      const own = (members.get(key) ?? []).sort(byNumericOrder);
-      children = own.map((child) => node(child, top));
-      const at = { [top]: path[0], ...(path.length > 1 ? { list: path } : {}) };
-      providers = (providersOf.get(key) ?? []).map((entry) =>
-        provider(entry, "items", at)
-      );
-      listProviders.push(...providers);
-      sortEachStep = providers.length > 0 ||
-        own.some((child) => typeof child.order !== "number");
+    if (list === undefined) return { entry, shadows, text, order, list };
+    const footer = add(list.footer, "footer", where);
+    const empty = add(list.empty, "empty", where);
+    const path = [...entry.path, entry.name]; // a top-level part's is []
+    const key = JSON.stringify(path);
+    // A section list and a context list of one name (from two layers):
+    // `item(name)` would be ambiguous.
+    if (reached.has(key)) {
+      const state =
+        "a section list and a context list of this name meet in this layer chain";
+      const where = partWhere(entry);
+      problem ??= failure("duplicate-context", "assemble", where, state);
     }
-    return {
-      entry,
-      shadows: farther &&
-        defined({ owner: farther.owner, layer: farther.layer }),
-      text,
-      order,
-      footer,
-      empty,
-      children,
-      providers,
-      sortEachStep,
-    };
+    reached.set(key, path.join("/"));
+    const items = (members.get(key) ?? []).sort(byNumericOrder);
+    const children = items.map((child) => node(child, top));
+    const at = { [top]: path[0], ...(path.length > 1 ? { list: path } : {}) };
+    const providers = (providersOf.get(key) ?? []).map((entry) =>
+      provider(entry, "items", at)
+    );
+    listProviders.push(...providers);
+    const sortEachStep = providers.length > 0 ||
+      items.some((child) => typeof child.order !== "number");
+    const layout = pick<AssembledList>(list, LIST_KEYS);
+    const own = { layout, footer, empty, children, providers, sortEachStep };
+    return { entry, shadows, text, order, list: own };
   };
   const topNodes = (kind: "section" | "context") =>
     all.filter((entry) => entry.kind === kind).sort(byNumericOrder).map(
@@ -207,22 +195,29 @@ export function snapshot(chain: readonly Table[]): Snapshot {
     const where = partWhere(another.entry);
     problem ??= failure("multiple-complete", "assemble", where, state);
   }
+  const tools = merged("tools").map((entry) => provider(entry, "tools", {}));
+  const variables = [
+    ...new Map(chain.flatMap((table) => [...table.variables])).values(),
+  ].map((entry) => provider(entry, "variable", { variable: entry.name }));
   return {
     sections,
     contexts,
-    tools: merged("tools").map((entry) => provider(entry, "tools", {})),
-    variables: [
-      ...new Map(chain.flatMap((table) => [...table.variables])).values(),
-    ].map((entry) => provider(entry, "variable", { variable: entry.name })),
+    variables,
+    tools,
+    /** Every list's item providers, in call order. */
     itemProviders: listProviders,
     handlers: merged("handlers"),
     calls,
+    /**
+     * The top-level part each call belongs to (sections first, then context
+     * entries, numbered in that order), or -1: a part's calls are contiguous.
+     */
     tops: Int32Array.from(tops),
     complete,
+    /** Why every step of this chain rejects, found before any provider runs. */
     problem,
   };
 }
-
 /** Entries grouped by the path of their list. */
 function byList<T extends { path: readonly string[] }>(
   entries: readonly T[],
@@ -230,8 +225,7 @@ function byList<T extends { path: readonly string[] }>(
   const groups = new Map<string, T[]>();
   for (const entry of entries) {
     const key = JSON.stringify(entry.path);
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key)!.push(entry);
+    if (!groups.get(key)?.push(entry)) groups.set(key, [entry]);
   }
   return groups;
 }
