@@ -131,7 +131,8 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
     if (tops[call]! >= 0) parts[tops[call]!] = undefined;
     else changed.push(call);
   }
-  const names = changed.map((call) => calls[call]!.where.variable!);
+  const variable = (call: number) => calls[call]!.where.variable!;
+  const names = new Set(changed.map(variable));
   // A part whose own calls changed is built (so checked) again, in assembly
   // order; an unchanged part is known good.
   for (let t = 0; t < count; t++) {
@@ -140,15 +141,15 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
     texts[t] = uses[t] = undefined;
   }
   // One that references a changed variable is rendered again.
-  for (let t = 0; names.length > 0 && t < count; t++) {
+  for (let t = 0; names.size > 0 && t < count; t++) {
     if (texts[t] === undefined) continue;
     const used = uses[t] ??= referenced(parts[t]!, new Set());
-    for (const name of names) if (used.has(name)) texts[t] = undefined;
+    for (const name of used) if (names.has(name)) texts[t] = undefined;
   }
   // Every value checked first: a refused step changes nothing.
   const checked = changed.map((call) => variableValue(snapshot, values, call));
   const variables = last?.variables ?? variablesOf(snapshot, values);
-  names.forEach((name, i) => variables[name] = checked[i]);
+  changed.forEach((call, i) => variables[variable(call)] = checked[i]);
   // Only the parts whose text is gone render, the rest are joined as they were.
   const render = (kind: RenderHow["kind"], from: number, to: number) => {
     let t = from;

@@ -74,6 +74,9 @@ function same(records: readonly ToolRecord[], provided: unknown): boolean {
   return true;
 }
 
+/** Each provider's records of one step. */
+type Results = ToolRecord[][];
+
 /** A tool provider's result refused. */
 function refused(where: Where, state: string, fields?: { tool: string }) {
   return failure("invalid-value", "list tools", where, state, fields);
@@ -89,8 +92,8 @@ export class ToolCopies {
   // Per tool provider: its last result's tools and their records.
   readonly #byProvider = new WeakMap<object, ToolRecord[]>();
   // Per chain snapshot: each provider's records of its last step, and all
-  // of them, checked and in order.
-  readonly #last = new WeakMap<object, [ToolRecord[][], ToolRecord[]]>();
+  // of them, as collected and checked in order.
+  readonly #last = new WeakMap<object, [Results, ToolRecord[], ToolRecord[]]>();
 
   /**
    * The ordered records of the chain's last step when every provider
@@ -107,19 +110,18 @@ export class ToolCopies {
       // A record stays true of its tool while the tool is unchanged.
       if (!same(last[0][p]!, values[providers[p]!.call])) return undefined;
     }
-    return last[1];
+    return last[2];
   }
 
   /** The records of the chain's last step, in order. */
   recordsOf(snapshot: object): readonly ToolRecord[] {
-    return this.#last.get(snapshot)?.[1] ?? [];
+    return this.#last.get(snapshot)?.[2] ?? [];
   }
 
   /**
    * The collected records, which `prepare` checks and sorts, remembered.
-   * The records of the last step, reordered (a tool moved from one
-   * provider to another, say), give the last step's array: the step stays
-   * the same.
+   * The records of the last step (a tool moved from one provider to
+   * another, say) give the last step's array: the step stays the same.
    */
   ordered(
     snapshot: Snapshot,
@@ -127,14 +129,18 @@ export class ToolCopies {
     prepare: (records: ToolRecord[]) => void,
   ): readonly ToolRecord[] {
     const results = snapshot.tools.map((p) => this.#byProvider.get(p.entry)!);
-    prepare(raw);
-    const last = this.#last.get(snapshot)?.[1];
+    const [, last = [], ordered] = this.#last.get(snapshot) ?? [];
     let i = 0;
-    while (i < raw.length && last?.[i] === raw[i]) i++;
+    while (i < raw.length && last[i] === raw[i]) i++;
+    if (i === raw.length && i === last.length && ordered !== undefined) {
+      this.#last.set(snapshot, [results, last, ordered]);
+      return ordered;
+    }
     // Not frozen: internal, and a frozen array is slower to read every step.
-    const ordered = i === raw.length && last?.length === i ? last : raw;
-    this.#last.set(snapshot, [results, ordered]);
-    return ordered;
+    const fresh = raw.slice();
+    prepare(fresh);
+    this.#last.set(snapshot, [results, raw, fresh]);
+    return fresh;
   }
 
   /**
