@@ -170,16 +170,22 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
   // A complete section is the whole prompt: the others are only checked.
   const complete = sections.indexOf(snapshot.complete!); // -1 without one
   const [from, to] = complete < 0 ? [0, split] : [complete, complete + 1];
-  const prompt = render("section", from, to);
-  const context = render("context", split, count);
   // Frozen: an edit of one step by its caller cannot reach a later one.
   const step: RenderedStep = Object.freeze({
-    prompt,
+    prompt: render("section", from, to),
     tools: tools ?? Object.freeze(records.map((record) => record.copy)),
-    context,
+    context: render("context", split, count),
   });
-  const next = { snapshot, values, records, step, parts, texts, uses };
-  state.memory.set(agent, { ...next, variables });
+  state.memory.set(agent, {
+    snapshot,
+    values,
+    records,
+    step,
+    parts,
+    texts,
+    uses,
+    variables,
+  });
   return step;
 }
 

@@ -30,6 +30,8 @@ export interface ToolRecord extends Provenance {
 }
 
 const SCHEMA_KEYS: readonly string[] = ["name", "description", "parameters"];
+/** The `typeof` of the JSON values that are not objects, but `null`. */
+const SCALARS: ReadonlySet<string> = new Set(["string", "number", "boolean"]);
 
 /** Enumerable keys, counted without allocating. */
 export function countKeys(value: object): number {
@@ -274,13 +276,10 @@ export class ToolCopies {
 function frozenJson(schema: object, fail: (state: string) => Error): unknown {
   const seen = new Set<object>();
   const copy = (value: unknown, path: string): unknown => {
-    if (
-      value === null || typeof value === "string" || typeof value === "boolean"
-    ) return value;
-    if (typeof value === "number") {
-      if (Number.isFinite(value)) return value;
+    if (typeof value === "number" && !Number.isFinite(value)) {
       throw fail(`hold ${value} at ${path}, which JSON cannot carry`);
     }
+    if (value === null || SCALARS.has(typeof value)) return value;
     if (typeof value !== "object") {
       const state = `hold ${describeValue(value)} at ${path}`;
       throw fail(`${state}; a schema is JSON data`);
