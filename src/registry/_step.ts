@@ -144,12 +144,18 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
   for (let t = 0; names.size > 0 && t < count; t++) {
     if (texts[t] === undefined) continue;
     const used = uses[t] ??= referenced(parts[t]!, new Set());
-    for (const name of used) if (names.has(name)) texts[t] = undefined;
+    for (const name of used) {
+      if (names.has(name)) {
+        texts[t] = undefined;
+        break;
+      }
+    }
   }
   // Every value checked first: a refused step changes nothing.
   const checked = changed.map((call) => variableValue(snapshot, values, call));
   const variables = last?.variables ?? variablesOf(snapshot, values);
-  changed.forEach((call, i) => variables[variable(call)] = checked[i]);
+  let i = 0;
+  for (const name of names) variables[name] = checked[i++];
   // Only the parts whose text is gone render, the rest are joined as they were.
   const render = (kind: RenderHow["kind"], from: number, to: number) => {
     let t = from;

@@ -54,15 +54,14 @@ export function orderTools(
 ): void {
   const seen = new Map<string, string | undefined>();
   for (const { name, owner } of records) {
-    if (!seen.has(name)) {
-      seen.set(name, owner);
-      continue;
+    if (!seen.has(name)) seen.set(name, owner);
+    else {
+      const holder = seen.get(name);
+      const by = describeOwner(holder);
+      const state = `tool "${name}" is already provided by ${by}`;
+      const fields = { tool: name, owner: holder };
+      throw failure("duplicate-tool", "list tools", { owner }, state, fields);
     }
-    const holder = seen.get(name);
-    const by = describeOwner(holder);
-    const state = `tool "${name}" is already provided by ${by}`;
-    const fields = { tool: name, owner: holder };
-    throw failure("duplicate-tool", "list tools", { owner }, state, fields);
   }
   const rest = ranks.get(TOOL_ORDER_REST)!;
   records.sort((a, b) =>

@@ -131,18 +131,15 @@ export class ToolCopies {
     prepare: (records: ToolRecord[]) => void,
   ): readonly ToolRecord[] {
     const results = snapshot.tools.map((p) => this.#byProvider.get(p.entry)!);
-    const [, last = [], ordered] = this.#last.get(snapshot) ?? [];
+    const [, last = [], before] = this.#last.get(snapshot) ?? [];
     let i = 0;
     while (i < raw.length && last[i] === raw[i]) i++;
-    if (i === raw.length && i === last.length && ordered !== undefined) {
-      this.#last.set(snapshot, [results, last, ordered]);
-      return ordered;
-    }
+    const same = i === raw.length && i === last.length && before !== undefined;
     // Not frozen: internal, and a frozen array is slower to read every step.
-    const fresh = raw.slice();
-    prepare(fresh);
-    this.#last.set(snapshot, [results, raw, fresh]);
-    return fresh;
+    const ordered = same ? before : raw.slice();
+    if (!same) prepare(ordered);
+    this.#last.set(snapshot, [results, raw, ordered]);
+    return ordered;
   }
 
   /**
