@@ -154,8 +154,9 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
   // Every value checked first: a refused step changes nothing.
   const checked = changed.map((call) => variableValue(snapshot, values, call));
   const variables = last?.variables ?? variablesOf(snapshot, values);
-  let i = 0;
-  for (const name of names) variables[name] = checked[i++];
+  for (let i = 0; i < changed.length; i++) {
+    variables[variable(changed[i]!)] = checked[i];
+  }
   // Only the parts whose text is gone render, the rest are joined as they were.
   const render = (kind: RenderHow["kind"], from: number, to: number) => {
     let t = from;
