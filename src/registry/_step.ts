@@ -28,7 +28,7 @@ import {
   variableValue,
 } from "./_resolve.ts";
 import type { Snapshot } from "./_snapshot.ts";
-import { countKeys, type ToolRecord } from "./_tools.ts";
+import { matches, type ToolRecord } from "./_tools.ts";
 
 /** How many string-keyed agents are remembered; object keys are weak. */
 export const AGENT_MEMORY = 1024;
@@ -118,10 +118,9 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
     if (a === b || calls[i]!.kind === "tools" || sameItems(a, b)) continue;
     (moved ??= []).push(i);
   }
+  const tools = last?.records === records ? last.step.tools : undefined;
   // Fast path: every provider answered what it answered last step.
-  if (last !== undefined && moved === undefined && last.records === records) {
-    return last.step;
-  }
+  if (moved === undefined && tools !== undefined) return last!.step;
   const split = sections.length; // the first context entry
   const count = split + contexts.length;
   const parts: (AssembledItem | undefined)[] = last?.parts.slice() ?? [];
@@ -138,30 +137,25 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
   // order; an unchanged part is known good.
   for (let t = 0; t < count; t++) {
     if (parts[t] !== undefined) continue;
-    const node = sections[t] ?? contexts[t - split]!;
-    parts[t] = part(snapshot, values, node);
+    parts[t] = part(snapshot, values, sections[t] ?? contexts[t - split]!);
     texts[t] = uses[t] = undefined;
   }
   // One that references a changed variable is rendered again.
   for (let t = 0; names.size > 0 && t < count; t++) {
     if (texts[t] === undefined) continue;
-    for (const name of uses[t] ??= referenced(parts[t]!, new Set())) {
+    const used = uses[t] ??= referenced(parts[t]!, new Set());
+    for (const name of used) {
       if (names.has(name)) {
         texts[t] = undefined;
         break;
       }
     }
   }
-  let variables = last?.variables;
-  if (variables === undefined) variables = variablesOf(snapshot, values);
-  else {
-    const checked = changed.map((call) =>
-      variableValue(snapshot, values, call)
-    );
-    // Every value checked first: a refused step changes nothing.
-    for (let i = 0; i < changed.length; i++) {
-      variables[variable(changed[i]!)] = checked[i];
-    }
+  // Every value checked first: a refused step changes nothing.
+  const checked = changed.map((call) => variableValue(snapshot, values, call));
+  const variables = last?.variables ?? variablesOf(snapshot, values);
+  for (let i = 0; i < changed.length; i++) {
+    variables[variable(changed[i]!)] = checked[i];
   }
   // Only the parts whose text is gone render, the rest are joined as they were.
   const render = (kind: RenderHow["kind"], from: number, to: number) => {
@@ -169,17 +163,11 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
     while (t < to && texts[t] !== undefined) t++;
     if (t === to && last !== undefined) return last.step[CHANNEL[kind]];
     const alone = parts.slice(from, to) as AssembledSection[];
-    const separator = state.separator ?? "\n\n";
-    const assembly = {
-      sections: alone,
-      contexts: alone,
-      tools: [],
-      variables,
-      separator,
-    };
+    const { separator } = state;
+    const assembly = { sections: alone, contexts: alone, variables, separator };
     const how = { kind, own: true, rendered: texts, from };
     try {
-      return renderAssembly(assembly, how);
+      return renderAssembly(assembly as PromptAssembly, how);
     } catch (error) {
       // The variables were updated in place for a step that failed.
       if (last !== undefined) state.memory.set(agent, undefined);
@@ -189,13 +177,12 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
   // A complete section is the whole prompt: the others are only checked.
   const complete = sections.indexOf(snapshot.complete!); // -1 without one
   const [from, to] = complete < 0 ? [0, split] : [complete, complete + 1];
-  const prompt = render("section", from, to);
-  const context = render("context", split, count);
-  const tools = last !== undefined && last.records === records
-    ? last.step.tools
-    : Object.freeze(records.map((record) => record.copy));
   // Frozen: an edit of one step by its caller cannot reach a later one.
-  const step: RenderedStep = Object.freeze({ prompt, tools, context });
+  const step: RenderedStep = Object.freeze({
+    prompt: render("section", from, to),
+    tools: tools ?? Object.freeze(records.map((record) => record.copy)),
+    context: render("context", split, count),
+  });
   state.memory.set(agent, {
     snapshot,
     values,
@@ -231,7 +218,10 @@ function fromAssembly(
     while (at < records.length && records[at]!.name !== tool.name) at++;
     const record = records[at];
     const fields: Record<string, unknown> = { ...tool }; // each field read once
-    if (record !== undefined && sameFields(fields, record)) {
+    // The copy's keys: the three of a schema and the host fields.
+    const expected = { parameters: record?.copy.parameters, keys: 3 };
+    expected.keys += record?.host.length ?? 0;
+    if (record !== undefined && matches(fields, record, expected)) {
       next = at + 1;
       return record.copy;
     }
@@ -240,18 +230,4 @@ function fromAssembly(
   }));
   const prompt = renderPrompt(assembly);
   return Object.freeze({ prompt, tools, context: renderContext(assembly) });
-}
-
-/** Whether a plain copy of a tool holds exactly the fields of a record's copy. */
-function sameFields(fields: Record<string, unknown>, record: ToolRecord) {
-  if (
-    fields.name !== record.name || fields.description !== record.description ||
-    fields.parameters !== record.copy.parameters
-  ) return false;
-  const { host } = record;
-  for (let i = 0; i < host.length; i++) {
-    if (fields[host[i]![0]] !== host[i]![1]) return false;
-  }
-  // The copy's keys: the three of a schema and the host fields.
-  return countKeys(fields) === 3 + host.length;
 }

@@ -10,82 +10,62 @@ import { describeOwner, describeValue, failure } from "../core/errors.ts";
 import { compareCodePoints } from "../core/names.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
 
-/** The rank of each listed name; unlisted names rank at the rest entry. */
+/** The rank of each listed name, the rest entry's too; and the names. */
 export interface ToolOrder {
-  readonly ranks: ReadonlyMap<string, number> | undefined;
-  readonly rest: number;
+  readonly ranks: ReadonlyMap<string, number>;
   readonly names: readonly string[];
 }
 
 /** Checks a `toolOrder` option (`invalid-option` at construction). */
-export function toolOrder(names: unknown): ToolOrder {
-  if (names === undefined) {
-    return { ranks: undefined, rest: 0, names: [TOOL_ORDER_REST] };
-  }
+export function toolOrder(names: unknown = [TOOL_ORDER_REST]): ToolOrder {
   const bad = (state: string) =>
     failure("invalid-option", "create SystemPrompt", {}, `toolOrder ${state}`);
   if (!Array.isArray(names)) {
-    throw new TypeError(
-      bad(`is ${describeValue(names)}, not an array`).message,
-    );
+    const state = `is ${describeValue(names)}, not an array`;
+    throw new TypeError(bad(state).message);
   }
   // Read once: the order checked is the order kept.
-  const read: unknown[] = Array.from(
+  const read = Array.from(
     { length: names.length },
-    (_, i) => names[i],
+    (_, i): unknown => names[i],
   );
   const ranks = new Map<string, number>();
-  let rest = -1;
   for (let i = 0; i < read.length; i++) {
     const name = read[i];
     if (typeof name !== "string") {
       const state = `entry ${i} is ${describeValue(name)}, not a string`;
       throw new TypeError(bad(state).message);
     }
-    if (name === TOOL_ORDER_REST ? rest !== -1 : ranks.has(name)) {
-      throw bad(`lists "${name}" twice`);
-    }
-    if (name === TOOL_ORDER_REST) rest = i;
-    else ranks.set(name, i);
+    if (ranks.has(name)) throw bad(`lists "${name}" twice`);
+    ranks.set(name, i);
   }
-  if (rest === -1) {
+  if (!ranks.has(TOOL_ORDER_REST)) {
     throw bad(
       `has no "${TOOL_ORDER_REST}" entry for the tools it does not list`,
     );
   }
-  return { ranks, rest, names: Object.freeze(read as string[]) };
+  return { ranks, names: Object.freeze(read as string[]) };
 }
 
 /** Throws `duplicate-tool` for a name two records share, else sorts them. */
 export function orderTools(
   records: { readonly name: string; readonly owner: string | undefined }[],
-  order: ToolOrder,
+  { ranks }: ToolOrder,
 ): void {
-  if (records.length > 1) {
-    const seen = new Map<string, (typeof records)[number]>();
-    for (const record of records) {
-      const holder = seen.get(record.name);
-      if (holder === undefined) {
-        seen.set(record.name, record);
-        continue;
-      }
-      throw failure(
-        "duplicate-tool",
-        "list tools",
-        { owner: record.owner },
-        `tool "${record.name}" is already provided by ${
-          describeOwner(holder.owner)
-        }`,
-        { tool: record.name, owner: holder.owner },
-      );
+  const seen = new Map<string, string | undefined>();
+  for (const { name, owner } of records) {
+    if (!seen.has(name)) seen.set(name, owner);
+    else {
+      const holder = seen.get(name);
+      const by = describeOwner(holder);
+      const state = `tool "${name}" is already provided by ${by}`;
+      const fields = { tool: name, owner: holder };
+      throw failure("duplicate-tool", "list tools", { owner }, state, fields);
     }
   }
-  const { ranks, rest } = order;
-  records.sort((a, b) => {
-    if (ranks !== undefined) {
-      const rank = (ranks.get(a.name) ?? rest) - (ranks.get(b.name) ?? rest);
-      if (rank !== 0) return rank;
-    }
-    return compareCodePoints(a.name, b.name);
-  });
+  const rest = ranks.get(TOOL_ORDER_REST)!;
+  records.sort((a, b) =>
+    (ranks.get(a.name) ?? rest) - (ranks.get(b.name) ?? rest) ||
+    compareCodePoints(a.name, b.name)
+  );
 }

@@ -10,7 +10,6 @@ import {
   describeValue,
   failure,
   type PromptError,
-  type PromptErrorOptions,
   type Where,
 } from "../core/errors.ts";
 import type { JsonSchema, ToolSchema } from "../core/types.ts";
@@ -21,7 +20,6 @@ import type { Provider, Snapshot } from "./_snapshot.ts";
 /** A tool as the registry keeps it: the fields it read and its frozen copy. */
 export interface ToolRecord extends Provenance {
   readonly name: string;
-  readonly description: string;
   readonly parameters: unknown;
   /** Host fields as read, and how many keys the object had. */
   readonly host: readonly (readonly [string, unknown])[];
@@ -32,6 +30,8 @@ export interface ToolRecord extends Provenance {
 }
 
 const SCHEMA_KEYS: readonly string[] = ["name", "description", "parameters"];
+/** The `typeof` of the JSON values that are not objects, but `null`. */
+const SCALARS: ReadonlySet<string> = new Set(["string", "number", "boolean"]);
 
 /** Enumerable keys, counted without allocating. */
 export function countKeys(value: object): number {
@@ -41,41 +41,46 @@ export function countKeys(value: object): number {
 }
 
 /**
- * The record's own tool, answering as it did: its three fields, its host
- * fields, its keys.
+ * Whether a tool holds a record's name and description, `parameters`, its
+ * host fields and `keys` keys.
  */
-function unchanged(known: ToolRecord, value: unknown): boolean {
-  const tool = value as Record<string, unknown>;
+export function matches(
+  tool: Record<string, unknown>,
+  known: ToolRecord,
+  expected: { parameters: unknown; keys: number },
+): boolean {
   if (
-    value !== known.source || known.name !== tool.name ||
-    known.description !== tool.description ||
-    known.parameters !== tool.parameters
+    known.name !== tool.name || known.copy.description !== tool.description ||
+    expected.parameters !== tool.parameters
   ) return false;
   const host = known.host;
   for (let i = 0; i < host.length; i++) {
     if (tool[host[i]![0]] !== host[i]![1]) return false;
   }
-  return known.keys === countKeys(tool);
+  return expected.keys === countKeys(tool);
+}
+
+/** The record's own tool, answering as it did. */
+function unchanged(known: ToolRecord, value: unknown): boolean {
+  return value === known.source && matches(value as never, known, known);
 }
 
 /** Whether a provider's result holds its last result's tools, unchanged. */
-function same(
-  records: readonly ToolRecord[],
-  provided: readonly unknown[],
-): boolean {
-  if (records.length !== provided.length) return false;
+function same(records: readonly ToolRecord[], provided: unknown): boolean {
+  if (!Array.isArray(provided) || records.length !== provided.length) {
+    return false;
+  }
   for (let i = 0; i < records.length; i++) {
     if (!unchanged(records[i]!, provided[i])) return false;
   }
   return true;
 }
 
+/** Each provider's records of one step. */
+type Results = ToolRecord[][];
+
 /** A tool provider's result refused. */
-function refused(
-  where: Where,
-  state: string,
-  fields?: PromptErrorOptions,
-): PromptError {
+function refused(where: Where, state: string, fields?: { tool: string }) {
   return failure("invalid-value", "list tools", where, state, fields);
 }
 
@@ -89,15 +94,8 @@ export class ToolCopies {
   // Per tool provider: its last result's tools and their records.
   readonly #byProvider = new WeakMap<object, ToolRecord[]>();
   // Per chain snapshot: each provider's records of its last step, and all
-  // of them, checked and in order.
-  readonly #last = new WeakMap<
-    object,
-    {
-      results: ToolRecord[][];
-      raw: readonly ToolRecord[];
-      ordered: readonly ToolRecord[];
-    }
-  >();
+  // of them, as collected and checked in order.
+  readonly #last = new WeakMap<object, [Results, ToolRecord[], ToolRecord[]]>();
 
   /**
    * The ordered records of the chain's last step when every provider
@@ -112,17 +110,14 @@ export class ToolCopies {
     const providers = snapshot.tools;
     for (let p = 0; p < providers.length; p++) {
       // A record stays true of its tool while the tool is unchanged.
-      const value = values[providers[p]!.call];
-      if (!Array.isArray(value) || !same(last.results[p]!, value)) {
-        return undefined;
-      }
+      if (!same(last[0][p]!, values[providers[p]!.call])) return undefined;
     }
-    return last.ordered;
+    return last[2];
   }
 
   /** The records of the chain's last step, in order. */
   recordsOf(snapshot: object): readonly ToolRecord[] {
-    return this.#last.get(snapshot)?.ordered ?? [];
+    return this.#last.get(snapshot)?.[2] ?? [];
   }
 
   /**
@@ -136,19 +131,14 @@ export class ToolCopies {
     prepare: (records: ToolRecord[]) => void,
   ): readonly ToolRecord[] {
     const results = snapshot.tools.map((p) => this.#byProvider.get(p.entry)!);
-    const last = this.#last.get(snapshot);
-    if (last !== undefined && last.raw.length === raw.length) {
-      let i = 0;
-      while (i < raw.length && last.raw[i] === raw[i]) i++;
-      if (i === raw.length) {
-        this.#last.set(snapshot, { ...last, results });
-        return last.ordered;
-      }
-    }
-    const ordered = raw.slice();
-    prepare(ordered);
+    const [, last = [], before] = this.#last.get(snapshot) ?? [];
+    let i = 0;
+    while (i < raw.length && last[i] === raw[i]) i++;
+    const same = i === raw.length && i === last.length && before !== undefined;
     // Not frozen: internal, and a frozen array is slower to read every step.
-    this.#last.set(snapshot, { results, raw, ordered });
+    const ordered = same ? before : raw.slice();
+    if (!same) prepare(ordered);
+    this.#last.set(snapshot, [results, raw, ordered]);
     return ordered;
   }
 
@@ -163,33 +153,29 @@ export class ToolCopies {
       const state = `returned ${describeValue(provided)}, not an array`;
       throw refused(where, `its tool provider ${state}`);
     }
-    const last = this.#byProvider.get(provider.entry);
+    let now = this.#byProvider.get(provider.entry);
     // Fast path: the tools of the last result, at their places, unchanged.
-    if (last !== undefined && same(last, provided)) {
-      for (let i = 0; i < last.length; i++) into.push(last[i]!);
-      return;
-    }
-    const now: ToolRecord[] = [];
-    try {
-      const length = provided.length;
-      for (let index = 0; index < length; index++) {
-        const value: unknown = provided[index];
-        const known = typeof value === "object" && value !== null
-          ? this.#records.get(value)
-          : undefined;
-        const record = known !== undefined && known.owner === where.owner &&
-            known.layer === where.layer && unchanged(known, value)
-          ? known
-          : this.#record(value, { where, index });
-        into.push(record);
-        now.push(record);
+    if (now === undefined || !same(now, provided)) {
+      now = [];
+      try {
+        for (let index = 0, length = provided.length; index < length; index++) {
+          const value: unknown = provided[index];
+          const known = this.#records.get(value as object);
+          now.push(
+            known !== undefined && known.owner === where.owner &&
+              known.layer === where.layer && unchanged(known, value)
+              ? known
+              : this.#record(value, { where, index }),
+          );
+        }
+      } catch (error) {
+        // Refused: nothing else will read the promises the array holds.
+        ignoreRejections(provided);
+        throw error;
       }
-    } catch (error) {
-      // Refused: nothing else will read the promises the array holds.
-      ignoreRejections(provided);
-      throw error;
+      this.#byProvider.set(provider.entry, now);
     }
-    this.#byProvider.set(provider.entry, now);
+    for (let i = 0; i < now.length; i++) into.push(now[i]!);
   }
 
   #record(value: unknown, at: { where: Where; index: number }): ToolRecord {
@@ -210,29 +196,28 @@ export class ToolCopies {
       throw refused(where, `item ${index} is not a tool with a non-empty name`);
     }
     const fields = { tool: name };
+    const fail = (state: string) =>
+      refused(where, `tool "${name}" ${state}`, fields);
     if (name === TOOL_ORDER_REST) {
-      const state = "takes the name of the toolOrder rest entry";
-      throw refused(where, `tool "${name}" ${state}`, fields);
+      throw fail("takes the name of the toolOrder rest entry");
     }
     if (typeof description !== "string") {
-      const state = `has ${describeValue(description)} as description`;
-      throw refused(where, `tool "${name}" ${state}, not a string`, fields);
+      throw fail(
+        `has ${describeValue(description)} as description, not a string`,
+      );
     }
     const what = `the parameters of tool "${name}"`;
-    const fail = (state: string) => refused(where, `${what} ${state}`, fields);
-    const schema = this.#carried(this.checkSchema(parameters, fail), where);
+    const bad = (state: string) => refused(where, `${what} ${state}`, fields);
+    const schema = this.#carried(this.checkSchema(parameters, bad), where);
     // Host fields (an `execute`, say) survive on the copy; its provenance
     // is its schema's, so the copy stays a plain object, quick to spread.
-    const copy = Object.freeze(
-      { ...own, name, description, parameters: schema } as ToolSchema,
-    );
+    const copy = { ...own, name, description, parameters: schema };
     const record: ToolRecord = {
       name,
-      description,
       parameters,
       host: Object.entries(own).filter(([key]) => !SCHEMA_KEYS.includes(key)),
       keys: countKeys(value),
-      copy,
+      copy: Object.freeze(copy),
       owner: where.owner,
       layer: where.layer,
       source: value,
@@ -245,10 +230,9 @@ export class ToolCopies {
    * The schema copy that says who provided a tool: one per schema and
    * provenance, so a tool's copies are found by their `parameters`.
    */
-  #carried(schema: JsonSchema, where: Where): JsonSchema {
-    const { owner, layer } = where;
-    let byPlace = this.#byPlace.get(schema);
-    if (byPlace === undefined) this.#byPlace.set(schema, byPlace = new Map());
+  #carried(schema: JsonSchema, { owner, layer }: Where): JsonSchema {
+    const byPlace = this.#byPlace.get(schema) ?? new Map<string, JsonSchema>();
+    this.#byPlace.set(schema, byPlace);
     const key = JSON.stringify([owner, layer]);
     let carried = byPlace.get(key);
     if (carried === undefined) {
@@ -273,14 +257,10 @@ export class ToolCopies {
     ) {
       throw fail(`are ${describeValue(parameters)}, not a JSON Schema object`);
     }
-    let schema = this.#schemas.get(parameters);
-    if (schema === undefined) {
-      schema = frozenJson(parameters, "parameters", {
-        seen: new Set(),
-        fail,
-      }) as JsonSchema;
-      this.#schemas.set(parameters, schema);
-    }
+    const known = this.#schemas.get(parameters);
+    if (known !== undefined) return known;
+    const schema = frozenJson(parameters, fail) as JsonSchema;
+    this.#schemas.set(parameters, schema);
     return schema;
   }
 }
@@ -290,48 +270,42 @@ export class ToolCopies {
  * numbers, booleans and null. Anything else (a cycle, a BigInt, a class
  * instance such as a zod schema) is refused with the path at fault.
  */
-function frozenJson(
-  value: unknown,
-  path: string,
-  at: { seen: Set<object>; fail: (state: string) => Error },
-): unknown {
-  const { seen, fail } = at;
-  if (
-    value === null || typeof value === "string" || typeof value === "boolean"
-  ) return value;
-  if (typeof value === "number") {
-    if (Number.isFinite(value)) return value;
-    throw fail(`hold ${value} at ${path}, which JSON cannot carry`);
-  }
-  if (typeof value !== "object") {
-    throw fail(
-      `hold ${describeValue(value)} at ${path}; a schema is JSON data`,
-    );
-  }
-  if (seen.has(value)) {
-    throw fail(`refer to themselves at ${path}; a schema is JSON data`);
-  }
-  seen.add(value);
-  let copy: unknown;
-  if (Array.isArray(value)) {
-    copy = value.map((item, i) => frozenJson(item, `${path}[${i}]`, at));
-  } else {
-    const proto = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) {
-      throw fail(
-        `hold a class instance at ${path}; a schema is JSON data (convert it first)`,
-      );
+function frozenJson(schema: object, fail: (state: string) => Error): unknown {
+  const seen = new Set<object>();
+  const copy = (value: unknown, path: string): unknown => {
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      throw fail(`hold ${value} at ${path}, which JSON cannot carry`);
     }
-    const fields: [string, unknown][] = [];
-    for (const key of Object.keys(value)) {
-      const field = (value as Record<string, unknown>)[key];
-      // An entry, not an assignment: a `__proto__` key stays an own property.
-      if (field !== undefined) {
-        fields.push([key, frozenJson(field, `${path}.${key}`, at)]);
+    if (value === null || SCALARS.has(typeof value)) return value;
+    if (typeof value !== "object") {
+      const state = `hold ${describeValue(value)} at ${path}`;
+      throw fail(`${state}; a schema is JSON data`);
+    }
+    if (seen.has(value)) {
+      throw fail(`refer to themselves at ${path}; a schema is JSON data`);
+    }
+    seen.add(value);
+    let result: unknown;
+    if (Array.isArray(value)) {
+      result = value.map((item, i) => copy(item, `${path}[${i}]`));
+    } else {
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) {
+        const state = `hold a class instance at ${path}; a schema is JSON data`;
+        throw fail(`${state} (convert it first)`);
       }
+      const fields: [string, unknown][] = [];
+      for (const key of Object.keys(value)) {
+        const field = (value as Record<string, unknown>)[key];
+        // An entry, not an assignment: a `__proto__` key stays an own property.
+        if (field !== undefined) {
+          fields.push([key, copy(field, `${path}.${key}`)]);
+        }
+      }
+      result = Object.fromEntries(fields);
     }
-    copy = Object.fromEntries(fields);
-  }
-  seen.delete(value);
-  return Object.freeze(copy);
+    seen.delete(value);
+    return Object.freeze(result);
+  };
+  return copy(schema, "parameters");
 }
