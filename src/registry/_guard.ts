@@ -26,7 +26,7 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
  * revoked proxy, a throwing getter or `then`) where a failure means there
  * is nothing to read.
  */
-function tryRead<T>(read: () => T): T | undefined {
+export function tryRead<T>(read: () => T): T | undefined {
   try {
     return read();
   } catch {

@@ -17,31 +17,40 @@ import type {
   AuditEntry,
   PromptAssembly,
 } from "../core/types.ts";
-import { aborted, isThenable } from "./_guard.ts";
+import { aborted, isThenable, tryRead } from "./_guard.ts";
 import { type FunctionEntry, placed } from "./_store.ts";
 
 type Result = PromptAssembly | Promise<PromptAssembly>;
 
+/** In place of a handler's result: the handler is still to be called. */
+const CALL = Symbol("call");
+
 /**
  * One step's waterfall: {@linkcode Waterfall.run} runs the handlers on the
  * assembly, the sync prefix without a promise; a handler's promise
- * continues the same loop from the next handler.
+ * continues the same loop with what it gave.
  *
  * Between handlers it keeps the assembly's shape: the objects, arrays and
  * lengths at its top, what a handler can change without a deep walk, read
- * once per handler into fields (no allocation). Edits inside a section go
- * unseen, so the blame then falls on the last handler that changed it.
+ * once per handler into a reused array (no allocation). Edits inside a
+ * section go unseen, so the blame then falls on the last handler that
+ * changed the shape.
  */
 export class Waterfall<C> {
-  /** The last handler that changed the assembly's shape, if one did. */
+  /**
+   * The handler a faulty result names: the last one that changed the
+   * assembly's shape, else the last one.
+   */
   blame: FunctionEntry | undefined;
   /** What each handler changed, when the audit is on. */
   readonly log: AuditEntry[] | undefined;
   readonly #handlers: readonly FunctionEntry[];
   readonly #context: C;
   readonly #signal: AbortSignal | undefined;
-  /** The next handler: one loop runs at a time, and a promise moves it on. */
-  #next = 0;
+  /** The running handler: one loop runs at a time, and a promise moves it on. */
+  #current = 0;
+  /** The audit's fingerprint from before the running handler. */
+  #before: Map<string, string> | undefined;
   #assembly: unknown;
   #sections: unknown;
   #sectionCount: unknown;
@@ -61,58 +70,52 @@ export class Waterfall<C> {
     this.#context = context;
     this.#signal = options.signal;
     this.log = options.audit ? [] : undefined;
+    this.blame = handlers[handlers.length - 1];
   }
 
   run(first: PromptAssembly): Result {
     if (this.#handlers.length > 1) this.#changed(first);
-    return this.#loop(first);
+    return this.#loop(first, CALL);
   }
 
-  /**
-   * The handlers from the next one on; `resumed` is what the previous one's
-   * promise gave, to settle first.
-   */
-  #loop(first: PromptAssembly, resumed?: Pending): Result {
+  /** The handlers from the running one on; `got` is what its promise gave. */
+  #loop(first: PromptAssembly, got: unknown): Result {
     const handlers = this.#handlers;
-    const context = this.#context;
-    const signal = this.#signal;
-    const log = this.log;
-    // With one handler the blame is clear without a shape.
-    const shaped = handlers.length > 1;
     let assembly = first;
-    for (let i = this.#next; i < handlers.length; i++) {
+    let value = got;
+    for (let i = this.#current; i < handlers.length; i++, value = CALL) {
       const entry = handlers[i]!;
-      let { value, before } = resumed ?? NOTHING;
-      if (resumed !== undefined) resumed = undefined;
-      else {
+      if (value === CALL) {
         // An abandoned step runs no further handler.
+        const signal = this.#signal;
         if (signal?.aborted) throw aborted(signal);
-        before = log && fingerprint(assembly);
+        this.#current = i;
+        this.#before = this.log && fingerprint(assembly);
         try {
           const handler = entry.fn; // called through a local: `this` is undefined
-          value = handler(assembly, context);
+          value = handler(assembly, this.#context);
         } catch (cause) {
           throw handlerFailed(entry, cause);
         }
         if (value !== undefined && isThenable(value)) {
-          this.#next = i;
-          return this.#resume(assembly, { value, before });
+          return this.#resume(assembly, value);
         }
       }
       if (value !== undefined) assembly = accept(entry, value);
-      if (before !== undefined) audit(before, { assembly, entry, log: log! });
-      if (shaped && this.#changed(assembly)) this.blame = entry;
+      if (this.#before !== undefined) this.#audit(assembly, entry);
+      // With one handler the blame is clear without a shape.
+      if (handlers.length > 1 && this.#changed(assembly)) this.blame = entry;
     }
     return assembly;
   }
 
   // Apart from the loop: a closure there would allocate its variables per
   // handler, promise or not.
-  #resume(got: PromptAssembly, pending: Pending): Promise<PromptAssembly> {
-    return Promise.resolve(pending.value).then(
-      (value) => this.#loop(got, { value, before: pending.before }),
+  #resume(got: PromptAssembly, value: unknown): Promise<PromptAssembly> {
+    return Promise.resolve(value).then(
+      (value) => this.#loop(got, value),
       (cause) => {
-        throw handlerFailed(this.#handlers[this.#next]!, cause);
+        throw handlerFailed(this.#handlers[this.#current]!, cause);
       },
     );
   }
@@ -145,15 +148,31 @@ export class Waterfall<C> {
     }
     return true;
   }
-}
 
-/** A handler's result, and the audit's fingerprint from before it ran. */
-interface Pending {
-  readonly value: unknown;
-  readonly before: Map<string, string> | undefined;
+  /** Logs what the running handler changed, grouped by kind as a reader scans them. */
+  #audit(assembly: PromptAssembly, entry: FunctionEntry): void {
+    const before = this.#before!;
+    const after = fingerprint(assembly);
+    const found: AuditEntry[] = [];
+    const record = (key: string, change: AuditEntry["change"]) => {
+      const [kind, list, name] = JSON.parse(key);
+      const logged: AuditEntry = { handler: entry.name, kind, name, change };
+      if (entry.owner !== undefined) logged.owner = entry.owner;
+      if (kind === "item") logged.list = list;
+      found.push(logged);
+    };
+    for (const [key, value] of after) {
+      const was = before.get(key);
+      if (was !== value) record(key, was === undefined ? "added" : "changed");
+    }
+    for (const key of before.keys()) {
+      if (!after.has(key)) record(key, "removed");
+    }
+    // Stable within a kind.
+    found.sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind));
+    this.log!.push(...found);
+  }
 }
-
-const NOTHING: Pending = { value: undefined, before: undefined };
 
 /** Where a handler's errors point. */
 export function handlerWhere(entry: FunctionEntry): Where {
@@ -166,15 +185,11 @@ const FROZEN_HINT =
   "; tool parameters are frozen: give the tool an edited copy of its parameters instead of editing them in place";
 
 function handlerFailed(entry: FunctionEntry, cause: unknown): Error {
-  let hint = "";
-  try {
-    if (cause instanceof TypeError && FROZEN_WRITE.test(cause.message)) {
-      hint = FROZEN_HINT;
-    }
-  } catch {
-    // A cause whose `message` throws gets no hint.
-  }
-  const state = `it threw: ${messageOf(cause)}${hint}`;
+  // A cause whose `message` throws gets no hint.
+  const frozen = tryRead(() =>
+    cause instanceof TypeError && FROZEN_WRITE.test(cause.message)
+  );
+  const state = `it threw: ${messageOf(cause)}${frozen ? FROZEN_HINT : ""}`;
   return failure("handler-failed", "run", handlerWhere(entry), state, {
     cause,
   });
@@ -239,28 +254,3 @@ function fingerprint(assembly: PromptAssembly): Map<string, string> {
 }
 
 const KINDS = ["section", "context", "item", "tool", "variable", "layout"];
-
-/** Logs what the handler changed, grouped by kind as a reader scans them. */
-function audit(
-  before: Map<string, string>,
-  step: { assembly: PromptAssembly; entry: FunctionEntry; log: AuditEntry[] },
-): void {
-  const { entry } = step;
-  const after = fingerprint(step.assembly);
-  const found: AuditEntry[] = [];
-  const record = (key: string, change: AuditEntry["change"]) => {
-    const [kind, list, name] = JSON.parse(key);
-    const logged: AuditEntry = { handler: entry.name, kind, name, change };
-    if (entry.owner !== undefined) logged.owner = entry.owner;
-    if (kind === "item") logged.list = list;
-    found.push(logged);
-  };
-  for (const [key, value] of after) {
-    const was = before.get(key);
-    if (was !== value) record(key, was === undefined ? "added" : "changed");
-  }
-  for (const key of before.keys()) if (!after.has(key)) record(key, "removed");
-  // Stable within a kind.
-  found.sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind));
-  step.log.push(...found);
-}
