@@ -139,13 +139,11 @@ class Check {
     }
     this.#tools(assembly.tools, records);
     const variables = assembly.variables;
-    const keys = Object.keys(variables);
-    for (let i = 0; i < keys.length; i++) {
-      const value: unknown = variables[keys[i]!];
+    for (const variable of Object.keys(variables)) {
+      const value: unknown = variables[variable];
       if (value !== undefined && typeof value !== "string") {
         const state = `is ${describeValue(value)}, not a string or undefined`;
-        const fields = { variable: keys[i] };
-        throw this.#error(`variable "${keys[i]}" ${state}`, fields);
+        throw this.#error(`variable "${variable}" ${state}`, { variable });
       }
     }
   }

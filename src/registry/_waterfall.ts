@@ -44,9 +44,6 @@ export class Waterfall<C> {
   blame: FunctionEntry | undefined;
   /** What each handler changed, when the audit is on. */
   readonly log: AuditEntry[] | undefined;
-  readonly #handlers: readonly FunctionEntry[];
-  readonly #context: C;
-  readonly #signal: AbortSignal | undefined;
   /** The running handler: one loop runs at a time, and a promise moves it on. */
   #current = 0;
   /** The audit's fingerprint from before the running handler. */
@@ -62,38 +59,35 @@ export class Waterfall<C> {
   #separator: unknown;
 
   constructor(
-    handlers: readonly FunctionEntry[],
-    context: C,
-    options: { signal: AbortSignal | undefined; audit: boolean },
+    readonly handlers: readonly FunctionEntry[],
+    readonly context: C,
+    readonly options: { signal: AbortSignal | undefined; audit: boolean },
   ) {
-    this.#handlers = handlers;
-    this.#context = context;
-    this.#signal = options.signal;
     this.log = options.audit ? [] : undefined;
     this.blame = handlers[handlers.length - 1];
   }
 
   run(first: PromptAssembly): Result {
-    if (this.#handlers.length > 1) this.#changed(first);
+    if (this.handlers.length > 1) this.#changed(first);
     return this.#loop(first, CALL);
   }
 
   /** The handlers from the running one on; `got` is what its promise gave. */
   #loop(first: PromptAssembly, got: unknown): Result {
-    const handlers = this.#handlers;
+    const handlers = this.handlers;
     let assembly = first;
     let value = got;
     for (let i = this.#current; i < handlers.length; i++, value = CALL) {
       const entry = handlers[i]!;
       if (value === CALL) {
         // An abandoned step runs no further handler.
-        const signal = this.#signal;
+        const signal = this.options.signal;
         if (signal?.aborted) throw aborted(signal);
         this.#current = i;
         this.#before = this.log && fingerprint(assembly);
         try {
           const handler = entry.fn; // called through a local: `this` is undefined
-          value = handler(assembly, this.#context);
+          value = handler(assembly, this.context);
         } catch (cause) {
           throw handlerFailed(entry, cause);
         }
@@ -115,7 +109,7 @@ export class Waterfall<C> {
     return Promise.resolve(value).then(
       (value) => this.#loop(got, value),
       (cause) => {
-        throw handlerFailed(this.#handlers[this.#current]!, cause);
+        throw handlerFailed(this.handlers[this.#current]!, cause);
       },
     );
   }
@@ -233,13 +227,9 @@ function fingerprint(assembly: PromptAssembly): Map<string, string> {
     parts(assembly.sections, ["section", ""]);
     parts(assembly.contexts, ["context", ""]);
     for (const tool of assembly.tools) {
-      let schema = "?";
-      try {
-        schema = JSON.stringify(tool.parameters);
-      } catch {
-        // An unreadable schema shows as "?".
-      }
-      add(["tool", "", tool.name], `${tool.description}\0${schema}`);
+      // An unreadable schema shows as "?".
+      const schema = tryRead(() => String(JSON.stringify(tool.parameters)));
+      add(["tool", "", tool.name], `${tool.description}\0${schema ?? "?"}`);
     }
     for (const name of Object.keys(assembly.variables)) {
       add(["variable", "", name], JSON.stringify([assembly.variables[name]]));
