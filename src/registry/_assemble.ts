@@ -12,7 +12,6 @@ import {
   failure,
   messageOf,
   type PromptError,
-  type PromptErrorCode,
   type PromptErrorOptions,
   type Where,
 } from "../core/errors.ts";
@@ -61,7 +60,7 @@ export function assemble<C>(
     }
     const run = new Waterfall(handlers, context, state);
     const done = (result: PromptAssembly) => {
-      new Check({ snapshot, records, copies, blame: run.blame }).run(result);
+      new Check(copies, run.blame).run(result, { snapshot, records });
       if (complete === undefined && run.log === undefined) return result;
       // Never written into: the object a handler returned may be shared.
       const final = { ...result };
@@ -86,18 +85,33 @@ export function assemble<C>(
  * walks: a captured loop variable allocates per iteration.
  */
 class Check {
-  constructor(
-    readonly step: {
-      snapshot: Snapshot;
-      records: readonly ToolRecord[];
-      copies: ToolCopies;
-      blame: FunctionEntry | undefined;
-    },
-  ) {}
+  constructor(readonly copies: ToolCopies, readonly blame?: FunctionEntry) {}
 
-  run(assembly: PromptAssembly): void {
+  run(
+    assembly: PromptAssembly,
+    step: { snapshot: Snapshot; records: readonly ToolRecord[] },
+  ): void {
+    const { sections, contexts } = step.snapshot;
     try {
-      this.#walk(assembly);
+      this.#sequence(assembly.sections, { kind: "section", nodes: sections });
+      const parts = assembly.contexts;
+      if (parts !== undefined) {
+        this.#sequence(parts, { kind: "context", nodes: contexts });
+      }
+      const separator: unknown = assembly.separator;
+      if (separator !== undefined && typeof separator !== "string") {
+        const state = `its separator is ${describeValue(separator)}`;
+        throw this.#error(`${state}, not a string`);
+      }
+      this.#tools(assembly.tools, step.records);
+      const variables = assembly.variables;
+      for (const variable of Object.keys(variables)) {
+        const value: unknown = variables[variable];
+        if (value !== undefined && typeof value !== "string") {
+          const state = `is ${describeValue(value)}, not a string or undefined`;
+          throw this.#error(`variable "${variable}" ${state}`, { variable });
+        }
+      }
     } catch (error) {
       if (isPromptError(error)) throw error;
       const state = `reading it threw: ${messageOf(error)}`;
@@ -107,45 +121,15 @@ class Check {
 
   /** Where the errors point, and what they say could not be done. */
   #place(): [Where, string] {
-    const { blame } = this.step;
+    const { blame } = this;
     if (blame === undefined) return [{}, "accept the assembly"];
     const at = handlerWhere(blame);
     return [at, `accept what ${describeWhere(at)} left`];
   }
 
-  #error(
-    state: string,
-    fields?: PromptErrorOptions & { code?: PromptErrorCode },
-  ): PromptError {
+  #error(state: string, fields?: PromptErrorOptions): PromptError {
     const [at, action] = this.#place();
-    const { code = "invalid-value", ...rest } = fields ?? {};
-    return failure(code, action, {}, state, { ...at, ...rest });
-  }
-
-  #walk(assembly: PromptAssembly): void {
-    const { snapshot, records } = this.step;
-    this.#sequence(assembly.sections, {
-      kind: "section",
-      nodes: snapshot.sections,
-    });
-    const contexts = assembly.contexts;
-    if (contexts !== undefined) {
-      this.#sequence(contexts, { kind: "context", nodes: snapshot.contexts });
-    }
-    const separator: unknown = assembly.separator;
-    if (separator !== undefined && typeof separator !== "string") {
-      const state = `its separator is ${describeValue(separator)}`;
-      throw this.#error(`${state}, not a string`);
-    }
-    this.#tools(assembly.tools, records);
-    const variables = assembly.variables;
-    for (const variable of Object.keys(variables)) {
-      const value: unknown = variables[variable];
-      if (value !== undefined && typeof value !== "string") {
-        const state = `is ${describeValue(value)}, not a string or undefined`;
-        throw this.#error(`variable "${variable}" ${state}`, { variable });
-      }
-    }
+    return failure("invalid-value", action, {}, state, { ...at, ...fields });
   }
 
   /**
@@ -160,10 +144,9 @@ class Check {
     if (nodes !== undefined && Array.isArray(parts)) {
       for (let i = 0, next = 0; i < parts.length; i++, next++) {
         const part = parts[i];
-        if (!isValidAssembled(part, kind)) {
-          return this.#sequence(parts, { kind });
-        }
-        const { name } = part as AssembledItem;
+        // An invalid part matches no node.
+        const name = isValidAssembled(part, kind) &&
+          (part as AssembledItem).name;
         while (next < nodes.length && nodes[next]!.entry.name !== name) next++;
         if (next === nodes.length) return this.#sequence(parts, { kind });
       }
@@ -232,10 +215,14 @@ class Check {
       // A schema the registry did not copy must be JSON data too.
       const what = `the parameters of tool "${name}"`;
       const fail = (state: string) => this.#error(`${what} ${state}`, fields);
-      this.step.copies.checkSchema(parameters, fail);
+      this.copies.checkSchema(parameters, fail);
       if (names.has(name)) {
+        const [at, action] = this.#place();
         const state = `tool "${name}" appears twice`;
-        throw this.#error(state, { ...fields, code: "duplicate-tool" });
+        throw failure("duplicate-tool", action, {}, state, {
+          ...at,
+          ...fields,
+        });
       }
       names.add(name);
     }

@@ -148,7 +148,7 @@ export class Waterfall<C> {
     const before = this.#before!;
     const after = fingerprint(assembly);
     const found: AuditEntry[] = [];
-    const record = (key: string, change: AuditEntry["change"]) => {
+    const note = (key: string, change: AuditEntry["change"]) => {
       const [kind, list, name] = JSON.parse(key);
       const logged: AuditEntry = { handler: entry.name, kind, name, change };
       if (entry.owner !== undefined) logged.owner = entry.owner;
@@ -157,11 +157,9 @@ export class Waterfall<C> {
     };
     for (const [key, value] of after) {
       const was = before.get(key);
-      if (was !== value) record(key, was === undefined ? "added" : "changed");
+      if (was !== value) note(key, was === undefined ? "added" : "changed");
     }
-    for (const key of before.keys()) {
-      if (!after.has(key)) record(key, "removed");
-    }
+    for (const key of before.keys()) if (!after.has(key)) note(key, "removed");
     // Stable within a kind.
     found.sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind));
     this.log!.push(...found);
@@ -184,15 +182,13 @@ function handlerFailed(entry: FunctionEntry, cause: unknown): Error {
     cause instanceof TypeError && FROZEN_WRITE.test(cause.message)
   );
   const state = `it threw: ${messageOf(cause)}${frozen ? FROZEN_HINT : ""}`;
-  return failure("handler-failed", "run", handlerWhere(entry), state, {
-    cause,
-  });
+  const where = handlerWhere(entry);
+  return failure("handler-failed", "run", where, state, { cause });
 }
 
 /** What a handler returned (not `undefined`), when it is an assembly. */
 function accept(entry: FunctionEntry, result: unknown): PromptAssembly {
   const assembly = result as PromptAssembly;
-  let fields: { cause: unknown } | undefined;
   try {
     if (
       typeof result === "object" && result !== null &&
@@ -200,13 +196,13 @@ function accept(entry: FunctionEntry, result: unknown): PromptAssembly {
       typeof assembly.variables === "object" && assembly.variables !== null
     ) return assembly;
   } catch (cause) {
-    fields = { cause };
+    const state = `reading the assembly it returned threw: ${messageOf(cause)}`;
+    const where = handlerWhere(entry);
+    throw failure("invalid-value", "run", where, state, { cause });
   }
-  const state = fields === undefined
-    ? `it returned ${describeValue(result)}, not an assembly ` +
-      "(return undefined to keep the one it got)"
-    : `reading the assembly it returned threw: ${messageOf(fields.cause)}`;
-  throw failure("invalid-value", "run", handlerWhere(entry), state, fields);
+  const state = `it returned ${describeValue(result)}, not an assembly ` +
+    "(return undefined to keep the one it got)";
+  throw failure("invalid-value", "run", handlerWhere(entry), state);
 }
 
 /** What the audit compares: one string per part, tool, variable and layout field. */
