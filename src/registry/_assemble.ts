@@ -25,10 +25,10 @@ import { isPromptError, isThenable } from "./_guard.ts";
 import { part, readProvided } from "./_parts.ts";
 import { build, resolveStep, toolRecords } from "./_resolve.ts";
 import type { Node, Snapshot } from "./_snapshot.ts";
-import type { FunctionEntry } from "./_store.ts";
+import { type FunctionEntry, placed } from "./_store.ts";
 import type { ToolOrder } from "./_tool_order.ts";
 import type { ToolCopies, ToolRecord } from "./_tools.ts";
-import { handlerWhere, Waterfall } from "./_waterfall.ts";
+import { Waterfall } from "./_waterfall.ts";
 
 /** What the registry lends one assembly. */
 export interface AssembleState {
@@ -121,9 +121,8 @@ class Check {
 
   /** Where the errors point, and what they say could not be done. */
   #place(): [Where, string] {
-    const { blame } = this;
-    if (blame === undefined) return [{}, "accept the assembly"];
-    const at = handlerWhere(blame);
+    if (this.blame === undefined) return [{}, "accept the assembly"];
+    const at = placed(this.blame, { handler: this.blame.name });
     return [at, `accept what ${describeWhere(at)} left`];
   }
 
@@ -143,10 +142,9 @@ class Check {
   ): void {
     if (nodes !== undefined && Array.isArray(parts)) {
       for (let i = 0, next = 0; i < parts.length; i++, next++) {
-        const part = parts[i];
+        const part = parts[i] as AssembledItem;
         // An invalid part matches no node.
-        const name = isValidAssembled(part, kind) &&
-          (part as AssembledItem).name;
+        const name = isValidAssembled(part, kind) && part.name;
         while (next < nodes.length && nodes[next]!.entry.name !== name) next++;
         if (next === nodes.length) return this.#sequence(parts, { kind });
       }
@@ -172,7 +170,7 @@ class Check {
           const state = "another part of the sequence has this name";
           throw failure(`duplicate-${kind}`, action, where, state);
         }
-        items(part!, { where, action });
+        this.#items(part!, where);
       }
       names.add(name);
     }
@@ -227,21 +225,18 @@ class Check {
       names.add(name);
     }
   }
-}
 
-/** Throws `duplicate-item` for a name two items of one list share. */
-function items(
-  part: AssembledItem,
-  at: { where: Where; action: string },
-): void {
-  const names = new Set<string>();
-  for (const item of part.items ?? []) {
-    if (names.has(item.name)) {
-      const state = "another item of the list has this name";
-      const where = { ...at.where, item: item.name };
-      throw failure("duplicate-item", at.action, where, state);
+  /** Throws `duplicate-item` for a name two items of one list share. */
+  #items(part: AssembledItem, where: Where): void {
+    const names = new Set<string>();
+    for (const item of part.items ?? []) {
+      if (names.has(item.name)) {
+        const state = "another item of the list has this name";
+        const at = { ...where, item: item.name };
+        throw failure("duplicate-item", `${this.#place()[1]} in`, at, state);
+      }
+      names.add(item.name);
+      this.#items(item, where);
     }
-    names.add(item.name);
-    items(item, at);
   }
 }

@@ -6,12 +6,7 @@
  * @module
  */
 
-import {
-  describeValue,
-  failure,
-  messageOf,
-  type Where,
-} from "../core/errors.ts";
+import { describeValue, failure, messageOf } from "../core/errors.ts";
 import type {
   AssembledItem,
   AuditEntry,
@@ -91,9 +86,7 @@ export class Waterfall<C> {
         } catch (cause) {
           throw handlerFailed(entry, cause);
         }
-        if (value !== undefined && isThenable(value)) {
-          return this.#resume(assembly, value);
-        }
+        if (isThenable(value)) return this.#resume(assembly, value);
       }
       if (value !== undefined) assembly = accept(entry, value);
       if (this.#before !== undefined) this.#audit(assembly, entry);
@@ -166,11 +159,6 @@ export class Waterfall<C> {
   }
 }
 
-/** Where a handler's errors point. */
-export function handlerWhere(entry: FunctionEntry): Where {
-  return placed(entry, { handler: entry.name });
-}
-
 const FROZEN_WRITE =
   /read[- ]only|not extensible|non-configurable|non-writable|frozen|Cannot (?:add|assign|delete|define)/i;
 const FROZEN_HINT =
@@ -182,7 +170,7 @@ function handlerFailed(entry: FunctionEntry, cause: unknown): Error {
     cause instanceof TypeError && FROZEN_WRITE.test(cause.message)
   );
   const state = `it threw: ${messageOf(cause)}${frozen ? FROZEN_HINT : ""}`;
-  const where = handlerWhere(entry);
+  const where = placed(entry, { handler: entry.name });
   return failure("handler-failed", "run", where, state, { cause });
 }
 
@@ -197,12 +185,13 @@ function accept(entry: FunctionEntry, result: unknown): PromptAssembly {
     ) return assembly;
   } catch (cause) {
     const state = `reading the assembly it returned threw: ${messageOf(cause)}`;
-    const where = handlerWhere(entry);
+    const where = placed(entry, { handler: entry.name });
     throw failure("invalid-value", "run", where, state, { cause });
   }
   const state = `it returned ${describeValue(result)}, not an assembly ` +
     "(return undefined to keep the one it got)";
-  throw failure("invalid-value", "run", handlerWhere(entry), state);
+  const where = placed(entry, { handler: entry.name });
+  throw failure("invalid-value", "run", where, state);
 }
 
 /** What the audit compares: one string per part, tool, variable and layout field. */
