@@ -93,10 +93,10 @@ class Check {
   ): void {
     const { sections, contexts } = step.snapshot;
     try {
-      this.#sequence(assembly.sections, { kind: "section", nodes: sections });
+      this.#sequence(assembly.sections, "section", sections);
       const parts = assembly.contexts;
       if (parts !== undefined) {
-        this.#sequence(parts, { kind: "context", nodes: contexts });
+        this.#sequence(parts, "context", contexts);
       }
       const separator: unknown = assembly.separator;
       if (separator !== undefined && typeof separator !== "string") {
@@ -138,7 +138,8 @@ class Check {
    */
   #sequence(
     parts: unknown,
-    { kind, nodes }: { kind: "section" | "context"; nodes?: readonly Node[] },
+    kind: "section" | "context",
+    nodes?: readonly Node[],
   ): void {
     if (nodes !== undefined && Array.isArray(parts)) {
       for (let i = 0, next = 0; i < parts.length; i++, next++) {
@@ -146,7 +147,7 @@ class Check {
         // An invalid part matches no node.
         const name = isValidAssembled(part, kind) && part.name;
         while (next < nodes.length && nodes[next]!.entry.name !== name) next++;
-        if (next === nodes.length) return this.#sequence(parts, { kind });
+        if (next === nodes.length) return this.#sequence(parts, kind);
       }
       return;
     }

@@ -69,29 +69,31 @@ export class Waterfall<C> {
 
   /** The handlers from the running one on; `got` is what its promise gave. */
   #loop(first: PromptAssembly, got: unknown): Result {
-    const handlers = this.handlers;
+    const { handlers, context, log, options: { signal } } = this;
+    // With one handler the blame is clear without a shape.
+    const shaped = handlers.length > 1;
     let assembly = first;
     let value = got;
     for (let i = this.#current; i < handlers.length; i++, value = CALL) {
       const entry = handlers[i]!;
       if (value === CALL) {
         // An abandoned step runs no further handler.
-        const signal = this.options.signal;
         if (signal?.aborted) throw aborted(signal);
         this.#current = i;
-        this.#before = this.log && fingerprint(assembly);
+        this.#before = log && fingerprint(assembly);
         try {
           const handler = entry.fn; // called through a local: `this` is undefined
-          value = handler(assembly, this.context);
+          value = handler(assembly, context);
         } catch (cause) {
           throw handlerFailed(entry, cause);
         }
-        if (isThenable(value)) return this.#resume(assembly, value);
+        if (value !== undefined && isThenable(value)) {
+          return this.#resume(assembly, value);
+        }
       }
       if (value !== undefined) assembly = accept(entry, value);
       if (this.#before !== undefined) this.#audit(assembly, entry);
-      // With one handler the blame is clear without a shape.
-      if (handlers.length > 1 && this.#changed(assembly)) this.blame = entry;
+      if (shaped && this.#changed(assembly)) this.blame = entry;
     }
     return assembly;
   }
