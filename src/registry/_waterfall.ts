@@ -27,9 +27,9 @@ const CALL = Symbol("call");
  *
  * Between handlers it keeps the assembly's shape: the objects, arrays and
  * lengths at its top, what a handler can change without a deep walk, read
- * once per handler into a reused array (no allocation). Edits inside a
- * section go unseen, so the blame then falls on the last handler that
- * changed the shape.
+ * once per handler into fields (no allocation: an array of them costs
+ * several times more per handler). Edits inside a section go unseen, so
+ * the blame then falls on the last handler that changed the shape.
  */
 export class Waterfall<C> {
   /**
