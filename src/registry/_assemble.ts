@@ -12,14 +12,12 @@ import {
   failure,
   messageOf,
   type PromptError,
-  type PromptErrorCode,
   type PromptErrorOptions,
   type Where,
 } from "../core/errors.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
 import type {
   AssembledItem,
-  AssembledSection,
   PromptAssembly,
   ToolSchema,
 } from "../core/types.ts";
@@ -27,10 +25,10 @@ import { isPromptError, isThenable } from "./_guard.ts";
 import { part, readProvided } from "./_parts.ts";
 import { build, resolveStep, toolRecords } from "./_resolve.ts";
 import type { Node, Snapshot } from "./_snapshot.ts";
-import type { FunctionEntry } from "./_store.ts";
+import { type FunctionEntry, placed } from "./_store.ts";
 import type { ToolOrder } from "./_tool_order.ts";
 import type { ToolCopies, ToolRecord } from "./_tools.ts";
-import { handlerWhere, Waterfall } from "./_waterfall.ts";
+import { Waterfall } from "./_waterfall.ts";
 
 /** What the registry lends one assembly. */
 export interface AssembleState {
@@ -49,32 +47,20 @@ export function assemble<C>(
 ): Promise<PromptAssembly> {
   return resolveStep(snapshot, { context, signal: state.signal }, (values) => {
     readProvided(snapshot, values);
-    const { copies } = state;
+    const { copies, separator } = state;
     const records = toolRecords(snapshot, values, copies, state.order);
-    const assembly = build(snapshot, values, {
-      records,
-      separator: state.separator,
-    });
+    const assembly = build(snapshot, values, { records, separator });
     const { handlers, complete: node } = snapshot;
+    // Its own copy, as resolved before any handler could touch it.
+    const complete = node && part(snapshot, values, node);
     // Fast path: no handler to run, nothing to check again.
     if (handlers.length === 0 && !state.audit) {
-      if (node !== undefined) {
-        assembly.sections = assembly.sections.filter((s) =>
-          s.name === node.entry.name
-        );
-      }
+      if (complete !== undefined) assembly.sections = [complete];
       return assembly;
     }
-    // Its own copy, as resolved before any handler could touch it.
-    const complete = node === undefined
-      ? undefined
-      : part(snapshot, values, node) as AssembledSection;
     const run = new Waterfall(handlers, context, state);
     const done = (result: PromptAssembly) => {
-      if (!proven(result, { snapshot, records })) {
-        const last = run.blame ?? handlers[handlers.length - 1];
-        new Diagnosis(last, copies).check(result);
-      }
+      new Check(copies, run.blame).run(result, { snapshot, records });
       if (complete === undefined && run.log === undefined) return result;
       // Never written into: the object a handler returned may be shared.
       const final = { ...result };
@@ -87,101 +73,45 @@ export function assemble<C>(
   });
 }
 
-// No closure in the walks: a captured loop variable allocates per iteration.
-
 /**
  * The waterfall's result is checked before it is returned: the same field
  * table as registration, names unique per sequence, tools and variables.
  *
- * Fast path: a walk that allocates nothing but the variables' names proves
- * it valid when every part and tool is the step's own, in the step's order
- * (which holds each name once), each tool with the schema the registry
- * checked. Else the {@linkcode Diagnosis} walks it in full.
+ * Quick walks, allocating nothing, prove a sequence valid when every part
+ * or tool is the step's own, in the step's order (which holds each name
+ * once), each tool with the schema the registry checked. Else the full
+ * walk of that sequence throws its first fault, naming the handler to
+ * blame, or finds none (a handler added a tool, say). No closure in the
+ * walks: a captured loop variable allocates per iteration.
  */
-function proven(
-  assembly: PromptAssembly,
-  step: { snapshot: Snapshot; records: readonly ToolRecord[] },
-): boolean {
-  const { snapshot, records } = step;
-  try {
-    const { sections, contexts } = snapshot;
-    if (!inOrder(assembly.sections, sections, "section")) return false;
-    const parts = assembly.contexts;
-    if (parts !== undefined && !inOrder(parts, contexts, "context")) {
-      return false;
-    }
-    const separator: unknown = assembly.separator;
-    if (separator !== undefined && typeof separator !== "string") return false;
-    const tools = assembly.tools;
-    for (let i = 0, next = 0; i < tools.length; i++, next++) {
-      const tool: unknown = tools[i];
-      if (tools[i] !== tool) return false;
-      const { name, description, parameters } = (tool ?? {}) as ToolSchema;
-      while (next < records.length && records[next]!.name !== name) next++;
-      if (
-        next === records.length ||
-        records[next]!.copy.parameters !== parameters ||
-        typeof tool !== "object" || typeof description !== "string"
-      ) return false;
-    }
-    return wrongVariable(assembly.variables) === undefined;
-  } catch {
-    // The full walk says what threw.
-    return false;
-  }
-}
+class Check {
+  constructor(readonly copies: ToolCopies, readonly blame?: FunctionEntry) {}
 
-function inOrder(
-  parts: unknown,
-  nodes: readonly Node[],
-  kind: "section" | "context",
-): boolean {
-  if (!Array.isArray(parts)) return false;
-  for (let i = 0, next = 0; i < parts.length; i++, next++) {
-    const part = parts[i];
-    if (!isValidAssembled(part, kind)) return false;
-    const { name } = part as AssembledItem;
-    while (next < nodes.length && nodes[next]!.entry.name !== name) next++;
-    if (next === nodes.length) return false;
-  }
-  return true;
-}
-
-/** The first variable that holds neither a string nor `undefined`. */
-function wrongVariable(
-  variables: Record<string, unknown>,
-): readonly [string, unknown] | undefined {
-  const keys = Object.keys(variables);
-  for (let i = 0; i < keys.length; i++) {
-    const value: unknown = variables[keys[i]!];
-    if (value !== undefined && typeof value !== "string") {
-      return [keys[i]!, value];
-    }
-  }
-  return undefined;
-}
-
-/**
- * The full walk: throws the first fault, in the order of the quick walk,
- * naming the last handler that changed the assembly's shape; or finds
- * none (a handler added a tool, say).
- */
-class Diagnosis {
-  readonly #at: Where;
-  readonly #action: string;
-  readonly #copies: ToolCopies;
-
-  constructor(last: FunctionEntry | undefined, copies: ToolCopies) {
-    this.#at = last === undefined ? {} : handlerWhere(last);
-    this.#action = last === undefined
-      ? "accept the assembly"
-      : `accept what ${describeWhere(this.#at)} left`;
-    this.#copies = copies;
-  }
-
-  check(assembly: PromptAssembly): void {
+  run(
+    assembly: PromptAssembly,
+    step: { snapshot: Snapshot; records: readonly ToolRecord[] },
+  ): void {
+    const { sections, contexts } = step.snapshot;
     try {
-      this.#walk(assembly);
+      this.#sequence(assembly.sections, "section", sections);
+      const parts = assembly.contexts;
+      if (parts !== undefined) {
+        this.#sequence(parts, "context", contexts);
+      }
+      const separator: unknown = assembly.separator;
+      if (separator !== undefined && typeof separator !== "string") {
+        const state = `its separator is ${describeValue(separator)}`;
+        throw this.#error(`${state}, not a string`);
+      }
+      this.#tools(assembly.tools, step.records);
+      const variables = assembly.variables;
+      for (const variable of Object.keys(variables)) {
+        const value: unknown = variables[variable];
+        if (value !== undefined && typeof value !== "string") {
+          const state = `is ${describeValue(value)}, not a string or undefined`;
+          throw this.#error(`variable "${variable}" ${state}`, { variable });
+        }
+      }
     } catch (error) {
       if (isPromptError(error)) throw error;
       const state = `reading it threw: ${messageOf(error)}`;
@@ -189,31 +119,86 @@ class Diagnosis {
     }
   }
 
-  #error(
-    state: string,
-    fields?: PromptErrorOptions & { code?: PromptErrorCode },
-  ): PromptError {
-    const { code = "invalid-value", ...rest } = fields ?? {};
-    return failure(code, this.#action, {}, state, { ...this.#at, ...rest });
+  /** Where the errors point, and what they say could not be done. */
+  #place(): [Where, string] {
+    if (this.blame === undefined) return [{}, "accept the assembly"];
+    const at = placed(this.blame, { handler: this.blame.name });
+    return [at, `accept what ${describeWhere(at)} left`];
   }
 
-  #walk(assembly: PromptAssembly): void {
-    this.#sequence(assembly.sections, "section");
-    const contexts = assembly.contexts;
-    if (contexts !== undefined) this.#sequence(contexts, "context");
-    const separator: unknown = assembly.separator;
-    if (separator !== undefined && typeof separator !== "string") {
-      const state = `its separator is ${describeValue(separator)}`;
-      throw this.#error(`${state}, not a string`);
+  #error(state: string, fields?: PromptErrorOptions): PromptError {
+    const [at, action] = this.#place();
+    return failure("invalid-value", action, {}, state, { ...at, ...fields });
+  }
+
+  /**
+   * With the step's `nodes`, the quick walk: parts that are valid and the
+   * step's own, in the step's order. Else, or at the first part that is
+   * not, the full walk.
+   */
+  #sequence(
+    parts: unknown,
+    kind: "section" | "context",
+    nodes?: readonly Node[],
+  ): void {
+    if (nodes !== undefined && Array.isArray(parts)) {
+      for (let i = 0, next = 0; i < parts.length; i++, next++) {
+        const part = parts[i] as AssembledItem;
+        // An invalid part matches no node.
+        const name = isValidAssembled(part, kind) && part.name;
+        while (next < nodes.length && nodes[next]!.entry.name !== name) next++;
+        if (next === nodes.length) return this.#sequence(parts, kind);
+      }
+      return;
+    }
+    const [at, place] = this.#place();
+    const action = `${place} in`;
+    if (!Array.isArray(parts)) {
+      const state = `its ${kind}s are ${describeValue(parts)}, not an array`;
+      throw failure("invalid-value", action, {}, state, at);
     }
     const names = new Set<string>();
-    const tools = assembly.tools;
-    for (let i = 0; i < tools.length; i++) {
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i] as AssembledItem | null;
+      const name = typeof part === "object" && part !== null &&
+          typeof part.name === "string"
+        ? part.name
+        : `#${i}`;
+      if (!isValidAssembled(part, kind) || names.has(name)) {
+        const where = { ...at, [kind]: name } as Where;
+        checkPart(part, { kind, mode: "assembled", action, where });
+        if (names.has(name)) {
+          const state = "another part of the sequence has this name";
+          throw failure(`duplicate-${kind}`, action, where, state);
+        }
+        this.#items(part!, where);
+      }
+      names.add(name);
+    }
+  }
+
+  /**
+   * With the step's `records`, the quick walk: tools that are the step's
+   * own copies, in the step's order. Else, or at the first tool that is
+   * not, the full walk.
+   */
+  #tools(tools: readonly ToolSchema[], records?: readonly ToolRecord[]): void {
+    const names = records === undefined ? new Set<string>() : undefined;
+    for (let i = 0, next = 0; i < tools.length; i++, next++) {
       const tool: unknown = tools[i];
       if (tools[i] !== tool) {
         throw this.#error(`item ${i} of tools changed while it was checked`);
       }
       const { name, description, parameters } = (tool ?? {}) as ToolSchema;
+      if (names === undefined) {
+        while (next < records!.length && records![next]!.name !== name) next++;
+        if (
+          next < records!.length &&
+          records![next]!.copy.parameters === parameters &&
+          typeof tool === "object" && typeof description === "string"
+        ) continue;
+        return this.#tools(tools);
+      }
       if (
         typeof tool !== "object" || tool === null || typeof name !== "string" ||
         name === "" || name === TOOL_ORDER_REST
@@ -229,42 +214,14 @@ class Diagnosis {
       // A schema the registry did not copy must be JSON data too.
       const what = `the parameters of tool "${name}"`;
       const fail = (state: string) => this.#error(`${what} ${state}`, fields);
-      this.#copies.checkSchema(parameters, fail);
+      this.copies.checkSchema(parameters, fail);
       if (names.has(name)) {
+        const [at, action] = this.#place();
         const state = `tool "${name}" appears twice`;
-        throw this.#error(state, { ...fields, code: "duplicate-tool" });
-      }
-      names.add(name);
-    }
-    const wrong = wrongVariable(assembly.variables);
-    if (wrong !== undefined) {
-      const [variable, value] = wrong;
-      const state = `is ${describeValue(value)}, not a string or undefined`;
-      throw this.#error(`variable "${variable}" ${state}`, { variable });
-    }
-  }
-
-  #sequence(parts: unknown, kind: "section" | "context"): void {
-    const action = `${this.#action} in`;
-    if (!Array.isArray(parts)) {
-      const state = `its ${kind}s are ${describeValue(parts)}, not an array`;
-      throw failure("invalid-value", action, {}, state, this.#at);
-    }
-    const names = new Set<string>();
-    for (let i = 0; i < parts.length; i++) {
-      const part = parts[i] as AssembledItem | null;
-      const name = typeof part === "object" && part !== null &&
-          typeof part.name === "string"
-        ? part.name
-        : `#${i}`;
-      if (!isValidAssembled(part, kind) || names.has(name)) {
-        const where = { ...this.#at, [kind]: name } as Where;
-        checkPart(part, { kind, mode: "assembled", action, where });
-        if (names.has(name)) {
-          const state = "another part of the sequence has this name";
-          throw failure(`duplicate-${kind}`, action, where, state);
-        }
-        this.#items(part!, where);
+        throw failure("duplicate-tool", action, {}, state, {
+          ...at,
+          ...fields,
+        });
       }
       names.add(name);
     }
@@ -277,7 +234,7 @@ class Diagnosis {
       if (names.has(item.name)) {
         const state = "another item of the list has this name";
         const at = { ...where, item: item.name };
-        throw failure("duplicate-item", `${this.#action} in`, at, state);
+        throw failure("duplicate-item", `${this.#place()[1]} in`, at, state);
       }
       names.add(item.name);
       this.#items(item, where);

@@ -26,7 +26,7 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
  * revoked proxy, a throwing getter or `then`) where a failure means there
  * is nothing to read.
  */
-function tryRead<T>(read: () => T): T | undefined {
+export function tryRead<T>(read: () => T): T | undefined {
   try {
     return read();
   } catch {
@@ -139,9 +139,7 @@ export class ChangeEvents {
     // must not leave the queue stuck.
     try {
       for (const current of this.#queue) {
-        let index = 0;
-        for (const [listener, owner] of [...this.#listeners]) {
-          const label = index++;
+        for (const [i, [listener, owner]] of [...this.#listeners].entries()) {
           // Reports a failure to `onError`, or to the console if that throws.
           const fail = (handler: string) => (cause: unknown) => {
             const { name, action, kind } = current;
@@ -162,11 +160,11 @@ export class ChangeEvents {
             const result: unknown = listener(current);
             // An async listener's rejection is a listener failure too.
             if (isThenable(result)) {
-              const report = fail(handlerName(listener, label));
+              const report = fail(handlerName(listener, i));
               Promise.resolve(result).then(undefined, report);
             }
           } catch (cause) {
-            fail(handlerName(listener, label))(cause);
+            fail(handlerName(listener, i))(cause);
           }
         }
       }

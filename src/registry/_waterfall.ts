@@ -6,42 +6,43 @@
  * @module
  */
 
-import {
-  describeValue,
-  failure,
-  messageOf,
-  type Where,
-} from "../core/errors.ts";
+import { describeValue, failure, messageOf } from "../core/errors.ts";
 import type {
   AssembledItem,
   AuditEntry,
   PromptAssembly,
 } from "../core/types.ts";
-import { aborted, isThenable } from "./_guard.ts";
+import { aborted, isThenable, tryRead } from "./_guard.ts";
 import { type FunctionEntry, placed } from "./_store.ts";
 
 type Result = PromptAssembly | Promise<PromptAssembly>;
 
+/** In place of a handler's result: the handler is still to be called. */
+const CALL = Symbol("call");
+
 /**
  * One step's waterfall: {@linkcode Waterfall.run} runs the handlers on the
  * assembly, the sync prefix without a promise; a handler's promise
- * continues the same loop from the next handler.
+ * continues the same loop with what it gave.
  *
  * Between handlers it keeps the assembly's shape: the objects, arrays and
  * lengths at its top, what a handler can change without a deep walk, read
- * once per handler into fields (no allocation). Edits inside a section go
- * unseen, so the blame then falls on the last handler that changed it.
+ * once per handler into fields (no allocation: an array of them costs
+ * several times more per handler). Edits inside a section go unseen, so
+ * the blame then falls on the last handler that changed the shape.
  */
 export class Waterfall<C> {
-  /** The last handler that changed the assembly's shape, if one did. */
+  /**
+   * The handler a faulty result names: the last one that changed the
+   * assembly's shape, else the last one.
+   */
   blame: FunctionEntry | undefined;
   /** What each handler changed, when the audit is on. */
   readonly log: AuditEntry[] | undefined;
-  readonly #handlers: readonly FunctionEntry[];
-  readonly #context: C;
-  readonly #signal: AbortSignal | undefined;
-  /** The next handler: one loop runs at a time, and a promise moves it on. */
-  #next = 0;
+  /** The running handler: one loop runs at a time, and a promise moves it on. */
+  #current = 0;
+  /** The audit's fingerprint from before the running handler. */
+  #before: Map<string, string> | undefined;
   #assembly: unknown;
   #sections: unknown;
   #sectionCount: unknown;
@@ -53,41 +54,33 @@ export class Waterfall<C> {
   #separator: unknown;
 
   constructor(
-    handlers: readonly FunctionEntry[],
-    context: C,
-    options: { signal: AbortSignal | undefined; audit: boolean },
+    readonly handlers: readonly FunctionEntry[],
+    readonly context: C,
+    readonly options: { signal: AbortSignal | undefined; audit: boolean },
   ) {
-    this.#handlers = handlers;
-    this.#context = context;
-    this.#signal = options.signal;
     this.log = options.audit ? [] : undefined;
+    this.blame = handlers[handlers.length - 1];
   }
 
   run(first: PromptAssembly): Result {
-    if (this.#handlers.length > 1) this.#changed(first);
-    return this.#loop(first);
+    if (this.handlers.length > 1) this.#changed(first);
+    return this.#loop(first, CALL);
   }
 
-  /**
-   * The handlers from the next one on; `resumed` is what the previous one's
-   * promise gave, to settle first.
-   */
-  #loop(first: PromptAssembly, resumed?: Pending): Result {
-    const handlers = this.#handlers;
-    const context = this.#context;
-    const signal = this.#signal;
-    const log = this.log;
+  /** The handlers from the running one on; `got` is what its promise gave. */
+  #loop(first: PromptAssembly, got: unknown): Result {
+    const { handlers, context, log, options: { signal } } = this;
     // With one handler the blame is clear without a shape.
     const shaped = handlers.length > 1;
     let assembly = first;
-    for (let i = this.#next; i < handlers.length; i++) {
+    let value = got;
+    for (let i = this.#current; i < handlers.length; i++, value = CALL) {
       const entry = handlers[i]!;
-      let { value, before } = resumed ?? NOTHING;
-      if (resumed !== undefined) resumed = undefined;
-      else {
+      if (value === CALL) {
         // An abandoned step runs no further handler.
         if (signal?.aborted) throw aborted(signal);
-        before = log && fingerprint(assembly);
+        this.#current = i;
+        this.#before = log && fingerprint(assembly);
         try {
           const handler = entry.fn; // called through a local: `this` is undefined
           value = handler(assembly, context);
@@ -95,12 +88,11 @@ export class Waterfall<C> {
           throw handlerFailed(entry, cause);
         }
         if (value !== undefined && isThenable(value)) {
-          this.#next = i;
-          return this.#resume(assembly, { value, before });
+          return this.#resume(assembly, value);
         }
       }
       if (value !== undefined) assembly = accept(entry, value);
-      if (before !== undefined) audit(before, { assembly, entry, log: log! });
+      if (this.#before !== undefined) this.#audit(assembly, entry);
       if (shaped && this.#changed(assembly)) this.blame = entry;
     }
     return assembly;
@@ -108,11 +100,11 @@ export class Waterfall<C> {
 
   // Apart from the loop: a closure there would allocate its variables per
   // handler, promise or not.
-  #resume(got: PromptAssembly, pending: Pending): Promise<PromptAssembly> {
-    return Promise.resolve(pending.value).then(
-      (value) => this.#loop(got, { value, before: pending.before }),
+  #resume(got: PromptAssembly, value: unknown): Promise<PromptAssembly> {
+    return Promise.resolve(value).then(
+      (value) => this.#loop(got, value),
       (cause) => {
-        throw handlerFailed(this.#handlers[this.#next]!, cause);
+        throw handlerFailed(this.handlers[this.#current]!, cause);
       },
     );
   }
@@ -145,19 +137,28 @@ export class Waterfall<C> {
     }
     return true;
   }
-}
 
-/** A handler's result, and the audit's fingerprint from before it ran. */
-interface Pending {
-  readonly value: unknown;
-  readonly before: Map<string, string> | undefined;
-}
-
-const NOTHING: Pending = { value: undefined, before: undefined };
-
-/** Where a handler's errors point. */
-export function handlerWhere(entry: FunctionEntry): Where {
-  return placed(entry, { handler: entry.name });
+  /** Logs what the running handler changed, grouped by kind as a reader scans them. */
+  #audit(assembly: PromptAssembly, entry: FunctionEntry): void {
+    const before = this.#before!;
+    const after = fingerprint(assembly);
+    const found: AuditEntry[] = [];
+    const note = (key: string, change: AuditEntry["change"]) => {
+      const [kind, list, name] = JSON.parse(key);
+      const logged: AuditEntry = { handler: entry.name, kind, name, change };
+      if (entry.owner !== undefined) logged.owner = entry.owner;
+      if (kind === "item") logged.list = list;
+      found.push(logged);
+    };
+    for (const [key, value] of after) {
+      const was = before.get(key);
+      if (was !== value) note(key, was === undefined ? "added" : "changed");
+    }
+    for (const key of before.keys()) if (!after.has(key)) note(key, "removed");
+    // Stable within a kind.
+    found.sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind));
+    this.log!.push(...found);
+  }
 }
 
 const FROZEN_WRITE =
@@ -166,24 +167,18 @@ const FROZEN_HINT =
   "; tool parameters are frozen: give the tool an edited copy of its parameters instead of editing them in place";
 
 function handlerFailed(entry: FunctionEntry, cause: unknown): Error {
-  let hint = "";
-  try {
-    if (cause instanceof TypeError && FROZEN_WRITE.test(cause.message)) {
-      hint = FROZEN_HINT;
-    }
-  } catch {
-    // A cause whose `message` throws gets no hint.
-  }
-  const state = `it threw: ${messageOf(cause)}${hint}`;
-  return failure("handler-failed", "run", handlerWhere(entry), state, {
-    cause,
-  });
+  // A cause whose `message` throws gets no hint.
+  const frozen = tryRead(() =>
+    cause instanceof TypeError && FROZEN_WRITE.test(cause.message)
+  );
+  const state = `it threw: ${messageOf(cause)}${frozen ? FROZEN_HINT : ""}`;
+  const where = placed(entry, { handler: entry.name });
+  return failure("handler-failed", "run", where, state, { cause });
 }
 
 /** What a handler returned (not `undefined`), when it is an assembly. */
 function accept(entry: FunctionEntry, result: unknown): PromptAssembly {
   const assembly = result as PromptAssembly;
-  let fields: { cause: unknown } | undefined;
   try {
     if (
       typeof result === "object" && result !== null &&
@@ -191,13 +186,14 @@ function accept(entry: FunctionEntry, result: unknown): PromptAssembly {
       typeof assembly.variables === "object" && assembly.variables !== null
     ) return assembly;
   } catch (cause) {
-    fields = { cause };
+    const state = `reading the assembly it returned threw: ${messageOf(cause)}`;
+    const where = placed(entry, { handler: entry.name });
+    throw failure("invalid-value", "run", where, state, { cause });
   }
-  const state = fields === undefined
-    ? `it returned ${describeValue(result)}, not an assembly ` +
-      "(return undefined to keep the one it got)"
-    : `reading the assembly it returned threw: ${messageOf(fields.cause)}`;
-  throw failure("invalid-value", "run", handlerWhere(entry), state, fields);
+  const state = `it returned ${describeValue(result)}, not an assembly ` +
+    "(return undefined to keep the one it got)";
+  const where = placed(entry, { handler: entry.name });
+  throw failure("invalid-value", "run", where, state);
 }
 
 /** What the audit compares: one string per part, tool, variable and layout field. */
@@ -218,13 +214,9 @@ function fingerprint(assembly: PromptAssembly): Map<string, string> {
     parts(assembly.sections, ["section", ""]);
     parts(assembly.contexts, ["context", ""]);
     for (const tool of assembly.tools) {
-      let schema = "?";
-      try {
-        schema = JSON.stringify(tool.parameters);
-      } catch {
-        // An unreadable schema shows as "?".
-      }
-      add(["tool", "", tool.name], `${tool.description}\0${schema}`);
+      // An unreadable schema shows as "?".
+      const schema = tryRead(() => String(JSON.stringify(tool.parameters)));
+      add(["tool", "", tool.name], `${tool.description}\0${schema ?? "?"}`);
     }
     for (const name of Object.keys(assembly.variables)) {
       add(["variable", "", name], JSON.stringify([assembly.variables[name]]));
@@ -239,28 +231,3 @@ function fingerprint(assembly: PromptAssembly): Map<string, string> {
 }
 
 const KINDS = ["section", "context", "item", "tool", "variable", "layout"];
-
-/** Logs what the handler changed, grouped by kind as a reader scans them. */
-function audit(
-  before: Map<string, string>,
-  step: { assembly: PromptAssembly; entry: FunctionEntry; log: AuditEntry[] },
-): void {
-  const { entry } = step;
-  const after = fingerprint(step.assembly);
-  const found: AuditEntry[] = [];
-  const record = (key: string, change: AuditEntry["change"]) => {
-    const [kind, list, name] = JSON.parse(key);
-    const logged: AuditEntry = { handler: entry.name, kind, name, change };
-    if (entry.owner !== undefined) logged.owner = entry.owner;
-    if (kind === "item") logged.list = list;
-    found.push(logged);
-  };
-  for (const [key, value] of after) {
-    const was = before.get(key);
-    if (was !== value) record(key, was === undefined ? "added" : "changed");
-  }
-  for (const key of before.keys()) if (!after.has(key)) record(key, "removed");
-  // Stable within a kind.
-  found.sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind));
-  step.log.push(...found);
-}
