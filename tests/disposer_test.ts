@@ -1,6 +1,6 @@
 import { describe, it, mock } from "node:test";
 import assert from "node:assert/strict";
-import { disposer as createDisposer } from "../src/registry/_registrar.ts";
+import { disposer as createDisposer } from "../src/registry/_registry.ts";
 
 describe("createDisposer()", () => {
   it("runs the undo once however often it is called or disposed", () => {

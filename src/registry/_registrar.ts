@@ -1,10 +1,7 @@
 /**
- * The registry's state and its registrars. The state: the global table
- * and one per layer, the change events, the snapshot of each layer chain
- * (dropped on every change), and what `registrations()` reports of it
- * all. The registrars: the root, owner scopes, layers and scopes inside
- * layers are one class bound to a place, with one path that checks and
- * stores every kind of registration. Arguments are `unknown` here: every
+ * The registrars: the root, owner scopes, layers and scopes inside layers
+ * are one class bound to a place, with one path that checks and stores
+ * every kind of registration. Arguments are `unknown` here: every
  * one is checked at run time, and the public types are `SystemPrompt`'s,
  * `PromptScope`'s and `PromptLayer`'s.
  *
@@ -12,151 +9,20 @@
  */
 
 import { failure, type PromptError } from "../core/errors.ts";
-import { closestName, didYouMean } from "../core/names.ts";
 import type { Provenance } from "../core/tools.ts";
-import type {
-  ChangeListener,
-  Disposer,
-  PromptChange,
-  PromptRegistrations,
-} from "../core/types.ts";
-import { type ChangeEvents, handlerName } from "./_guard.ts";
-import { type Snapshot, snapshot } from "./_snapshot.ts";
+import type { ChangeListener, Disposer, PromptChange } from "../core/types.ts";
+import { handlerName } from "./_guard.ts";
+import { disposer, type Registry } from "./_registry.ts";
 import {
   addPart,
   addVariable,
-  byNumericOrder,
   defined,
-  type FunctionEntry,
   listPath,
-  type PartEntry,
   partEntry,
-  partKey,
   requireFunction,
   Table,
   type UserFunction,
 } from "./_store.ts";
-
-/** Makes an idempotent, `Disposable` disposer. */
-export function disposer(undo: () => void): Disposer {
-  let done = false;
-  const dispose = (() => {
-    if (done) return;
-    done = true;
-    undo();
-  }) as Disposer;
-  dispose[Symbol.dispose] = dispose;
-  return dispose;
-}
-/** The tables, the change events and the snapshot of each chain. */
-export class Registry {
-  readonly global: Table = new Table();
-  readonly layers: Map<string, Table> = new Map();
-  readonly #snapshots = new Map<string | undefined, Snapshot>();
-
-  constructor(readonly events: ChangeEvents) {}
-
-  /**
-   * The snapshot of a layer's chain (farthest first, on the global table),
-   * or `unknown-layer`; O(1) until a change.
-   */
-  snapshot(key: string | undefined): Snapshot {
-    const found = this.#snapshots.get(key);
-    if (found !== undefined) return found;
-    const chain: Table[] = [];
-    for (let next = key; next !== undefined; next = chain[0]!.parent) {
-      const table = this.layers.get(next);
-      if (table !== undefined && !chain.includes(table)) {
-        chain.unshift(table);
-        continue;
-      }
-      // A live layer met twice: the parents loop.
-      const suggestion = table
-        ? undefined
-        : closestName(next, this.layers.keys());
-      const reason = table
-        ? `its parent chain loops back to "${next}"`
-        : next === key
-        ? "no live layer has this key"
-        : `its parent "${next}" is not a live layer`;
-      const state = reason + didYouMean(suggestion);
-      const fields = { layer: key, suggestion };
-      const action = `assemble layer "${key}"`;
-      throw failure("unknown-layer", action, {}, state, fields);
-    }
-    const made = snapshot([this.global, ...chain]);
-    this.#snapshots.set(key, made);
-    return made;
-  }
-
-  /** A registration came or went: every chain gets a new snapshot. */
-  invalidate(): void {
-    // Fast path: clearing an empty map still allocates.
-    if (this.#snapshots.size > 0) this.#snapshots.clear();
-  }
-
-  /** What the registry holds, global and per layer, for inspection. */
-  describe(toolOrder: readonly string[]): PromptRegistrations {
-    const tables = [this.global, ...this.layers.values()];
-    const all = (key: "variables" | "tools" | "itemProviders" | "handlers") =>
-      tables.flatMap((table): FunctionEntry[] => [...table[key].values()]);
-    // Parts in prompt order, as a reader expects.
-    const parts = (kind: PartEntry["kind"]) =>
-      tables.flatMap((table) =>
-        [...table.parts.values()].filter((part) => part.kind === kind)
-          .sort(byNumericOrder)
-      );
-    const top = (part: PartEntry) => {
-      const order = typeof part.order === "number" ? part.order : 0;
-      return row(part, { name: part.name, order, list: part.list && YES });
-    };
-    const at = (path: readonly string[]) => ({
-      list: path.join("/"),
-      path: [...path],
-    });
-    return {
-      sections: parts("section").map(top),
-      contexts: parts("context").map(top),
-      variables: all("variables").map((entry) =>
-        row(entry, { name: entry.name })
-      ),
-      toolProviders: all("tools").map((entry) => row(entry, {})),
-      handlers: all("handlers").map((entry) =>
-        row(entry, { handler: entry.name })
-      ),
-      items: parts("item").map((part) => {
-        const own = { name: part.name, declaresList: part.list && YES };
-        return row(part, { ...at(part.path), ...own });
-      }),
-      itemProviders: all("itemProviders").map((entry) =>
-        row(entry, at(entry.path))
-      ),
-      layers: [...this.layers.values()].map(({ key, parent }) =>
-        defined({ key, parent })
-      ),
-      toolOrder: [...toolOrder],
-    };
-  }
-
-  /**
-   * The sequence of an item's top-level list: a context entry's if any
-   * table holds a context entry list of its name.
-   */
-  topOf(path: readonly string[]): "section" | "context" {
-    const key = partKey("context", [], path[0]!);
-    const tables = [this.global, ...this.layers.values()];
-    const some = tables.some((table) => table.parts.get(key)?.list);
-    return some ? "context" : "section";
-  }
-}
-
-/** A registration's row: its own fields, then its owner and layer. */
-function row<T extends object>(entry: Provenance, fields: T) {
-  return defined({ ...fields, owner: entry.owner, layer: entry.layer });
-}
-
-/** `list && YES` is `true` for a list, `undefined` for none. */
-const YES = true as const;
 
 /** The `scope-disposed` error of an action on a disposed scope or layer. */
 function refused(action: string, { owner, layer }: Provenance): PromptError {
