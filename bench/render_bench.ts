@@ -5,9 +5,9 @@
  * each value of other content than in every other set, and every
  * candidate gets the same sets in the same order, so that no candidate
  * times a memo hit. Every renderer is checked byte-identical to ours on
- * every set before it is timed. At the realistic sizes, `ours, memo hit`
- * renders one assembly again and again, for comparison: that is what a
- * bench that repeats one assembly measures.
+ * every set before it is timed. At the realistic sizes, `ours, same
+ * assembly` renders one assembly again and again, for comparison: that is
+ * what a bench that repeats one assembly measures.
  *
  * @module
  */
@@ -30,7 +30,7 @@ const groups: {
   group: string;
   texts: string[];
   values: Record<string, string>;
-  memoHit: boolean;
+  again: boolean;
 }[] = [];
 for (const options of CASES) {
   const corpus = makeCorpus(options);
@@ -40,7 +40,7 @@ for (const options of CASES) {
     }`,
     texts: writeSections(corpus, (name) => `{{${name}}}`),
     values: corpus.values,
-    memoHit: false,
+    again: false,
   });
 }
 for (const scenario of SCENARIOS) {
@@ -49,12 +49,12 @@ for (const scenario of SCENARIOS) {
     group: `render ${scenario.name}`,
     texts,
     values,
-    memoHit: true,
+    again: true,
   });
 }
 
 let sink = 0;
-for (const { group, texts, values, memoHit } of groups) {
+for (const { group, texts, values, again } of groups) {
   const pool = valuePool(values, FRESH_POOL);
   const renderers = checkedRenderers(texts, pool);
   for (const { name, render } of renderers) {
@@ -66,7 +66,7 @@ for (const { group, texts, values, memoHit } of groups) {
       fn: () => void (sink += render(next()).length),
     });
   }
-  if (memoHit) {
+  if (again) {
     const sections = texts.map((text, i) => ({
       name: `s${i}`,
       order: i,
@@ -75,7 +75,7 @@ for (const { group, texts, values, memoHit } of groups) {
     const assembly = { sections, tools: [], variables: pool[0]! };
     addBench({
       group,
-      name: "ours, memo hit",
+      name: "ours, same assembly",
       fn: () => void (sink += renderPrompt(assembly).length),
     });
   }

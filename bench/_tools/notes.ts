@@ -55,8 +55,8 @@ function reasons(hasRender: boolean) {
         "string) and the layout fields a handler may have changed; the floor " +
         "does neither. Removed one at a time in a same-run comparison, the " +
         "own-property check costs about 7.5% (`renderPrompt` cannot tell a " +
-        "Proxy from an object; `render()` skips it), the field check 4–8% " +
-        "and the memo's rare probes about 4%. doT and lodash compile " +
+        "Proxy from an object; `render()` skips it) and the field check " +
+        "4–8%. doT and lodash compile " +
         "each text to straight-line JavaScript (string appends of " +
         "`it.name`) and run below even the edge-trimmed floor, which walks " +
         "an array of parts; ours generates no code (issue #23 measured " +

@@ -137,9 +137,9 @@ export function collectRatios(data: RunData): Ratio[] {
     );
     for (const [name, time] of times) {
       if (name === "ours" || name === "floor") continue;
-      if (name === "ours, memo hit") {
-        add(group, "ours memo hit/ours", time / ours);
-        add(group, "ours memo hit/floor", time / at(data, group, "floor"));
+      if (name === "ours, same assembly") {
+        add(group, "ours same assembly/ours", time / ours);
+        add(group, "ours same assembly/floor", time / at(data, group, "floor"));
       } else add(group, `${name}/ours`, time / ours);
     }
     if (!group.startsWith("render S=")) absolute(group);

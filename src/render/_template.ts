@@ -1,6 +1,6 @@
 /**
  * A text parsed once into static parts and reference names, kept in a
- * cache keyed by the text, with the last render it produced.
+ * cache keyed by the text.
  *
  * @module
  */
@@ -34,22 +34,11 @@ export interface Template {
    * next to an empty part, when there are references).
    */
   readonly trimmed: readonly string[];
-  /** The last render worth remembering; replaced whole, never edited. */
-  memo: Memo | undefined;
-  /** Renders in a row that the memo did not answer (see `_walk.ts`). */
-  misses: number;
   /**
    * The template of the text a walk rendered right after this one, the
    * last time: the next text is found without hashing when it is the same.
    */
   next: Template | undefined;
-}
-
-/** A render of a template: the values it read and what it produced. */
-export interface Memo {
-  readonly values: readonly string[];
-  readonly trim: boolean;
-  readonly result: string;
 }
 
 /** Runs of `\{{`: a run is rewritten in one piece, however long. */
@@ -62,13 +51,11 @@ const ESCAPE_RUNS = /(?:\\\{\{)+/g;
  */
 const LONG = 4096;
 
-/** A cache of parsed texts; a template counts by its long text and its memo. */
+/** A cache of parsed texts; a long text counts by its length. */
 export function templateCache(options?: BoundedCacheOptions) {
   return new BoundedCache<Template>(
     options,
-    (t) =>
-      (t.source.length > LONG ? t.source.length : 0) +
-      (t.memo?.result.length ?? 0),
+    (t) => t.source.length > LONG ? t.source.length : 0,
   );
 }
 
@@ -170,8 +157,6 @@ export function parseTemplate(text: string): Template {
     offsets,
     malformed,
     trimmed,
-    memo: undefined,
-    misses: 0,
     next: undefined,
   };
 }

@@ -87,7 +87,7 @@ export function renderAssembly(input: PromptAssembly, how: RenderHow): string {
 /**
  * One render: what it reads, and where in the parts it is. Each text is
  * found through the template of the text before it (`Template.next`), its
- * values read once each (see `interpolate`).
+ * values read once each.
  */
 class Walk {
   /** Placed between two rendered top-level parts that set no separator. */
@@ -98,10 +98,9 @@ class Walk {
   at: AssembledItem | undefined;
   footer = false;
   template: Template | undefined;
-  /** Texts looked up in the cache and their characters; a memo's values. */
+  /** Texts looked up in the cache and their characters. */
   texts = 0;
   chars = 0;
-  readonly values: string[] = [];
   /** Where the sequence adds spans, from where its text starts; a list's. */
   spans: PartSpan[] | undefined;
   base = 0;
@@ -181,14 +180,10 @@ class Walk {
 
   /**
    * A part's text, or its list's footer, rendered as the part's flags say.
-   * A text's first render is not remembered, and in a run of memo misses
-   * ever fewer renders compare and remember (a remembered render outlives
-   * young objects, which costs more than building it), so a text whose
-   * values change at every render is joined as without memo. The others
-   * compare the values with the memo's (a snapshot: a getter may render
-   * again) and return its result when all are the same; a render is
-   * remembered once every value was read, so a throw leaves the memo as it
-   * was. A trimmed render trims its edge values, not its result (that would
+   * No render of a text is remembered: comparing the values with the last
+   * ones costs about what joining them does, and a remembered render
+   * outlives young objects (`render()` reuses whole parts instead). A
+   * trimmed render trims its edge values, not its result (that would
    * flatten it), unless one trims to nothing.
    */
   text(part: AssembledItem, footer: boolean): string {
@@ -217,27 +212,6 @@ class Walk {
     const n = (parts.length - 1) >> 1;
     // Fast path: no reference, the text (trimmed once, when parsed) is it.
     if (n === 0) return parts[0]!;
-    const m = template.misses;
-    let values: string[] | undefined;
-    // Compare (and remember) at misses 0–3, then around each power of two
-    // up to 1,024, then twice in every 1,024.
-    if (
-      m < 4 || (m & (m - 1)) === 0 || ((m - 1) & (m - 2)) === 0 ||
-      (m & 1023) < 2
-    ) {
-      const memo = template.memo;
-      let same = memo?.trim === trims;
-      values = this.values;
-      for (let k = 0; k < n; k++) {
-        values[k] = this.read(parts, k);
-        same &&= values[k] === memo!.values[k];
-      }
-      if (same) {
-        if (m !== 1) template.misses = 1;
-        return memo!.result;
-      }
-    }
-    template.misses = m + 1;
     // A reference at an edge: the static text there was trimmed to nothing.
     const first = trims && parts[0] === "" ? 0 : -1;
     const end = trims && parts[2 * n] === "" ? n - 1 : -1;
@@ -245,17 +219,12 @@ class Walk {
     let tail: string | undefined;
     let out = parts[0]!;
     for (let k = 0; k < n; k++) {
-      let value = values === undefined ? this.read(parts, k) : values[k]!;
+      let value = this.read(parts, k);
       if (k === first) value = head = value.trimStart();
       if (k === end) value = tail = value.trimEnd();
       out += value + parts[2 * k + 2]!;
     }
     if (head === "" || tail === "") out = out.trim();
-    if (values !== undefined && m > 0) {
-      out.charCodeAt(0); // flat from now on: reused, it is copied as one piece
-      template.memo = { values: values.slice(0, n), trim: trims, result: out };
-      (this.how.cache ?? TEMPLATES).charge(out.length);
-    }
     return out;
   }
 

@@ -26,8 +26,8 @@ const CONTEXTS = { kind: "context" } as const;
  * verbatim and never interpolated again. `\{{` renders a literal `{{`,
  * `{{\}}` a backslash; a lone `{{` or `}}` passes through as it is.
  *
- * Pure and linear in the text. Parsed texts, and a text's last render, are
- * kept in a cache keyed by the text and bounded in entries and characters.
+ * Pure and linear in the text. Parsed texts are kept in a cache keyed by
+ * the text and bounded in entries and characters.
  *
  * @param assembly The assembly, usually from `SystemPrompt.assemble()`.
  * @returns The prompt text.

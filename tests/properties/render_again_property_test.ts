@@ -1,5 +1,5 @@
-// A model test of the render memo: random steps over a few layouts, whose
-// texts come back (the same strings, or fresh copies as function sections
+// A model test of renders over texts seen before: random steps over a few
+// layouts, whose texts come back (the same strings, or fresh copies as function sections
 // return them), rendered with plain values, getters that throw, proxies
 // that answer every name, forwarding proxies and getters that render again;
 // every result (text or error) equals a render from scratch.
@@ -68,7 +68,7 @@ const KINDS = [
 
 const step = fc.record({
   // Few layouts and few values, so that texts come back with the values
-  // their memo holds, and a throw lands between two such renders.
+  // they had before, and a throw lands between two such renders.
   layout: fc.nat(2),
   values: fc.record({
     x: fc.constantFrom("X", " {{y}} ", "a\\"),
@@ -131,7 +131,7 @@ function variablesOf(
   }
 }
 
-describe("renderPrompt() and renderContext() with a memo (model)", () => {
+describe("renderPrompt() and renderContext() over texts seen before (model)", () => {
   it("render what a render from scratch renders, step after step, whatever the variables do", () => {
     fc.assert(
       fc.property(

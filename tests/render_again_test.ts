@@ -1,12 +1,12 @@
-// renderPrompt remembers a text's last render (the memo on its parsed
-// template) and returns it when the values are the same. It must never
-// leave a wrong result behind: not when a getter or a proxy throws
-// partway, not when a getter renders again, not when the values changed.
+// renderPrompt keeps each text's parse (and the text that came next) from
+// one render to the next. A render over texts it saw before must never
+// carry anything wrong over: not when a getter or a proxy throws partway,
+// not when a getter renders again, not when the values changed.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { PromptError } from "../src/core/errors.ts";
 import type { PromptAssembly } from "../src/core/types.ts";
-import { templateCache, templateOf } from "../src/render/_template.ts";
+import { templateCache } from "../src/render/_template.ts";
 import { renderAssembly } from "../src/render/_walk.ts";
 import { renderPrompt } from "../src/render/render.ts";
 
@@ -20,7 +20,7 @@ export function outcome(render: () => string): string {
   }
 }
 
-/** `assembly` rendered from scratch: a fresh parse cache, so no memo. */
+/** `assembly` rendered from scratch: a fresh parse cache. */
 export function fromScratch(assembly: PromptAssembly): string {
   return outcome(() => {
     return renderAssembly(assembly, {
@@ -36,7 +36,7 @@ const one = (text: string, variables: object): PromptAssembly => ({
   variables: variables as Record<string, string>,
 });
 
-describe("renderPrompt() memo", () => {
+describe("renderPrompt() over texts it rendered before", () => {
   it("leaves no trace of a render whose getter threw partway (bug 18.1)", () => {
     const r = (v: object) => renderPrompt(one("A={{a}} B={{b}}", v));
     assert.equal(r({ a: "1", b: "2" }), "A=1 B=2");
@@ -123,54 +123,6 @@ describe("renderPrompt() memo", () => {
       "invalid-value s undefined",
       'ok "v3"',
     ]);
-  });
-
-  it("remembers a text's render only once it was rendered twice, so a text seen once keeps no result", () => {
-    const cache = templateCache();
-    const render = (text: string, x: string) => {
-      return renderAssembly(one(text, { x }), { kind: "section", cache });
-    };
-    render("once {{x}}", "1");
-    assert.equal(templateOf("once {{x}}", cache).memo, undefined);
-    render("twice {{x}}", "1");
-    render("twice {{x}}", "1");
-    assert.equal(templateOf("twice {{x}}", cache).memo?.result, "twice 1");
-  });
-
-  it("steps aside for a text whose values change at every render (issue 23, point 4)", () => {
-    // Remembering costs an array and a record that outlive young objects;
-    // a memo that never answers is written ever more rarely.
-    const cache = templateCache();
-    const text = "{{a}} {{b}} {{c}}";
-    const render = (a: string, b: string) => {
-      return renderAssembly(one(text, { a, b, c: "c" }), {
-        kind: "section",
-        cache,
-      });
-    };
-    const memos = new Set<unknown>();
-    for (let i = 0; i < 800; i++) {
-      assert.equal(render(`a${i}`, `b${i}`), `a${i} b${i} c`);
-      memos.add(templateOf(text, cache).memo);
-    }
-    // None at first; misses 1–3, then around each power of two.
-    assert.equal(memos.size, 1 + 3 + 2 * 8); // 4, 5, 8, 9, …, 512, 513
-    // Values that settle are answered from the memo again (by the 1,024th miss).
-    let renders = 0;
-    let memo = templateOf(text, cache).memo;
-    for (; renders < 1_024; renders++) {
-      render("a", "b");
-      const now = templateOf(text, cache).memo;
-      if (now === memo && now?.result === "a b c") break;
-      memo = now;
-    }
-    assert.equal(renders, 1_024 - 800 + 1);
-    // A change after hits costs one render: the next one is answered again.
-    render("A", "b");
-    const changed = templateOf(text, cache).memo;
-    assert.equal(changed?.result, "A b c");
-    render("A", "b");
-    assert.equal(templateOf(text, cache).memo, changed);
   });
 });
 
