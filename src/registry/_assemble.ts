@@ -21,9 +21,8 @@ import type {
   PromptAssembly,
   ToolSchema,
 } from "../core/types.ts";
-import { isPromptError, isThenable } from "./_guard.ts";
-import { part, readProvided } from "./_parts.ts";
-import { build, resolveStep, toolRecords } from "./_resolve.ts";
+import { isPromptError, isThenable, resolveStep } from "./_guard.ts";
+import { part, readProvided, variablesOf } from "./_parts.ts";
 import type { Node, Snapshot } from "./_snapshot.ts";
 import { type FunctionEntry, placed } from "./_store.ts";
 import type { ToolOrder } from "./_tool_order.ts";
@@ -48,8 +47,17 @@ export function assemble<C>(
   return resolveStep(snapshot, { context, signal: state.signal }, (values) => {
     readProvided(snapshot, values);
     const { copies, separator } = state;
-    const records = toolRecords(snapshot, values, copies, state.order);
-    const assembly = build(snapshot, values, { records, separator });
+    const records = copies.records(snapshot, values, state.order);
+    const built = (node: Node) => part(snapshot, values, node);
+    const sections = snapshot.sections.map(built);
+    const contexts = snapshot.contexts.map(built);
+    // Fresh per assembly (a handler may edit it); `parameters` stay shared,
+    // and say who provided the tool.
+    const tools = records.map((record) => ({ ...record.copy }));
+    const variables = variablesOf(snapshot, values);
+    const assembly: PromptAssembly = { sections, tools, variables };
+    if (separator !== undefined) assembly.separator = separator;
+    if (contexts.length > 0) assembly.contexts = contexts;
     const { handlers, complete: node } = snapshot;
     // Its own copy, as resolved before any handler could touch it.
     const complete = node && part(snapshot, values, node);

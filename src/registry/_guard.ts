@@ -1,8 +1,10 @@
 /**
  * Calling user code: what counts as a promise, rejections nobody will read
- * handled, a function's name for messages, awaiting a step's pending
- * providers with the host's abort signal, and delivering change events to
- * listeners that may throw.
+ * handled, a function's name for messages, one step's skeleton (every user
+ * function of the snapshot started in one loop, so a registry whose
+ * providers are all synchronous creates no promise; pending ones awaited
+ * together with the host's abort signal; the first failure in snapshot
+ * order), and delivering change events to listeners that may throw.
  *
  * @module
  */
@@ -13,7 +15,12 @@ import {
   messageOf,
   PromptError,
 } from "../core/errors.ts";
-import type { ChangeListener, PromptChange } from "../core/types.ts";
+import type {
+  ChangeListener,
+  PromptChange,
+  ProviderOptions,
+} from "../core/types.ts";
+import { type Call, CALLS, type Snapshot } from "./_snapshot.ts";
 
 /** Any thenable, tested by shape (STYLE: await only thenables). */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -50,7 +57,7 @@ export function ignoreRejections(values: readonly unknown[]): void {
  * Handles every promise a step's results hold, as a value or inside an
  * array: the step failed or was abandoned, so nothing else reads them.
  */
-export function abandon(values: readonly unknown[]): void {
+function abandon(values: readonly unknown[]): void {
   for (const value of values) {
     if (tryRead(() => Array.isArray(value))) ignoreRejections(value as never);
     else ignoreRejection(value);
@@ -64,8 +71,115 @@ export function handlerName(fn: unknown, index: number): string {
 }
 
 /** A provider's rejection, kept in its slot until the step reads it in order. */
-export class Rejected {
+class Rejected {
   constructor(readonly cause: unknown) {}
+}
+
+/** A call that threw while earlier ones pended, kept in its slot. */
+class Threw extends Rejected {}
+
+/** A call's failure: what it threw, or what its promise rejected with. */
+export function callFailed(call: Call, cause: unknown, rejected?: true): Error {
+  const [what, action] = CALLS[call.kind];
+  const how = rejected ? "rejected" : "threw";
+  const state = `${what} ${how}: ${messageOf(cause)}`;
+  return failure("provider-failed", action, call.where, state, { cause });
+}
+
+/** The options every provider gets when the host passed no signal. */
+const NO_SIGNAL: ProviderOptions = Object.freeze({ signal: undefined });
+
+/** What a step does with its settled results. */
+type Finish<S, T> = (
+  values: unknown[],
+  snapshot: Snapshot,
+  step: S,
+) => T | Promise<T>;
+
+/**
+ * One step's skeleton, shared by `assemble()` and `render()`: foreseen
+ * rejections, the signal, every user function of the snapshot called once
+ * in snapshot order, pending ones settled, then `finish`; every failure is
+ * a rejection, and an abort wins at once. (No closure here: the loop's
+ * variables stay off the heap.)
+ */
+export function resolveStep<
+  S extends { context: unknown; signal: AbortSignal | undefined },
+  T,
+>(snapshot: Snapshot, step: S, finish: Finish<S, T>): Promise<T> {
+  const { signal } = step;
+  const calls = snapshot.calls;
+  const values = new Array<unknown>(calls.length);
+  let pending: number[] | undefined;
+  try {
+    if (snapshot.problem !== undefined) throw snapshot.problem;
+    if (signal?.aborted) throw aborted(signal);
+    // Frozen: one provider cannot take the signal from the next.
+    const options = signal ? Object.freeze({ signal }) : NO_SIGNAL;
+    const context = step.context;
+    let i = 0;
+    // One try around the loop, not one per call.
+    try {
+      for (; i < calls.length; i++) {
+        const fn = calls[i]!.fn; // called through a local: `this` is undefined
+        const value = fn(context, options);
+        values[i] = value;
+        if (isThenable(value) && calls[i]!.kind !== "order") {
+          (pending ??= []).push(i);
+        }
+      }
+    } catch (cause) {
+      if (pending === undefined) throw callFailed(calls[i]!, cause);
+      // An earlier call still pending may reject: the all-sync registry
+      // would report that one, so it is awaited first.
+      values[i] = new Threw(cause);
+      pending.push(i);
+    }
+    // A provider may have aborted it.
+    if (signal?.aborted) throw aborted(signal);
+    // Fast path: every provider answered synchronously.
+    const result = pending === undefined
+      ? finish(values, snapshot, step)
+      : pended(snapshot, step, { values, pending, finish });
+    if (!isThenable(result)) {
+      // A synchronous handler may have aborted it.
+      if (signal?.aborted) throw aborted(signal);
+      return Promise.resolve(result);
+    }
+    const work = result as Promise<T>;
+    return signal === undefined ? work : raceAbort(work, signal);
+  } catch (error) {
+    abandon(values);
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * The rest of a step some of whose calls pend: once they settled, the
+ * first call in snapshot order that rejected or threw fails it.
+ */
+function pended<S extends { signal: AbortSignal | undefined }, T>(
+  snapshot: Snapshot,
+  step: S,
+  run: { values: unknown[]; pending: readonly number[]; finish: Finish<S, T> },
+): Promise<T> {
+  const { values, pending } = run;
+  return settle(values, pending).then(() => {
+    try {
+      // An abandoned step runs no handler; its late results are dropped.
+      if (step.signal?.aborted) throw aborted(step.signal);
+      const at = pending.find((k) => values[k] instanceof Rejected);
+      if (at !== undefined) {
+        const failed = values[at] as Rejected;
+        const rejected = !(failed instanceof Threw) || undefined;
+        throw callFailed(snapshot.calls[at]!, failed.cause, rejected);
+      }
+      return run.finish(values, snapshot, step);
+    } catch (error) {
+      abandon(values);
+      throw error;
+    }
+  });
 }
 
 /** The `aborted` error, with the signal's reason as `cause`. */
@@ -76,7 +190,7 @@ export function aborted(signal: AbortSignal): PromptError {
 }
 
 /** Waits for every pending slot; each settles into `values`, a rejection as `Rejected`. */
-export function settle(
+function settle(
   values: unknown[],
   pending: readonly number[],
 ): Promise<void> {
@@ -89,7 +203,7 @@ export function settle(
 }
 
 /** `work`, or `aborted` as soon as the signal aborts. */
-export function raceAbort<T>(
+function raceAbort<T>(
   work: Promise<T>,
   signal: AbortSignal,
 ): Promise<T> {

@@ -13,9 +13,15 @@ import {
   type Where,
 } from "../core/errors.ts";
 import type { JsonSchema, ToolSchema } from "../core/types.ts";
-import { ignoreRejections, isThenable } from "./_guard.ts";
+import {
+  callFailed,
+  ignoreRejections,
+  isPromptError,
+  isThenable,
+} from "./_guard.ts";
 import { owned, type Provenance, TOOL_ORDER_REST } from "../core/tools.ts";
 import type { Provider, Snapshot } from "./_snapshot.ts";
+import { orderTools, type ToolOrder } from "./_tool_order.ts";
 
 /** A tool as the registry keeps it: the fields it read and its frozen copy. */
 export interface ToolRecord extends Provenance {
@@ -98,21 +104,45 @@ export class ToolCopies {
   readonly #last = new WeakMap<object, [Results, ToolRecord[], ToolRecord[]]>();
 
   /**
-   * The ordered records of the chain's last step when every provider
-   * answered what it answered then, unchanged; else `undefined`.
+   * The step's records, checked and in canonical order. When every
+   * provider answered what it answered at the chain's last step, unchanged,
+   * or the records are the last step's (a tool moved from one provider to
+   * another, say), the last step's array: the step stays the same.
    */
-  steady(
+  records(
     snapshot: Snapshot,
     values: readonly unknown[],
-  ): readonly ToolRecord[] | undefined {
+    order: ToolOrder,
+  ): readonly ToolRecord[] {
     const last = this.#last.get(snapshot);
-    if (last === undefined) return undefined;
     const providers = snapshot.tools;
-    for (let p = 0; p < providers.length; p++) {
-      // A record stays true of its tool while the tool is unchanged.
-      if (!same(last[0][p]!, values[providers[p]!.call])) return undefined;
+    let p = 0;
+    // Fast path: a record stays true of its tool while the tool is unchanged.
+    while (
+      last !== undefined && p < providers.length &&
+      same(last[0][p]!, values[providers[p]!.call])
+    ) p++;
+    if (last !== undefined && p === providers.length) return last[2];
+    const raw: ToolRecord[] = [];
+    for (const provider of providers) {
+      try {
+        this.#collect(values[provider.call], provider, raw);
+      } catch (error) {
+        if (isPromptError(error)) throw error;
+        throw callFailed(snapshot.calls[provider.call]!, error);
+      }
     }
-    return last[2];
+    const results = providers.map((p) => this.#byProvider.get(p.entry)!);
+    // Read again: a getter the copies ran may have run a step.
+    const [, before = [], was] = this.#last.get(snapshot) ?? [];
+    let i = 0;
+    while (i < raw.length && before[i] === raw[i]) i++;
+    const kept = i === raw.length && i === before.length && was !== undefined;
+    // Not frozen: internal, and a frozen array is slower to read every step.
+    const ordered = kept ? was : raw.slice();
+    if (!kept) orderTools(ordered, order);
+    this.#last.set(snapshot, [results, raw, ordered]);
+    return ordered;
   }
 
   /** The records of the chain's last step, in order. */
@@ -121,33 +151,11 @@ export class ToolCopies {
   }
 
   /**
-   * The collected records, which `prepare` checks and sorts, remembered.
-   * The records of the last step (a tool moved from one provider to
-   * another, say) give the last step's array: the step stays the same.
-   */
-  ordered(
-    snapshot: Snapshot,
-    raw: ToolRecord[],
-    prepare: (records: ToolRecord[]) => void,
-  ): readonly ToolRecord[] {
-    const results = snapshot.tools.map((p) => this.#byProvider.get(p.entry)!);
-    const [, last = [], before] = this.#last.get(snapshot) ?? [];
-    let i = 0;
-    while (i < raw.length && last[i] === raw[i]) i++;
-    const same = i === raw.length && i === last.length && before !== undefined;
-    // Not frozen: internal, and a frozen array is slower to read every step.
-    const ordered = same ? before : raw.slice();
-    if (!same) prepare(ordered);
-    this.#last.set(snapshot, [results, raw, ordered]);
-    return ordered;
-  }
-
-  /**
    * Checks one provider's result and appends its records. Unchanged tools
    * (same object, same fields, same provider) cost a comparison when the
    * provider's last result held them at the same places, else a lookup.
    */
-  collect(provided: unknown, provider: Provider, into: ToolRecord[]): void {
+  #collect(provided: unknown, provider: Provider, into: ToolRecord[]): void {
     const where = provider.where;
     if (!Array.isArray(provided)) {
       const state = `returned ${describeValue(provided)}, not an array`;
