@@ -48,16 +48,7 @@ export function assemble<C>(
     readProvided(snapshot, values);
     const { copies, separator } = state;
     const records = copies.records(snapshot, values, state.order);
-    const built = (node: Node) => part(snapshot, values, node);
-    const sections = snapshot.sections.map(built);
-    const contexts = snapshot.contexts.map(built);
-    // Fresh per assembly (a handler may edit it); `parameters` stay shared,
-    // and say who provided the tool.
-    const tools = records.map((record) => ({ ...record.copy }));
-    const variables = variablesOf(snapshot, values);
-    const assembly: PromptAssembly = { sections, tools, variables };
-    if (separator !== undefined) assembly.separator = separator;
-    if (contexts.length > 0) assembly.contexts = contexts;
+    const assembly = build(snapshot, values, { records, separator });
     const { handlers, complete: node } = snapshot;
     // Its own copy, as resolved before any handler could touch it.
     const complete = node && part(snapshot, values, node);
@@ -79,6 +70,25 @@ export function assemble<C>(
     const result = run.run(assembly);
     return isThenable(result) ? result.then(done) : done(result);
   });
+}
+
+/** Builds the step's fresh assembly from the settled results. */
+function build(
+  snapshot: Snapshot,
+  values: readonly unknown[],
+  state: { records: readonly ToolRecord[]; separator: string | undefined },
+): PromptAssembly {
+  const built = (node: Node) => part(snapshot, values, node);
+  const sections = snapshot.sections.map(built);
+  const contexts = snapshot.contexts.map(built);
+  // Fresh per assembly (a handler may edit it); `parameters` stay shared,
+  // and say who provided the tool.
+  const tools = state.records.map((record) => ({ ...record.copy }));
+  const variables = variablesOf(snapshot, values);
+  const assembly: PromptAssembly = { sections, tools, variables };
+  if (state.separator !== undefined) assembly.separator = state.separator;
+  if (contexts.length > 0) assembly.contexts = contexts;
+  return assembly;
 }
 
 /**
