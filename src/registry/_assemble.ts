@@ -113,9 +113,7 @@ class Check {
     try {
       this.#sequence(assembly.sections, "section", sections);
       const parts = assembly.contexts;
-      if (parts !== undefined) {
-        this.#sequence(parts, "context", contexts);
-      }
+      if (parts !== undefined) this.#sequence(parts, "context", contexts);
       const separator: unknown = assembly.separator;
       if (separator !== undefined && typeof separator !== "string") {
         const state = `its separator is ${describeValue(separator)}`;

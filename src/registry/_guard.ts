@@ -190,10 +190,7 @@ export function aborted(signal: AbortSignal): PromptError {
 }
 
 /** Waits for every pending slot; each settles into `values`, a rejection as `Rejected`. */
-function settle(
-  values: unknown[],
-  pending: readonly number[],
-): Promise<void> {
+function settle(values: unknown[], pending: readonly number[]): Promise<void> {
   return Promise.all(pending.map((index) =>
     Promise.resolve(values[index]).then(
       (value) => void (values[index] = value),
@@ -203,10 +200,7 @@ function settle(
 }
 
 /** `work`, or `aborted` as soon as the signal aborts. */
-function raceAbort<T>(
-  work: Promise<T>,
-  signal: AbortSignal,
-): Promise<T> {
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => {
       ignoreRejection(work);
@@ -273,10 +267,8 @@ export class ChangeEvents {
           try {
             const result: unknown = listener(current);
             // An async listener's rejection is a listener failure too.
-            if (isThenable(result)) {
-              const report = fail(handlerName(listener, i));
-              Promise.resolve(result).then(undefined, report);
-            }
+            const report = isThenable(result) && fail(handlerName(listener, i));
+            if (report) Promise.resolve(result).then(undefined, report);
           } catch (cause) {
             fail(handlerName(listener, i))(cause);
           }

@@ -25,10 +25,7 @@ export function toolOrder(names: unknown = [TOOL_ORDER_REST]): ToolOrder {
     throw new TypeError(bad(state).message);
   }
   // Read once: the order checked is the order kept.
-  const read = Array.from(
-    { length: names.length },
-    (_, i): unknown => names[i],
-  );
+  const read = Array.from({ length: names.length }, (_, i) => names[i]);
   const ranks = new Map<string, number>();
   for (let i = 0; i < read.length; i++) {
     const name = read[i];

@@ -210,9 +210,8 @@ export class ToolCopies {
       throw fail("takes the name of the toolOrder rest entry");
     }
     if (typeof description !== "string") {
-      throw fail(
-        `has ${describeValue(description)} as description, not a string`,
-      );
+      const state = `has ${describeValue(description)} as description`;
+      throw fail(`${state}, not a string`);
     }
     const what = `the parameters of tool "${name}"`;
     const bad = (state: string) => refused(where, `${what} ${state}`, fields);
