@@ -16,11 +16,7 @@ import {
   type Where,
 } from "../core/errors.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
-import type {
-  AssembledItem,
-  PromptAssembly,
-  ToolSchema,
-} from "../core/types.ts";
+import type { AssembledItem, PromptAssembly } from "../core/types.ts";
 import { isPromptError, isThenable, resolveStep } from "./_guard.ts";
 import { part, readProvided, variablesOf } from "./_parts.ts";
 import type { Node, Snapshot } from "./_snapshot.ts";
@@ -198,14 +194,14 @@ class Check {
    * own copies, in the step's order. Else, or at the first tool that is
    * not, the full walk.
    */
-  #tools(tools: readonly ToolSchema[], records?: readonly ToolRecord[]): void {
+  #tools(tools: readonly unknown[], records?: readonly ToolRecord[]): void {
     const names = records === undefined ? new Set<string>() : undefined;
     for (let i = 0, next = 0; i < tools.length; i++, next++) {
-      const tool: unknown = tools[i];
+      const tool = tools[i] as Record<string, unknown> | undefined;
       if (tools[i] !== tool) {
         throw this.#error(`item ${i} of tools changed while it was checked`);
       }
-      const { name, description, parameters } = (tool ?? {}) as ToolSchema;
+      const { name, description, parameters } = tool ?? {};
       if (names === undefined) {
         while (next < records!.length && records![next]!.name !== name) next++;
         if (

@@ -15,11 +15,7 @@ import {
   messageOf,
   PromptError,
 } from "../core/errors.ts";
-import type {
-  ChangeListener,
-  PromptChange,
-  ProviderOptions,
-} from "../core/types.ts";
+import type { ChangeListener, PromptChange } from "../core/types.ts";
 import { type Call, CALLS, type Snapshot } from "./_snapshot.ts";
 
 /** Any thenable, tested by shape (STYLE: await only thenables). */
@@ -42,26 +38,19 @@ export function tryRead<T>(read: () => T): T | undefined {
 }
 
 /** Marks a rejection as handled: the library has already reported its error. */
-export function ignoreRejection(value: unknown): void {
+function ignoreRejection(value: unknown): void {
   tryRead(() => isThenable(value) && value.then(undefined, () => {}));
 }
 
-/** Handles every promise inside an array the library refused. */
-export function ignoreRejections(values: readonly unknown[]): void {
+/**
+ * Handles a promise, or every promise inside an array, that the library
+ * refused or abandoned: nothing else will read them.
+ */
+export function ignoreRejections(value: unknown): void {
   tryRead(() => {
+    const values = Array.isArray(value) ? value : [value];
     for (let i = 0; i < values.length; i++) ignoreRejection(values[i]);
   });
-}
-
-/**
- * Handles every promise a step's results hold, as a value or inside an
- * array: the step failed or was abandoned, so nothing else reads them.
- */
-function abandon(values: readonly unknown[]): void {
-  for (const value of values) {
-    if (tryRead(() => Array.isArray(value))) ignoreRejections(value as never);
-    else ignoreRejection(value);
-  }
 }
 
 /** A function's name for messages, or `#index` when it has none. */
@@ -86,8 +75,13 @@ export function callFailed(call: Call, cause: unknown, rejected?: true): Error {
   return failure("provider-failed", action, call.where, state, { cause });
 }
 
+/** A `PromptError` as it is, anything else a call's failure. */
+export function callError(call: Call, error: unknown): unknown {
+  return isPromptError(error) ? error : callFailed(call, error);
+}
+
 /** The options every provider gets when the host passed no signal. */
-const NO_SIGNAL: ProviderOptions = Object.freeze({ signal: undefined });
+const NO_SIGNAL = Object.freeze({ signal: undefined });
 
 /** What a step does with its settled results. */
 type Finish<S, T> = (
@@ -149,7 +143,8 @@ export function resolveStep<
     const work = result as Promise<T>;
     return signal === undefined ? work : raceAbort(work, signal);
   } catch (error) {
-    abandon(values);
+    // Failed or abandoned: nothing else reads what its results hold.
+    for (const value of values) ignoreRejections(value);
     return Promise.reject(error);
   }
 }
@@ -176,7 +171,8 @@ function pended<S extends { signal: AbortSignal | undefined }, T>(
       }
       return run.finish(values, snapshot, step);
     } catch (error) {
-      abandon(values);
+      // Failed or abandoned: nothing else reads what its results hold.
+      for (const value of values) ignoreRejections(value);
       throw error;
     }
   });
@@ -238,7 +234,6 @@ export class ChangeEvents {
   }
 
   emit(change: PromptChange): void {
-    if (!this.listening) return;
     // One frozen object for every listener: none can change what the next sees.
     this.#queue.push(Object.freeze(change));
     // A change a listener makes waits until the current one reached everyone.

@@ -11,7 +11,7 @@ import { checkPart, isValidPart } from "../core/_fields.ts";
 import { describeOwner, describeValue, failure } from "../core/errors.ts";
 import { byOrderThenName } from "../core/names.ts";
 import type { AssembledItem, AssembledSection } from "../core/types.ts";
-import { callFailed, isPromptError, isThenable } from "./_guard.ts";
+import { callError, isThenable } from "./_guard.ts";
 import { CALLS, type Node, type Snapshot } from "./_snapshot.ts";
 
 /**
@@ -157,8 +157,7 @@ export function readProvided(snapshot: Snapshot, values: unknown[]): void {
         items.push(input);
       }
     } catch (cause) {
-      if (isPromptError(cause)) throw cause;
-      throw callFailed(snapshot.calls[provider.call]!, cause);
+      throw callError(snapshot.calls[provider.call]!, cause);
     }
     values[provider.call] = items;
   }

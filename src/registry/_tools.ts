@@ -6,19 +6,9 @@
  * @module
  */
 
-import {
-  describeValue,
-  failure,
-  type PromptError,
-  type Where,
-} from "../core/errors.ts";
+import { describeValue, failure, type Where } from "../core/errors.ts";
 import type { JsonSchema, ToolSchema } from "../core/types.ts";
-import {
-  callFailed,
-  ignoreRejections,
-  isPromptError,
-  isThenable,
-} from "./_guard.ts";
+import { callError, ignoreRejections, isThenable } from "./_guard.ts";
 import { owned, type Provenance, TOOL_ORDER_REST } from "../core/tools.ts";
 import type { Provider, Snapshot } from "./_snapshot.ts";
 import { orderTools, type ToolOrder } from "./_tool_order.ts";
@@ -128,8 +118,7 @@ export class ToolCopies {
       try {
         this.#collect(values[provider.call], provider, raw);
       } catch (error) {
-        if (isPromptError(error)) throw error;
-        throw callFailed(snapshot.calls[provider.call]!, error);
+        throw callError(snapshot.calls[provider.call]!, error);
       }
     }
     const results = providers.map((p) => this.#byProvider.get(p.entry)!);
@@ -256,7 +245,7 @@ export class ToolCopies {
    */
   checkSchema(
     parameters: unknown,
-    fail: (state: string) => PromptError,
+    fail: (state: string) => Error,
   ): JsonSchema {
     if (
       typeof parameters !== "object" || parameters === null ||
