@@ -145,7 +145,12 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
   for (let t = 0; names.size > 0 && t < count; t++) {
     if (texts[t] === undefined) continue;
     const used = uses[t] ??= referenced(parts[t]!, new Set());
-    for (const name of used) if (names.has(name)) texts[t] = undefined;
+    for (const name of used) {
+      if (names.has(name)) {
+        texts[t] = undefined;
+        break;
+      }
+    }
   }
   // Every value checked first: a refused step changes nothing.
   const checked = changed.map((call) =>
