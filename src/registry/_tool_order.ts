@@ -37,9 +37,8 @@ export function toolOrder(names: unknown = [TOOL_ORDER_REST]): ToolOrder {
     ranks.set(name, i);
   }
   if (!ranks.has(TOOL_ORDER_REST)) {
-    throw bad(
-      `has no "${TOOL_ORDER_REST}" entry for the tools it does not list`,
-    );
+    const state = `has no "${TOOL_ORDER_REST}" entry`;
+    throw bad(`${state} for the tools it does not list`);
   }
   return { ranks, names: Object.freeze(read as string[]) };
 }
