@@ -75,6 +75,15 @@ function same(records: readonly ToolRecord[], provided: unknown): boolean {
 /** Each provider's records of one step. */
 type Results = ToolRecord[][];
 
+/** Whether every tool provider of the chain answered as at the `last` step. */
+function steady(last: Results, chain: Snapshot, values: readonly unknown[]) {
+  const providers = chain.tools;
+  for (let p = 0; p < providers.length; p++) {
+    if (!same(last[p]!, values[providers[p]!.call])) return false;
+  }
+  return true;
+}
+
 /** A tool provider's result refused. */
 function refused(where: Where, state: string, fields?: { tool: string }) {
   return failure("invalid-value", "list tools", where, state, fields);
@@ -105,14 +114,9 @@ export class ToolCopies {
     order: ToolOrder,
   ): readonly ToolRecord[] {
     const last = this.#last.get(snapshot);
-    const providers = snapshot.tools;
-    let p = 0;
     // Fast path: a record stays true of its tool while the tool is unchanged.
-    while (
-      last !== undefined && p < providers.length &&
-      same(last[0][p]!, values[providers[p]!.call])
-    ) p++;
-    if (last !== undefined && p === providers.length) return last[2];
+    if (last !== undefined && steady(last[0], snapshot, values)) return last[2];
+    const providers = snapshot.tools;
     const raw: ToolRecord[] = [];
     for (const provider of providers) {
       try {
