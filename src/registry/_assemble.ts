@@ -16,14 +16,9 @@ import {
   type Where,
 } from "../core/errors.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
-import type {
-  AssembledItem,
-  PromptAssembly,
-  ToolSchema,
-} from "../core/types.ts";
-import { isPromptError, isThenable } from "./_guard.ts";
-import { part, readProvided } from "./_parts.ts";
-import { build, resolveStep, toolRecords } from "./_resolve.ts";
+import type { AssembledItem, PromptAssembly } from "../core/types.ts";
+import { isPromptError, isThenable, resolveStep } from "./_guard.ts";
+import { part, readProvided, variablesOf } from "./_parts.ts";
 import type { Node, Snapshot } from "./_snapshot.ts";
 import { type FunctionEntry, placed } from "./_store.ts";
 import type { ToolOrder } from "./_tool_order.ts";
@@ -48,7 +43,7 @@ export function assemble<C>(
   return resolveStep(snapshot, { context, signal: state.signal }, (values) => {
     readProvided(snapshot, values);
     const { copies, separator } = state;
-    const records = toolRecords(snapshot, values, copies, state.order);
+    const records = copies.records(snapshot, values, state.order);
     const assembly = build(snapshot, values, { records, separator });
     const { handlers, complete: node } = snapshot;
     // Its own copy, as resolved before any handler could touch it.
@@ -73,6 +68,25 @@ export function assemble<C>(
   });
 }
 
+/** Builds the step's fresh assembly from the settled results. */
+function build(
+  snapshot: Snapshot,
+  values: readonly unknown[],
+  state: { records: readonly ToolRecord[]; separator: string | undefined },
+): PromptAssembly {
+  const built = (node: Node) => part(snapshot, values, node);
+  const sections = snapshot.sections.map(built);
+  const contexts = snapshot.contexts.map(built);
+  // Fresh per assembly (a handler may edit it); `parameters` stay shared,
+  // and say who provided the tool.
+  const tools = state.records.map((record) => ({ ...record.copy }));
+  const variables = variablesOf(snapshot, values);
+  const assembly: PromptAssembly = { sections, tools, variables };
+  if (state.separator !== undefined) assembly.separator = state.separator;
+  if (contexts.length > 0) assembly.contexts = contexts;
+  return assembly;
+}
+
 /**
  * The waterfall's result is checked before it is returned: the same field
  * table as registration, names unique per sequence, tools and variables.
@@ -95,9 +109,7 @@ class Check {
     try {
       this.#sequence(assembly.sections, "section", sections);
       const parts = assembly.contexts;
-      if (parts !== undefined) {
-        this.#sequence(parts, "context", contexts);
-      }
+      if (parts !== undefined) this.#sequence(parts, "context", contexts);
       const separator: unknown = assembly.separator;
       if (separator !== undefined && typeof separator !== "string") {
         const state = `its separator is ${describeValue(separator)}`;
@@ -182,14 +194,14 @@ class Check {
    * own copies, in the step's order. Else, or at the first tool that is
    * not, the full walk.
    */
-  #tools(tools: readonly ToolSchema[], records?: readonly ToolRecord[]): void {
+  #tools(tools: readonly unknown[], records?: readonly ToolRecord[]): void {
     const names = records === undefined ? new Set<string>() : undefined;
     for (let i = 0, next = 0; i < tools.length; i++, next++) {
-      const tool: unknown = tools[i];
+      const tool = tools[i] as Record<string, unknown> | undefined;
       if (tools[i] !== tool) {
         throw this.#error(`item ${i} of tools changed while it was checked`);
       }
-      const { name, description, parameters } = (tool ?? {}) as ToolSchema;
+      const { name, description, parameters } = tool ?? {};
       if (names === undefined) {
         while (next < records!.length && records![next]!.name !== name) next++;
         if (

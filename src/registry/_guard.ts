@@ -1,8 +1,10 @@
 /**
  * Calling user code: what counts as a promise, rejections nobody will read
- * handled, a function's name for messages, awaiting a step's pending
- * providers with the host's abort signal, and delivering change events to
- * listeners that may throw.
+ * handled, a function's name for messages, one step's skeleton (every user
+ * function of the snapshot started in one loop, so a registry whose
+ * providers are all synchronous creates no promise; pending ones awaited
+ * together with the host's abort signal; the first failure in snapshot
+ * order), and delivering change events to listeners that may throw.
  *
  * @module
  */
@@ -14,6 +16,7 @@ import {
   PromptError,
 } from "../core/errors.ts";
 import type { ChangeListener, PromptChange } from "../core/types.ts";
+import { type Call, CALLS, type Snapshot } from "./_snapshot.ts";
 
 /** Any thenable, tested by shape (STYLE: await only thenables). */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -35,26 +38,19 @@ export function tryRead<T>(read: () => T): T | undefined {
 }
 
 /** Marks a rejection as handled: the library has already reported its error. */
-export function ignoreRejection(value: unknown): void {
+function ignoreRejection(value: unknown): void {
   tryRead(() => isThenable(value) && value.then(undefined, () => {}));
 }
 
-/** Handles every promise inside an array the library refused. */
-export function ignoreRejections(values: readonly unknown[]): void {
+/**
+ * Handles a promise, or every promise inside an array, that the library
+ * refused or abandoned: nothing else will read them.
+ */
+export function ignoreRejections(value: unknown): void {
   tryRead(() => {
+    const values = Array.isArray(value) ? value : [value];
     for (let i = 0; i < values.length; i++) ignoreRejection(values[i]);
   });
-}
-
-/**
- * Handles every promise a step's results hold, as a value or inside an
- * array: the step failed or was abandoned, so nothing else reads them.
- */
-export function abandon(values: readonly unknown[]): void {
-  for (const value of values) {
-    if (tryRead(() => Array.isArray(value))) ignoreRejections(value as never);
-    else ignoreRejection(value);
-  }
 }
 
 /** A function's name for messages, or `#index` when it has none. */
@@ -64,8 +60,122 @@ export function handlerName(fn: unknown, index: number): string {
 }
 
 /** A provider's rejection, kept in its slot until the step reads it in order. */
-export class Rejected {
+class Rejected {
   constructor(readonly cause: unknown) {}
+}
+
+/** A call that threw while earlier ones pended, kept in its slot. */
+class Threw extends Rejected {}
+
+/** A call's failure: what it threw, or what its promise rejected with. */
+export function callFailed(call: Call, cause: unknown, rejected?: true): Error {
+  const [what, action] = CALLS[call.kind];
+  const how = rejected ? "rejected" : "threw";
+  const state = `${what} ${how}: ${messageOf(cause)}`;
+  return failure("provider-failed", action, call.where, state, { cause });
+}
+
+/** A `PromptError` as it is, anything else a call's failure. */
+export function callError(call: Call, error: unknown): unknown {
+  return isPromptError(error) ? error : callFailed(call, error);
+}
+
+/** The options every provider gets when the host passed no signal. */
+const NO_SIGNAL = Object.freeze({ signal: undefined });
+
+/** What a step does with its settled results. */
+type Finish<S, T> = (
+  values: unknown[],
+  snapshot: Snapshot,
+  step: S,
+) => T | Promise<T>;
+
+/**
+ * One step's skeleton, shared by `assemble()` and `render()`: foreseen
+ * rejections, the signal, every user function of the snapshot called once
+ * in snapshot order, pending ones settled, then `finish`; every failure is
+ * a rejection, and an abort wins at once. (No closure here: the loop's
+ * variables stay off the heap.)
+ */
+export function resolveStep<
+  S extends { context: unknown; signal: AbortSignal | undefined },
+  T,
+>(snapshot: Snapshot, step: S, finish: Finish<S, T>): Promise<T> {
+  const { signal } = step;
+  const calls = snapshot.calls;
+  const values = new Array<unknown>(calls.length);
+  let pending: number[] | undefined;
+  try {
+    if (snapshot.problem !== undefined) throw snapshot.problem;
+    if (signal?.aborted) throw aborted(signal);
+    // Frozen: one provider cannot take the signal from the next.
+    const options = signal ? Object.freeze({ signal }) : NO_SIGNAL;
+    const context = step.context;
+    let i = 0;
+    // One try around the loop, not one per call.
+    try {
+      for (; i < calls.length; i++) {
+        const fn = calls[i]!.fn; // called through a local: `this` is undefined
+        const value = fn(context, options);
+        values[i] = value;
+        if (isThenable(value) && calls[i]!.kind !== "order") {
+          (pending ??= []).push(i);
+        }
+      }
+    } catch (cause) {
+      if (pending === undefined) throw callFailed(calls[i]!, cause);
+      // An earlier call still pending may reject: the all-sync registry
+      // would report that one, so it is awaited first.
+      values[i] = new Threw(cause);
+      pending.push(i);
+    }
+    // A provider may have aborted it.
+    if (signal?.aborted) throw aborted(signal);
+    // Fast path: every provider answered synchronously.
+    const result = pending === undefined
+      ? finish(values, snapshot, step)
+      : pended(snapshot, step, { values, pending, finish });
+    if (!isThenable(result)) {
+      // A synchronous handler may have aborted it.
+      if (signal?.aborted) throw aborted(signal);
+      return Promise.resolve(result);
+    }
+    const work = result as Promise<T>;
+    return signal === undefined ? work : raceAbort(work, signal);
+  } catch (error) {
+    // Failed or abandoned: nothing else reads what its results hold.
+    for (const value of values) ignoreRejections(value);
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * The rest of a step some of whose calls pend: once they settled, the
+ * first call in snapshot order that rejected or threw fails it.
+ */
+function pended<S extends { signal: AbortSignal | undefined }, T>(
+  snapshot: Snapshot,
+  step: S,
+  run: { values: unknown[]; pending: readonly number[]; finish: Finish<S, T> },
+): Promise<T> {
+  const { values, pending } = run;
+  return settle(values, pending).then(() => {
+    try {
+      // An abandoned step runs no handler; its late results are dropped.
+      if (step.signal?.aborted) throw aborted(step.signal);
+      const at = pending.find((k) => values[k] instanceof Rejected);
+      if (at !== undefined) {
+        const failed = values[at] as Rejected;
+        const rejected = !(failed instanceof Threw) || undefined;
+        throw callFailed(snapshot.calls[at]!, failed.cause, rejected);
+      }
+      return run.finish(values, snapshot, step);
+    } catch (error) {
+      // Failed or abandoned: nothing else reads what its results hold.
+      for (const value of values) ignoreRejections(value);
+      throw error;
+    }
+  });
 }
 
 /** The `aborted` error, with the signal's reason as `cause`. */
@@ -76,10 +186,7 @@ export function aborted(signal: AbortSignal): PromptError {
 }
 
 /** Waits for every pending slot; each settles into `values`, a rejection as `Rejected`. */
-export function settle(
-  values: unknown[],
-  pending: readonly number[],
-): Promise<void> {
+function settle(values: unknown[], pending: readonly number[]): Promise<void> {
   return Promise.all(pending.map((index) =>
     Promise.resolve(values[index]).then(
       (value) => void (values[index] = value),
@@ -89,10 +196,7 @@ export function settle(
 }
 
 /** `work`, or `aborted` as soon as the signal aborts. */
-export function raceAbort<T>(
-  work: Promise<T>,
-  signal: AbortSignal,
-): Promise<T> {
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => {
       ignoreRejection(work);
@@ -130,7 +234,6 @@ export class ChangeEvents {
   }
 
   emit(change: PromptChange): void {
-    if (!this.listening) return;
     // One frozen object for every listener: none can change what the next sees.
     this.#queue.push(Object.freeze(change));
     // A change a listener makes waits until the current one reached everyone.
@@ -159,10 +262,8 @@ export class ChangeEvents {
           try {
             const result: unknown = listener(current);
             // An async listener's rejection is a listener failure too.
-            if (isThenable(result)) {
-              const report = fail(handlerName(listener, i));
-              Promise.resolve(result).then(undefined, report);
-            }
+            const report = isThenable(result) && fail(handlerName(listener, i));
+            if (report) Promise.resolve(result).then(undefined, report);
           } catch (cause) {
             fail(handlerName(listener, i))(cause);
           }

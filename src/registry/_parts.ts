@@ -8,24 +8,11 @@
  */
 
 import { checkPart, isValidPart } from "../core/_fields.ts";
-import {
-  describeOwner,
-  describeValue,
-  failure,
-  messageOf,
-} from "../core/errors.ts";
+import { describeOwner, describeValue, failure } from "../core/errors.ts";
 import { byOrderThenName } from "../core/names.ts";
 import type { AssembledItem, AssembledSection } from "../core/types.ts";
-import { isPromptError, isThenable } from "./_guard.ts";
-import { type Call, CALLS, type Node, type Snapshot } from "./_snapshot.ts";
-
-/** A call's failure: what it threw, or what its promise rejected with. */
-export function callFailed(call: Call, cause: unknown, rejected?: true): Error {
-  const [what, action] = CALLS[call.kind];
-  const how = rejected ? "rejected" : "threw";
-  const state = `${what} ${how}: ${messageOf(cause)}`;
-  return failure("provider-failed", action, call.where, state, { cause });
-}
+import { callError, isThenable } from "./_guard.ts";
+import { CALLS, type Node, type Snapshot } from "./_snapshot.ts";
 
 /**
  * A call's settled result, checked: a wrong type throws (a rejection never
@@ -123,6 +110,18 @@ export function part(
   return assembled;
 }
 
+/** The step's variables, each value checked. */
+export function variablesOf(
+  snapshot: Snapshot,
+  values: readonly unknown[],
+): Record<string, string | undefined> {
+  const variables: Record<string, string | undefined> = Object.create(null);
+  for (const { call, entry } of snapshot.variables) {
+    variables[entry.name] = result(snapshot, values, call);
+  }
+  return variables;
+}
+
 /** The fields a provided item adds only when set, in the assembly's order. */
 const ITEM_LAYOUT = ["stability", "separator", "trim", "literal"] as const;
 
@@ -158,8 +157,7 @@ export function readProvided(snapshot: Snapshot, values: unknown[]): void {
         items.push(input);
       }
     } catch (cause) {
-      if (isPromptError(cause)) throw cause;
-      throw callFailed(snapshot.calls[provider.call]!, cause);
+      throw callError(snapshot.calls[provider.call]!, cause);
     }
     values[provider.call] = items;
   }

@@ -20,13 +20,14 @@ import { renderContext, renderPrompt } from "../render/render.ts";
 import { renderAssembly, type RenderHow } from "../render/_walk.ts";
 import { referencesOf } from "../render/_template.ts";
 import { assemble, type AssembleState } from "./_assemble.ts";
-import { part, readProvided, sameItems } from "./_parts.ts";
+import { resolveStep } from "./_guard.ts";
 import {
-  resolveStep,
-  toolRecords,
+  part,
+  readProvided,
+  result,
+  sameItems,
   variablesOf,
-  variableValue,
-} from "./_resolve.ts";
+} from "./_parts.ts";
 import type { Snapshot } from "./_snapshot.ts";
 import { matches, type ToolRecord } from "./_tools.ts";
 
@@ -107,7 +108,7 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
   readProvided(snapshot, values);
   // Every tool is read (a comparison each when unchanged): a tool edited
   // in place is a change, as it is for assemble().
-  const records = toolRecords(snapshot, values, state.copies, state.order);
+  const records = state.copies.records(snapshot, values, state.order);
   const { sections, contexts, tops, calls } = snapshot;
   let moved: number[] | undefined; // the calls that answered otherwise
   for (let i = 0; last !== undefined && i < values.length; i++) {
@@ -152,7 +153,9 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
     }
   }
   // Every value checked first: a refused step changes nothing.
-  const checked = changed.map((call) => variableValue(snapshot, values, call));
+  const checked = changed.map((call) =>
+    result<string | undefined>(snapshot, values, call)
+  );
   const variables = last?.variables ?? variablesOf(snapshot, values);
   for (let i = 0; i < changed.length; i++) {
     variables[variable(changed[i]!)] = checked[i];

@@ -25,24 +25,19 @@ export function toolOrder(names: unknown = [TOOL_ORDER_REST]): ToolOrder {
     throw new TypeError(bad(state).message);
   }
   // Read once: the order checked is the order kept.
-  const read = Array.from(
-    { length: names.length },
-    (_, i): unknown => names[i],
-  );
+  const read = Array.from({ length: names.length }, (_, i) => names[i]);
   const ranks = new Map<string, number>();
-  for (let i = 0; i < read.length; i++) {
-    const name = read[i];
+  read.forEach((name, i) => {
     if (typeof name !== "string") {
       const state = `entry ${i} is ${describeValue(name)}, not a string`;
       throw new TypeError(bad(state).message);
     }
     if (ranks.has(name)) throw bad(`lists "${name}" twice`);
     ranks.set(name, i);
-  }
+  });
   if (!ranks.has(TOOL_ORDER_REST)) {
-    throw bad(
-      `has no "${TOOL_ORDER_REST}" entry for the tools it does not list`,
-    );
+    const state = `has no "${TOOL_ORDER_REST}" entry`;
+    throw bad(`${state} for the tools it does not list`);
   }
   return { ranks, names: Object.freeze(read as string[]) };
 }

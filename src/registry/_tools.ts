@@ -6,16 +6,12 @@
  * @module
  */
 
-import {
-  describeValue,
-  failure,
-  type PromptError,
-  type Where,
-} from "../core/errors.ts";
+import { describeValue, failure, type Where } from "../core/errors.ts";
 import type { JsonSchema, ToolSchema } from "../core/types.ts";
-import { ignoreRejections, isThenable } from "./_guard.ts";
+import { callError, ignoreRejections, isThenable } from "./_guard.ts";
 import { owned, type Provenance, TOOL_ORDER_REST } from "../core/tools.ts";
 import type { Provider, Snapshot } from "./_snapshot.ts";
+import { orderTools, type ToolOrder } from "./_tool_order.ts";
 
 /** A tool as the registry keeps it: the fields it read and its frozen copy. */
 export interface ToolRecord extends Provenance {
@@ -79,6 +75,15 @@ function same(records: readonly ToolRecord[], provided: unknown): boolean {
 /** Each provider's records of one step. */
 type Results = ToolRecord[][];
 
+/** Whether every tool provider of the chain answered as at the `last` step. */
+function steady(last: Results, chain: Snapshot, values: readonly unknown[]) {
+  const providers = chain.tools;
+  for (let p = 0; p < providers.length; p++) {
+    if (!same(last[p]!, values[providers[p]!.call])) return false;
+  }
+  return true;
+}
+
 /** A tool provider's result refused. */
 function refused(where: Where, state: string, fields?: { tool: string }) {
   return failure("invalid-value", "list tools", where, state, fields);
@@ -98,21 +103,39 @@ export class ToolCopies {
   readonly #last = new WeakMap<object, [Results, ToolRecord[], ToolRecord[]]>();
 
   /**
-   * The ordered records of the chain's last step when every provider
-   * answered what it answered then, unchanged; else `undefined`.
+   * The step's records, checked and in canonical order. When every
+   * provider answered what it answered at the chain's last step, unchanged,
+   * or the records are the last step's (a tool moved from one provider to
+   * another, say), the last step's array: the step stays the same.
    */
-  steady(
+  records(
     snapshot: Snapshot,
     values: readonly unknown[],
-  ): readonly ToolRecord[] | undefined {
+    order: ToolOrder,
+  ): readonly ToolRecord[] {
     const last = this.#last.get(snapshot);
-    if (last === undefined) return undefined;
+    // Fast path: a record stays true of its tool while the tool is unchanged.
+    if (last !== undefined && steady(last[0], snapshot, values)) return last[2];
     const providers = snapshot.tools;
-    for (let p = 0; p < providers.length; p++) {
-      // A record stays true of its tool while the tool is unchanged.
-      if (!same(last[0][p]!, values[providers[p]!.call])) return undefined;
+    const raw: ToolRecord[] = [];
+    for (const provider of providers) {
+      try {
+        this.#collect(values[provider.call], provider, raw);
+      } catch (error) {
+        throw callError(snapshot.calls[provider.call]!, error);
+      }
     }
-    return last[2];
+    const results = providers.map((p) => this.#byProvider.get(p.entry)!);
+    // Read again: a getter the copies ran may have run a step.
+    const [, before = [], was] = this.#last.get(snapshot) ?? [];
+    let i = 0;
+    while (i < raw.length && before[i] === raw[i]) i++;
+    const kept = i === raw.length && i === before.length && was !== undefined;
+    // Not frozen: internal, and a frozen array is slower to read every step.
+    const ordered = kept ? was : raw.slice();
+    if (!kept) orderTools(ordered, order);
+    this.#last.set(snapshot, [results, raw, ordered]);
+    return ordered;
   }
 
   /** The records of the chain's last step, in order. */
@@ -121,33 +144,11 @@ export class ToolCopies {
   }
 
   /**
-   * The collected records, which `prepare` checks and sorts, remembered.
-   * The records of the last step (a tool moved from one provider to
-   * another, say) give the last step's array: the step stays the same.
-   */
-  ordered(
-    snapshot: Snapshot,
-    raw: ToolRecord[],
-    prepare: (records: ToolRecord[]) => void,
-  ): readonly ToolRecord[] {
-    const results = snapshot.tools.map((p) => this.#byProvider.get(p.entry)!);
-    const [, last = [], before] = this.#last.get(snapshot) ?? [];
-    let i = 0;
-    while (i < raw.length && last[i] === raw[i]) i++;
-    const same = i === raw.length && i === last.length && before !== undefined;
-    // Not frozen: internal, and a frozen array is slower to read every step.
-    const ordered = same ? before : raw.slice();
-    if (!same) prepare(ordered);
-    this.#last.set(snapshot, [results, raw, ordered]);
-    return ordered;
-  }
-
-  /**
    * Checks one provider's result and appends its records. Unchanged tools
    * (same object, same fields, same provider) cost a comparison when the
    * provider's last result held them at the same places, else a lookup.
    */
-  collect(provided: unknown, provider: Provider, into: ToolRecord[]): void {
+  #collect(provided: unknown, provider: Provider, into: ToolRecord[]): void {
     const where = provider.where;
     if (!Array.isArray(provided)) {
       const state = `returned ${describeValue(provided)}, not an array`;
@@ -202,9 +203,8 @@ export class ToolCopies {
       throw fail("takes the name of the toolOrder rest entry");
     }
     if (typeof description !== "string") {
-      throw fail(
-        `has ${describeValue(description)} as description, not a string`,
-      );
+      const state = `has ${describeValue(description)} as description`;
+      throw fail(`${state}, not a string`);
     }
     const what = `the parameters of tool "${name}"`;
     const bad = (state: string) => refused(where, `${what} ${state}`, fields);
@@ -249,7 +249,7 @@ export class ToolCopies {
    */
   checkSchema(
     parameters: unknown,
-    fail: (state: string) => PromptError,
+    fail: (state: string) => Error,
   ): JsonSchema {
     if (
       typeof parameters !== "object" || parameters === null ||

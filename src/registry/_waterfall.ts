@@ -7,11 +7,7 @@
  */
 
 import { describeValue, failure, messageOf } from "../core/errors.ts";
-import type {
-  AssembledItem,
-  AuditEntry,
-  PromptAssembly,
-} from "../core/types.ts";
+import type { AuditEntry, PromptAssembly } from "../core/types.ts";
 import { aborted, isThenable, tryRead } from "./_guard.ts";
 import { type FunctionEntry, placed } from "./_store.ts";
 
@@ -201,7 +197,7 @@ function fingerprint(assembly: PromptAssembly): Map<string, string> {
   const found = new Map<string, string>();
   const add = (at: [kind: string, list: string, name: string], value: string) =>
     found.set(JSON.stringify(at), value);
-  const parts = (list: readonly AssembledItem[] | undefined, at: string[]) => {
+  const parts = (list: PromptAssembly["contexts"], at: string[]) => {
     for (const part of list ?? []) {
       const { name, items, owner: _o, layer: _l, shadows: _s, ...fields } =
         part;
