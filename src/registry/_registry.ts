@@ -90,31 +90,28 @@ export class Registry {
         [...table.parts.values()].filter((part) => part.kind === kind)
           .sort(byNumericOrder)
       );
+    // Each registration's own fields, then its owner and layer.
+    const rows = <E extends Provenance, T>(of: E[], fields: (e: E) => T) =>
+      of.map((e) => defined({ ...fields(e), owner: e.owner, layer: e.layer }));
     const top = (part: PartEntry) => {
       const order = typeof part.order === "number" ? part.order : 0;
-      return row(part, { name: part.name, order, list: part.list && YES });
+      return { name: part.name, order, list: part.list && YES };
     };
     const at = (path: readonly string[]) => ({
       list: path.join("/"),
       path: [...path],
     });
     return {
-      sections: parts("section").map(top),
-      contexts: parts("context").map(top),
-      variables: all("variables").map((entry) =>
-        row(entry, { name: entry.name })
-      ),
-      toolProviders: all("tools").map((entry) => row(entry, {})),
-      handlers: all("handlers").map((entry) =>
-        row(entry, { handler: entry.name })
-      ),
-      items: parts("item").map((part) => {
+      sections: rows(parts("section"), top),
+      contexts: rows(parts("context"), top),
+      variables: rows(all("variables"), ({ name }) => ({ name })),
+      toolProviders: rows(all("tools"), () => ({})),
+      handlers: rows(all("handlers"), ({ name }) => ({ handler: name })),
+      items: rows(parts("item"), (part) => {
         const own = { name: part.name, declaresList: part.list && YES };
-        return row(part, { ...at(part.path), ...own });
+        return { ...at(part.path), ...own };
       }),
-      itemProviders: all("itemProviders").map((entry) =>
-        row(entry, at(entry.path))
-      ),
+      itemProviders: rows(all("itemProviders"), ({ path }) => at(path)),
       layers: [...this.layers.values()].map(({ key, parent }) =>
         defined({ key, parent })
       ),
@@ -132,11 +129,6 @@ export class Registry {
     const some = tables.some((table) => table.parts.get(key)?.list);
     return some ? "context" : "section";
   }
-}
-
-/** A registration's row: its own fields, then its owner and layer. */
-function row<T extends object>(entry: Provenance, fields: T) {
-  return defined({ ...fields, owner: entry.owner, layer: entry.layer });
 }
 
 /** `list && YES` is `true` for a list, `undefined` for none. */

@@ -132,6 +132,9 @@ export function listPath(list: unknown, what: string): readonly string[] {
 const PART_FIELDS = "name order text stability separator trim literal list";
 const LIST_FIELDS =
   "separator headingSeparator footer footerSeparator empty dedupe";
+/** A list layout's fields in the assembly's order. */
+const LIST_KEYS =
+  "separator headingSeparator footerSeparator dedupe footer empty";
 
 /** Builds a part entry from a registration, checking every field once. */
 export function partEntry(
@@ -149,7 +152,8 @@ export function partEntry(
   const list = part.list;
   // Anything but a plain object is left for the field table to refuse.
   if (typeof list === "object" && list !== null && !Array.isArray(list)) {
-    part.list = defined(copy(list, LIST_FIELDS));
+    // Read in the table's order, kept in the assembly's.
+    part.list = defined(copy(copy(list, LIST_FIELDS), LIST_KEYS));
   }
   // Every entry has every key, in one order: one shape on the step's path.
   part.complete = kind === "section"
