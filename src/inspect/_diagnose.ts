@@ -16,7 +16,6 @@ import type { PromptAssembly, ToolSchema } from "../core/types.ts";
 import type { DiagnosticCode, PromptDiagnostic } from "./diagnostics.ts";
 import { whereOf } from "../render/_problems.ts";
 import * as explain from "./explain.ts";
-import { type Part, partsOf } from "./_parts.ts";
 
 /** What the checks of several assemblies share: the variables referenced, the tools listed. */
 export type Seen = { references: Set<string>; tools: Set<string> };
@@ -110,8 +109,8 @@ export function diagnoseAssembly(
         } else current = withoutItem(current, item);
       } while (current !== undefined);
       if (rendered instanceof PromptError) continue;
-      const all: Part[] = [];
-      partsOf(rendered, all);
+      const all: explain.Part[] = [];
+      explain.partsOf(rendered, all);
       for (const part of all) {
         const { name, order, owner, stability, items, list } = part;
         const where = whereOf(part, { kind, path: list });
