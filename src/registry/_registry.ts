@@ -281,9 +281,8 @@ export class Registrar {
     const fn = value as UserFunction;
     let undo: () => unknown;
     let named: string | undefined;
-    if (listener) {
-      undo = registry.events.listen(value as types.ChangeListener, owner);
-    } else if (kind === "section" || kind === "context" || kind === "item") {
+    if (listener) undo = registry.events.listen(fn, owner);
+    else if (kind === "section" || kind === "context" || kind === "item") {
       const top = kind === "item" ? registry.topOf(path) : "section";
       const entry = partEntry(kind, value, { path, owner, layer, top });
       named = entry.name;

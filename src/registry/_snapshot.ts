@@ -166,9 +166,7 @@ export function snapshot(chain: readonly Table[]) {
     problem ??= failure(
       "orphan-item",
       item ? "assemble" : "list items of",
-      item
-        ? partWhere(orphan, orphan.top)
-        : placed(orphan, { section: orphan.path[0] }),
+      item ? partWhere(orphan) : placed(orphan, { section: orphan.path[0] }),
       `list ${JSON.stringify(list)} is not a live list${what}${
         didYouMean(suggestion)
       }`,

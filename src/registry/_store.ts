@@ -68,11 +68,8 @@ export function placed(entry: Provenance, what: object): Where {
   return { ...what, owner, ...(layer ? { layer } : {}) } as Where;
 }
 
-/** Where a part's errors point. */
-export function partWhere(
-  entry: Pick<PartEntry, "kind" | "name" | "path" | "owner" | "layer">,
-  top: "section" | "context" = "section",
-): Where {
+/** Where a part's errors point (an item's in the sequence `top`). */
+export function partWhere(entry: PartEntry, top = entry.top): Where {
   const { kind, name, path } = entry;
   if (kind !== "item") return placed(entry, { [kind]: name });
   const list = path.length > 1 ? { list: path } : {};
@@ -159,14 +156,15 @@ export function partEntry(
   part.complete = kind === "section"
     ? (input as { complete?: unknown }).complete
     : undefined;
+  const entry = Object.assign(part, { kind }, place) as unknown as PartEntry;
   const name = typeof part.name === "string" ? part.name : "";
-  const where = partWhere({ kind, name, ...place }, place.top);
+  const where = partWhere({ ...entry, name });
   checkPart(part, { kind, mode: "add", action: "add", where });
   // Defaults as `undefined`: they add no field to the assembly.
   if (part.trim === true) part.trim = undefined;
   if (part.literal === false) part.literal = undefined;
   part.complete = part.complete === true || undefined;
-  return Object.assign(part, { kind }, place) as unknown as PartEntry;
+  return entry;
 }
 
 /** The space-separated `fields` of `from`, each read once. */
@@ -197,7 +195,7 @@ export function addPart(table: Table, entry: PartEntry): () => void {
     ? "it"
     : `a ${what} list of that name`;
   const state = `${describeOwner(holder.owner)} already added ${taken}`;
-  const where = partWhere(entry, entry.top);
+  const where = partWhere(entry);
   const fields = { owner: holder.owner };
   throw failure(`duplicate-${entry.kind}`, "add", where, state, fields);
 }
