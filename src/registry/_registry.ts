@@ -24,6 +24,7 @@ import {
   defined,
   type FunctionEntry,
   listPath,
+  ordered,
   type PartEntry,
   partEntry,
   partKey,
@@ -104,10 +105,7 @@ export class Registry {
     // Each registration's own fields, then its owner and layer.
     const rows = <E extends Provenance, T>(of: E[], fields: (e: E) => T) =>
       of.map((e) => defined({ ...fields(e), owner: e.owner, layer: e.layer }));
-    const top = (part: PartEntry) => {
-      const order = typeof part.order === "number" ? part.order : 0;
-      return { name: part.name, order, list: part.list && YES };
-    };
+    const top = (p: PartEntry) => ({ ...ordered(p), list: p.list && YES });
     const at = (path: readonly string[]) => ({
       list: path.join("/"),
       path: [...path],

@@ -63,8 +63,7 @@ export function partKey(kind: PartKind, path: unknown, name: string): string {
 }
 
 /** Where a registration's errors point: `what`, its owner and its layer. */
-export function placed(entry: Provenance, what: object): Where {
-  const { owner, layer } = entry;
+export function placed({ owner, layer }: Provenance, what: object): Where {
   return { ...what, owner, ...(layer ? { layer } : {}) } as Where;
 }
 
@@ -82,21 +81,21 @@ export function partWhere(entry: PartEntry, top = entry.top): Where {
  * if every field were set: it only goes where they are optional.)
  */
 export function defined<T extends object>(
-  fields: T,
+  of: T,
 ): { [K in keyof T]: Exclude<T[K], undefined> } {
   const out: Record<string, unknown> = {};
-  for (const key in fields) {
-    if (fields[key] !== undefined) out[key] = fields[key];
-  }
+  for (const key in of) if (of[key] !== undefined) out[key] = of[key];
   return out as never;
 }
 
 /** Parts by order, then name; order functions sort per step and count as 0 here. */
 export function byNumericOrder(a: PartEntry, b: PartEntry): number {
-  return byOrderThenName(
-    { order: typeof a.order === "number" ? a.order : 0, name: a.name },
-    { order: typeof b.order === "number" ? b.order : 0, name: b.name },
-  );
+  return byOrderThenName(ordered(a), ordered(b));
+}
+
+/** A part's name and order, an order function counting as 0. */
+export function ordered({ name, order }: PartEntry) {
+  return { name, order: typeof order === "number" ? order : 0 };
 }
 
 /** How deep lists nest: every walk of a part stays far from the stack's end. */
@@ -178,12 +177,13 @@ function copy(from: object, fields: string): Record<string, unknown> {
  * returns what removes it.
  */
 export function addPart(table: Table, entry: PartEntry): () => void {
-  const key = partKey(entry.kind, entry.path, entry.name);
+  const { kind, name } = entry;
+  const key = partKey(kind, entry.path, name);
   let holder = table.parts.get(key);
   // A list name belongs to one sequence: `item("x")` must be unambiguous.
-  if (!holder && entry.kind !== "item" && entry.list !== undefined) {
-    const other = entry.kind === "section" ? "context" : "section";
-    holder = table.parts.get(partKey(other, [], entry.name));
+  if (!holder && kind !== "item" && entry.list !== undefined) {
+    const other = kind === "section" ? "context" : "section";
+    holder = table.parts.get(partKey(other, [], name));
     if (holder?.list === undefined) holder = undefined;
   }
   if (holder === undefined) {
@@ -191,13 +191,10 @@ export function addPart(table: Table, entry: PartEntry): () => void {
     return () => table.parts.delete(key);
   }
   const what = holder.kind === "context" ? "context entry" : holder.kind;
-  const taken = holder.kind === entry.kind
-    ? "it"
-    : `a ${what} list of that name`;
-  const state = `${describeOwner(holder.owner)} already added ${taken}`;
-  const where = partWhere(entry);
+  const held = holder.kind === kind ? "it" : `a ${what} list of that name`;
+  const state = `${describeOwner(holder.owner)} already added ${held}`;
   const fields = { owner: holder.owner };
-  throw failure(`duplicate-${entry.kind}`, "add", where, state, fields);
+  throw failure(`duplicate-${kind}`, "add", partWhere(entry), state, fields);
 }
 
 /** Checks a variable registration and adds it; returns what removes it. */
