@@ -186,9 +186,6 @@ function variablesFor(
   return nearest.values();
 }
 
-/** What the checks of several assemblies share: the variables referenced, the tools listed. */
-export type Seen = { references: Set<string>; tools: Set<string> };
-
 /** What a warning is about, and the facts its wording needs. */
 type About = Where & { [fact: string]: unknown };
 
@@ -220,10 +217,14 @@ const FIELDS =
   "owner layer section context item variable tool handler suggestion"
     .split(" ") as (keyof Where & keyof PromptDiagnostic)[];
 
-/** Diagnoses one assembly, in prompt order (sections, contexts, tools). */
-export function diagnoseAssembly(
+/**
+ * Diagnoses one assembly, in prompt order (sections, contexts, tools);
+ * `seen` is what the checks of several assemblies share: the variables
+ * referenced, the tools listed.
+ */
+function diagnoseAssembly(
   assembly: types.PromptAssembly,
-  seen: Seen,
+  seen: { references: Set<string>; tools: Set<string> },
 ): PromptDiagnostic[] {
   const { sections, contexts = [], tools = [] } = assembly ?? {};
   const out: PromptDiagnostic[] = [];
@@ -314,10 +315,7 @@ export function diagnoseAssembly(
  * A diagnostic from anything thrown: its message, and for a PromptError its
  * fields and its code, or `as` with the error's as `errorCode`.
  */
-export function fromError(
-  error: unknown,
-  as?: DiagnosticCode,
-): PromptDiagnostic {
+function fromError(error: unknown, as?: DiagnosticCode): PromptDiagnostic {
   const known: Partial<PromptError> = error instanceof PromptError ? error : {};
   const code = as ?? known.code!;
   const message = messageOf(error);
@@ -327,7 +325,7 @@ export function fromError(
 }
 
 /** A warning about `about`, worded by {@linkcode SAY}. */
-export function warning(code: DiagnosticCode, about: About): PromptDiagnostic {
+function warning(code: DiagnosticCode, about: About): PromptDiagnostic {
   const message = SAY[code]!(describeWhere(about), about);
   return withFields({ code, severity: "warning", message }, about);
 }

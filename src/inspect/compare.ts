@@ -288,11 +288,7 @@ function firstDifference(a: string, b: string): number {
 }
 
 /** Structural equality of JSON-like values; cycles and BigInts are fine. */
-function same(
-  x: unknown,
-  y: unknown,
-  seen = new Map<unknown, unknown>(),
-): boolean {
+function same(x: unknown, y: unknown, seen = new Map()): boolean {
   if (Object.is(x, y)) return true;
   if (!x || !y || typeof x !== "object" || typeof y !== "object") return false;
   if (Array.isArray(x) !== Array.isArray(y)) return false;

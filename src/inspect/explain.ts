@@ -10,6 +10,7 @@ import type { PromptAssembly, Stability, ToolSchema } from "../core/types.ts";
 import { toolLayer, toolOwner } from "../core/tools.ts";
 import { referencesOf } from "../render/_template.ts";
 import { type PartSpan, renderAssembly } from "../render/_walk.ts";
+import { tryRead } from "../registry/_guard.ts";
 import { defined } from "../registry/_store.ts";
 import { estimateTokens } from "./estimate_tokens.ts";
 
@@ -245,12 +246,8 @@ type Loose = Partial<Record<keyof ToolSchema, unknown>>;
 /** What can be counted of a tool, whatever a handler left in it. */
 function explainTool(tool: ToolSchema): ToolExplanation {
   const { name, description, parameters }: Loose = tool ?? {};
-  let json = "";
-  try {
-    json = JSON.stringify(parameters) ?? "";
-  } catch {
-    // A cycle or a BigInt: the parameters are not counted.
-  }
+  // A cycle or a BigInt: the parameters are not counted.
+  const json = tryRead(() => JSON.stringify(parameters)) ?? "";
   const named = typeof name === "string" ? name : "";
   const described = typeof description === "string" ? description : "";
   return defined({

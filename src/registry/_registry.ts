@@ -106,10 +106,7 @@ export class Registry {
     const rows = <E extends Provenance, T>(of: E[], fields: (e: E) => T) =>
       of.map((e) => defined({ ...fields(e), owner: e.owner, layer: e.layer }));
     const top = (p: PartEntry) => ({ ...ordered(p), list: p.list && YES });
-    const at = (path: readonly string[]) => ({
-      list: path.join("/"),
-      path: [...path],
-    });
+    const at = (p: readonly string[]) => ({ list: p.join("/"), path: [...p] });
     return {
       sections: rows(parts("section"), top),
       contexts: rows(parts("context"), top),
@@ -339,18 +336,20 @@ export class Layer extends Registrar {
   readonly key: string;
   readonly parent: string | undefined;
 
-  constructor(registry: Registry, table: Table) {
-    const { key, parent } = table;
+  constructor(registry: Registry, key: string, parent: string | undefined) {
+    const table = new Table(key, parent);
     // Only its own table: a listener may have opened a new layer of the key.
     const onDispose = () => {
-      if (registry.layers.get(key!) !== table) return;
-      registry.layers.delete(key!);
+      if (registry.layers.get(key) !== table) return;
+      registry.layers.delete(key);
       registry.invalidate();
     };
     super(registry, { owner: undefined, layer: key, onDispose });
-    this.key = key!;
+    this.key = key;
     this.parent = parent;
     table.handle = this;
+    registry.layers.set(key, table);
+    registry.invalidate();
   }
 
   scope(owner: string): Scope {
@@ -380,9 +379,6 @@ export class Layer extends Registrar {
       const state = "a layer cannot be its own parent";
       throw failure("invalid-option", "add layer", { layer: key }, state);
     }
-    const table = new Table(key, parent);
-    registry.layers.set(key, table);
-    registry.invalidate();
-    return new Layer(registry, table);
+    return new Layer(registry, key, parent);
   }
 }
