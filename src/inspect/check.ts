@@ -134,10 +134,7 @@ export async function checkPrompt<C>(
       try {
         assembly = await prompt.assemble(...step);
       } catch (error) {
-        // An orphan item is a fault of the registrations, reported as such.
-        const orphan = error instanceof PromptError &&
-          error.code === "orphan-item";
-        add(fromError(error, orphan ? "orphan-item" : "assemble-failed"), i);
+        add(fromError(error, "assemble-failed"), i);
         continue;
       }
       assembled = true;
@@ -173,10 +170,9 @@ function variablesFor(
   const parents = new Map(layers.map((l) => [l.key, l.parent]));
   // How near each layer of the chain is; the global registrations are farthest.
   const near = new Map<string | undefined, number>([[undefined, 0]]);
-  for (let key = layer; key !== undefined && parents.has(key);) {
-    if (near.has(key)) break;
+  for (let key = layer; parents.has(key!) && !near.has(key);) {
     near.set(key, layers.length + 1 - near.size);
-    key = parents.get(key);
+    key = parents.get(key!);
   }
   const rank = (v?: Variable) => v === undefined ? -1 : near.get(v.layer) ?? -1;
   const nearest = new Map<string, Variable>();
@@ -305,19 +301,20 @@ function diagnoseAssembly(
     if (typeof name !== "string") continue;
     seen.tools.add(name);
     if (typeof description !== "string") continue;
-    const owner = toolOwner(tool as types.ToolSchema);
-    sentence(description, { tool: name, owner });
+    sentence(description, { tool: name, owner: toolOwner(tool as never) });
   }
   return out;
 }
 
 /**
  * A diagnostic from anything thrown: its message, and for a PromptError its
- * fields and its code, or `as` with the error's as `errorCode`.
+ * fields and its code, or `as` with the error's as `errorCode` (an orphan
+ * item keeps its code).
  */
 function fromError(error: unknown, as?: DiagnosticCode): PromptDiagnostic {
   const known: Partial<PromptError> = error instanceof PromptError ? error : {};
-  const code = as ?? known.code!;
+  // An orphan item is a fault of the registrations, reported as such.
+  const code = known.code === "orphan-item" ? known.code : as ?? known.code!;
   const message = messageOf(error);
   const found: PromptDiagnostic = { code, severity: "error", message };
   if (known.code && known.code !== code) found.errorCode = known.code;

@@ -41,8 +41,7 @@ export function disposer(undo: () => void): types.Disposer {
     done = true;
     undo();
   }) as types.Disposer;
-  dispose[Symbol.dispose] = dispose;
-  return dispose;
+  return Object.assign(dispose, { [Symbol.dispose]: dispose });
 }
 /** The tables, the change events and the snapshot of each chain. */
 export class Registry {
@@ -132,8 +131,7 @@ export class Registry {
   topOf(path: readonly string[]): "section" | "context" {
     const key = partKey("context", [], path[0]!);
     const tables = [this.global, ...this.layers.values()];
-    const some = tables.some((table) => table.parts.get(key)?.list);
-    return some ? "context" : "section";
+    return tables.some((t) => t.parts.get(key)?.list) ? "context" : "section";
   }
 }
 
@@ -319,14 +317,13 @@ export class Scope extends Registrar {
   readonly layer: string | undefined;
 
   constructor(registry: Registry, place: Place) {
-    const { owner } = place;
-    if (typeof owner !== "string" || owner === "") {
-      const got = JSON.stringify(owner) ?? typeof owner;
+    if (typeof place.owner !== "string" || place.owner === "") {
+      const got = JSON.stringify(place.owner) ?? typeof place.owner;
       const state = `owner must be a non-empty string, got ${got}`;
       throw new TypeError(`Cannot open scope: ${state}`);
     }
     super(registry, place);
-    this.owner = owner;
+    this.owner = place.owner;
     this.layer = place.layer;
   }
 }
