@@ -70,12 +70,8 @@ export interface ListNode {
   readonly sortEachStep: boolean;
 }
 
-/** A variable, tool or item provider of the step. */
-export interface Provider {
-  readonly entry: FunctionEntry;
-  readonly call: number;
-  readonly where: Where;
-}
+/** A variable, tool or item provider of the step (its call's index). */
+export type Provider = { entry: FunctionEntry; call: number; where: Where };
 
 /** Everything one chain's step needs, shared by every step until a change. */
 export type Snapshot = ReturnType<typeof snapshot>;
