@@ -1,18 +1,18 @@
 /**
  * `comparePrompts`: what changed between two steps, in the order a
  * provider caches a request (tools, then the system prompt), and the
- * runtime context on its own, which no prefix cache covers.
+ * runtime context on its own, which no prefix cache covers; and how it
+ * compares plain values (structural equality, the keys whose values
+ * differ, where two texts first differ).
  *
  * @module
  */
 
 import { describeWhere } from "../core/errors.ts";
 import type { PromptAssembly } from "../core/types.ts";
-import { explainPrompt } from "./explain.ts";
-import type { Explained, PromptExplanation } from "./explain.ts";
-import { type Part, partsOf } from "./_parts.ts";
+import { explainPrompt, partsOf } from "./explain.ts";
+import type { Explained, Part, PromptExplanation } from "./explain.ts";
 import { defined } from "../registry/_store.ts";
-import { changedKeys, firstDifference, same } from "./_values.ts";
 
 /**
  * A tool, section, context entry or item that differs between two steps,
@@ -276,4 +276,37 @@ function changedPart({ part, index, change }: Change): ChangedPart {
   const { name, owner, layer } = part;
   const list = part.list.length === 0 ? undefined : part.list;
   return defined({ name, owner, layer, list, index, change });
+}
+
+/** Where `a` and `b` first differ, moved off the middle of a surrogate pair. */
+function firstDifference(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  // The texts agree before `i`: a pair ending at `i` in either is cut.
+  const cut = (text: string) => (text.codePointAt(i - 1) ?? 0) > 0xffff;
+  return cut(a) || cut(b) ? i - 1 : i;
+}
+
+/** Structural equality of JSON-like values; cycles and BigInts are fine. */
+function same(x: unknown, y: unknown, seen = new Map()): boolean {
+  if (Object.is(x, y)) return true;
+  if (!x || !y || typeof x !== "object" || typeof y !== "object") return false;
+  if (Array.isArray(x) !== Array.isArray(y)) return false;
+  if (seen.get(x) === y) return true;
+  seen.set(x, y);
+  const [p, q] = [x as Record<string, unknown>, y as Record<string, unknown>];
+  const keys = Object.keys(p);
+  return keys.length === Object.keys(q).length &&
+    keys.every((key) => Object.hasOwn(q, key) && same(p[key], q[key], seen));
+}
+
+/** The own keys whose values differ between two objects (a non-object has none). */
+function changedKeys(previous: unknown, next: unknown): string[] {
+  const own = (values: unknown): Record<string, unknown> => ({
+    ...(typeof values === "object" ? values : {}),
+  });
+  const [a, b] = [own(previous), own(next)];
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) =>
+    Object.hasOwn(a, key) !== Object.hasOwn(b, key) || a[key] !== b[key]
+  );
 }

@@ -1,6 +1,7 @@
 /**
  * `explainPrompt`: the rendered prompt (and runtime context) with who owns
- * each part of it.
+ * each part of it; and an explanation read as a tree of parts, the one
+ * shape `comparePrompts` and `checkPrompt` walk.
  *
  * @module
  */
@@ -9,6 +10,7 @@ import type { PromptAssembly, Stability, ToolSchema } from "../core/types.ts";
 import { toolLayer, toolOwner } from "../core/tools.ts";
 import { referencesOf } from "../render/_template.ts";
 import { type PartSpan, renderAssembly } from "../render/_walk.ts";
+import { tryRead } from "../registry/_guard.ts";
 import { defined } from "../registry/_store.ts";
 import { estimateTokens } from "./estimate_tokens.ts";
 
@@ -244,12 +246,8 @@ type Loose = Partial<Record<keyof ToolSchema, unknown>>;
 /** What can be counted of a tool, whatever a handler left in it. */
 function explainTool(tool: ToolSchema): ToolExplanation {
   const { name, description, parameters }: Loose = tool ?? {};
-  let json = "";
-  try {
-    json = JSON.stringify(parameters) ?? "";
-  } catch {
-    // A cycle or a BigInt: the parameters are not counted.
-  }
+  // A cycle or a BigInt: the parameters are not counted.
+  const json = tryRead(() => JSON.stringify(parameters)) ?? "";
   const named = typeof name === "string" ? name : "";
   const described = typeof description === "string" ? description : "";
   return defined({
@@ -260,4 +258,34 @@ function explainTool(tool: ToolSchema): ToolExplanation {
     owner: toolOwner(tool),
     layer: toolLayer(tool),
   });
+}
+
+/**
+ * An explained part as `comparePrompts` and `checkPrompt` read it: with the
+ * lists above it, its `key` (the separator before it and its text), its
+ * `own` text (without its items: a list's heading and footer) and its items.
+ */
+export type Part = ItemExplanation & Keyed & { children?: Part[] };
+type Keyed = { list: string[]; key: string; own: string };
+
+/**
+ * The parts of an explained channel, with their items at any depth; with
+ * `all`, every part collected there too, each before its items.
+ */
+export function partsOf({ text, sections }: Explained, all?: Part[]): Part[] {
+  const of = (parts: ItemExplanation[], list: string[]): Part[] =>
+    parts.map((explained) => {
+      const { separatorStart, start, end, items } = explained;
+      const [first, last] = [items?.[0], items?.at(-1)];
+      // Its items, each after its separator, tile it between heading and footer.
+      const own = first === undefined
+        ? text.slice(start, end)
+        : text.slice(start, first.separatorStart) + text.slice(last!.end, end);
+      const key = text.slice(separatorStart, end);
+      const part: Part = { ...explained, list, key, own };
+      all?.push(part);
+      if (items) part.children = of(items, [...list, explained.name]);
+      return part;
+    });
+  return of(sections, []);
 }

@@ -1,36 +1,47 @@
 /**
- * The registry's state: the global table and one per layer, the change
- * events, the snapshot of each layer chain (dropped on every change), and
- * what `registrations()` reports of it all.
+ * The registry's state and its registrars. The state: the global table
+ * and one per layer, the change events, the snapshot of each layer chain
+ * (dropped on every change), and what `registrations()` reports of it
+ * all. The registrars: the root, owner scopes, layers and scopes inside
+ * layers are one class bound to a place, with one path that checks and
+ * stores every kind of registration. Their arguments are `unknown`: every
+ * one is checked at run time, and the public types are `SystemPrompt`'s,
+ * `PromptScope`'s and `PromptLayer`'s.
  *
  * @module
  */
 
-import { failure } from "../core/errors.ts";
+import { failure, type PromptError } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
 import type { Provenance } from "../core/tools.ts";
-import type { Disposer, PromptRegistrations } from "../core/types.ts";
-import type { ChangeEvents } from "./_guard.ts";
+import type * as types from "../core/types.ts";
+import { type ChangeEvents, handlerName } from "./_guard.ts";
 import { type Snapshot, snapshot } from "./_snapshot.ts";
 import {
+  addPart,
+  addVariable,
   byNumericOrder,
   defined,
   type FunctionEntry,
+  listPath,
+  ordered,
   type PartEntry,
+  partEntry,
   partKey,
+  requireFunction,
   Table,
+  type UserFunction,
 } from "./_store.ts";
 
 /** Makes an idempotent, `Disposable` disposer. */
-export function disposer(undo: () => void): Disposer {
+export function disposer(undo: () => void): types.Disposer {
   let done = false;
   const dispose = (() => {
     if (done) return;
     done = true;
     undo();
-  }) as Disposer;
-  dispose[Symbol.dispose] = dispose;
-  return dispose;
+  }) as types.Disposer;
+  return Object.assign(dispose, { [Symbol.dispose]: dispose });
 }
 /** The tables, the change events and the snapshot of each chain. */
 export class Registry {
@@ -80,7 +91,7 @@ export class Registry {
   }
 
   /** What the registry holds, global and per layer, for inspection. */
-  describe(toolOrder: readonly string[]): PromptRegistrations {
+  describe(toolOrder: readonly string[]): types.PromptRegistrations {
     const tables = [this.global, ...this.layers.values()];
     const all = (key: "variables" | "tools" | "itemProviders" | "handlers") =>
       tables.flatMap((table): FunctionEntry[] => [...table[key].values()]);
@@ -90,31 +101,22 @@ export class Registry {
         [...table.parts.values()].filter((part) => part.kind === kind)
           .sort(byNumericOrder)
       );
-    const top = (part: PartEntry) => {
-      const order = typeof part.order === "number" ? part.order : 0;
-      return row(part, { name: part.name, order, list: part.list && YES });
-    };
-    const at = (path: readonly string[]) => ({
-      list: path.join("/"),
-      path: [...path],
-    });
+    // Each registration's own fields, then its owner and layer.
+    const rows = <E extends Provenance, T>(of: E[], fields: (e: E) => T) =>
+      of.map((e) => defined({ ...fields(e), owner: e.owner, layer: e.layer }));
+    const top = (p: PartEntry) => ({ ...ordered(p), list: p.list && YES });
+    const at = (p: readonly string[]) => ({ list: p.join("/"), path: [...p] });
     return {
-      sections: parts("section").map(top),
-      contexts: parts("context").map(top),
-      variables: all("variables").map((entry) =>
-        row(entry, { name: entry.name })
-      ),
-      toolProviders: all("tools").map((entry) => row(entry, {})),
-      handlers: all("handlers").map((entry) =>
-        row(entry, { handler: entry.name })
-      ),
-      items: parts("item").map((part) => {
+      sections: rows(parts("section"), top),
+      contexts: rows(parts("context"), top),
+      variables: rows(all("variables"), ({ name }) => ({ name })),
+      toolProviders: rows(all("tools"), () => ({})),
+      handlers: rows(all("handlers"), ({ name }) => ({ handler: name })),
+      items: rows(parts("item"), (part) => {
         const own = { name: part.name, declaresList: part.list && YES };
-        return row(part, { ...at(part.path), ...own });
+        return { ...at(part.path), ...own };
       }),
-      itemProviders: all("itemProviders").map((entry) =>
-        row(entry, at(entry.path))
-      ),
+      itemProviders: rows(all("itemProviders"), ({ path }) => at(path)),
       layers: [...this.layers.values()].map(({ key, parent }) =>
         defined({ key, parent })
       ),
@@ -129,15 +131,251 @@ export class Registry {
   topOf(path: readonly string[]): "section" | "context" {
     const key = partKey("context", [], path[0]!);
     const tables = [this.global, ...this.layers.values()];
-    const some = tables.some((table) => table.parts.get(key)?.list);
-    return some ? "context" : "section";
+    return tables.some((t) => t.parts.get(key)?.list) ? "context" : "section";
   }
-}
-
-/** A registration's row: its own fields, then its owner and layer. */
-function row<T extends object>(entry: Provenance, fields: T) {
-  return defined({ ...fields, owner: entry.owner, layer: entry.layer });
 }
 
 /** `list && YES` is `true` for a list, `undefined` for none. */
 const YES = true as const;
+
+/** The `scope-disposed` error of an action on a disposed scope or layer. */
+function refused(action: string, { owner, layer }: Provenance): PromptError {
+  const state = owner === undefined
+    ? `layer "${layer}" is disposed`
+    : `scope "${owner}" is disposed`;
+  return failure("scope-disposed", action, {}, state, { owner, layer });
+}
+
+const EVENTS: unknown[] = ["system-prompt/assemble", "system-prompt/change"];
+const EXPECTED = `"${EVENTS.join('" or "')}"`;
+
+type Kind = types.PromptChange["kind"];
+/** One registration's value, and its list, name or event. */
+type Given = { readonly value: unknown; readonly key?: unknown };
+type Named = readonly [string, ("tools" | "itemProviders" | "handlers")?];
+
+/** How messages name a kind (if not by the kind), and a provider's set. */
+const KINDS: Partial<Record<Kind, Named>> = {
+  context: ["context entry"],
+  tools: ["tool provider", "tools"],
+  items: ["item provider", "itemProviders"],
+  "assemble-handler": ["handler", "handlers"],
+};
+
+/** A registrar's place, and what it does when disposed. */
+type Place = Provenance & { readonly onDispose?: () => void };
+
+/** The place of the root registrar: no owner, no layer. */
+const ROOT: Place = { owner: undefined, layer: undefined };
+
+/**
+ * The registration methods, bound to a place. A scope or layer tracks what
+ * it registered, so disposing it removes everything at once; the root
+ * tracks nothing: it is never disposed.
+ */
+export class Registrar {
+  readonly #registry: Registry;
+  readonly #place: Place;
+  readonly #live: Set<types.Disposer> | undefined;
+  // A layer's live scopes: a disposed scope leaves the set.
+  readonly #scopes = new Set<Registrar>();
+  #disposed = false;
+
+  constructor(registry: Registry, place: Place = ROOT) {
+    this.#registry = registry;
+    this.#place = place;
+    this.#live = place === ROOT ? undefined : new Set();
+  }
+
+  get disposed(): boolean {
+    return this.#disposed;
+  }
+
+  section(section: unknown): types.Disposer {
+    return this.#add("section", { value: section });
+  }
+
+  context(entry: unknown): types.Disposer {
+    return this.#add("context", { value: entry });
+  }
+
+  variable(name: unknown, provider: unknown): types.Disposer {
+    return this.#add("variable", { value: provider, key: name });
+  }
+
+  tools(provider: unknown): types.Disposer {
+    return this.#add("tools", { value: provider });
+  }
+
+  item(list: unknown, item: unknown): types.Disposer {
+    return this.#add("item", { value: item, key: list });
+  }
+
+  items(list: unknown, provider: unknown): types.Disposer {
+    return this.#add("items", { value: provider, key: list });
+  }
+
+  on(event: unknown, handler: unknown): types.Disposer {
+    return this.#add("assemble-handler", { value: handler, key: event });
+  }
+
+  /**
+   * Removes everything this registrar registered, newest first, then a
+   * layer's scopes. Disposed first: a listener told of what goes sees a
+   * dead registrar, and a layer it opens under this key is a new one.
+   */
+  dispose(): void {
+    if (this.#disposed || this.#live === undefined) return;
+    this.#disposed = true;
+    // Each one leaves its set: copies.
+    for (const dispose of [...this.#live].reverse()) dispose();
+    for (const scope of [...this.#scopes]) scope.dispose();
+    this.#place.onDispose?.();
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  /** A scope inside this layer, disposed with it. */
+  protected open(owner: string): Scope {
+    if (this.#disposed) throw refused("open scope", this.#place);
+    const onDispose = () => void this.#scopes.delete(scope);
+    const layer = this.#place.layer;
+    const scope = new Scope(this.#registry, { owner, layer, onDispose });
+    this.#scopes.add(scope);
+    return scope;
+  }
+
+  /**
+   * Checks and stores one registration; returns the disposer that undoes
+   * it. Both are announced as change events.
+   */
+  #add(kind: Kind, { value, key }: Given): types.Disposer {
+    const registry = this.#registry;
+    const { owner, layer } = this.#place;
+    const handler = kind === "assemble-handler";
+    const [name, set] = KINDS[kind] ?? [kind];
+    // How messages name it.
+    let what = handler ? `"${key}" handler` : name;
+    if (this.#disposed) throw refused(`add ${what}`, this.#place);
+    if (handler && !EVENTS.includes(key)) {
+      const shown = JSON.stringify(key);
+      const state = `unknown event ${shown}; expected ${EXPECTED}`;
+      throw new TypeError(`Cannot add handler: ${state}`);
+    }
+    const path = kind === "item" || kind === "items" ? listPath(key, what) : [];
+    if (kind === "items") what += ` of list "${path.join("/")}"`;
+    if (set !== undefined) requireFunction(value, what);
+    // A listener is no registration: no change event, no new snapshot.
+    const listener = handler && key === "system-prompt/change";
+    // A disposed layer's registrars are disposed: a layer's table is there.
+    const table = registry.layers.get(layer!) ?? registry.global;
+    const fn = value as UserFunction;
+    let undo: () => unknown;
+    let named: string | undefined;
+    if (listener) undo = registry.events.listen(fn, owner);
+    else if (kind === "section" || kind === "context" || kind === "item") {
+      const top = kind === "item" ? registry.topOf(path) : "section";
+      const entry = partEntry(kind, value, { path, owner, layer, top });
+      named = entry.name;
+      undo = addPart(table, entry);
+    } else if (kind === "variable") {
+      named = key as string;
+      undo = addVariable(table, { fn, name: named, path, owner, layer });
+    } else {
+      const label = handler ? handlerName(value, table.handlerCount++) : "";
+      const entry = { fn, name: label, path, owner, layer };
+      table[set!].add(entry);
+      undo = () => table[set!].delete(entry);
+    }
+    const list = path.length > 0 ? path.join("/") : undefined;
+    const announce = (action: types.PromptChange["action"]) => {
+      if (listener) return;
+      registry.invalidate();
+      // No event object is built for nobody.
+      if (!registry.events.listening) return;
+      const change = { kind, action, name: named, list, owner, layer };
+      registry.events.emit(defined(change));
+    };
+    const dispose: types.Disposer = disposer(() => {
+      this.#live?.delete(dispose);
+      undo();
+      announce("unregister");
+    });
+    announce("register");
+    this.#live?.add(dispose);
+    // A change listener disposed this registrar while it registered.
+    if (this.#disposed) dispose();
+    return dispose;
+  }
+}
+
+/** An owner scope (global, or inside a layer). */
+export class Scope extends Registrar {
+  readonly owner: string;
+  readonly layer: string | undefined;
+
+  constructor(registry: Registry, place: Place) {
+    if (typeof place.owner !== "string" || place.owner === "") {
+      const got = JSON.stringify(place.owner) ?? typeof place.owner;
+      const state = `owner must be a non-empty string, got ${got}`;
+      throw new TypeError(`Cannot open scope: ${state}`);
+    }
+    super(registry, place);
+    this.owner = place.owner;
+    this.layer = place.layer;
+  }
+}
+
+/** A layer: its own table on top of its parent's and the global one. */
+export class Layer extends Registrar {
+  readonly key: string;
+  readonly parent: string | undefined;
+
+  constructor(registry: Registry, key: string, parent: string | undefined) {
+    const table = new Table(key, parent);
+    // Only its own table: a listener may have opened a new layer of the key.
+    const onDispose = () => {
+      if (registry.layers.get(key) !== table) return;
+      registry.layers.delete(key);
+      registry.invalidate();
+    };
+    super(registry, { owner: undefined, layer: key, onDispose });
+    this.key = key;
+    this.parent = parent;
+    table.handle = this;
+    registry.layers.set(key, table);
+    registry.invalidate();
+  }
+
+  scope(owner: string): Scope {
+    return this.open(owner);
+  }
+
+  /** The live layer of a key, or a new one (`invalid-option` for another parent). */
+  static open(registry: Registry, key: string, parent: unknown): Layer {
+    const live = registry.layers.get(key)?.handle as Layer | undefined;
+    if (live !== undefined && !live.disposed) {
+      if (parent !== undefined && parent !== live.parent) {
+        const shown = JSON.stringify(live.parent ?? null);
+        const state = `it is live with parent ${shown}`;
+        throw failure("invalid-option", "open layer", { layer: key }, state);
+      }
+      return live;
+    }
+    if (typeof key !== "string" || key === "") {
+      const state = `key must be a non-empty string, got ${typeof key}`;
+      throw new TypeError(`Cannot add layer: ${state}`);
+    }
+    if (parent !== undefined && typeof parent !== "string") {
+      const state = `parent must be a string, got ${typeof parent}`;
+      throw new TypeError(`Cannot add layer "${key}": ${state}`);
+    }
+    if (parent === key) {
+      const state = "a layer cannot be its own parent";
+      throw failure("invalid-option", "add layer", { layer: key }, state);
+    }
+    return new Layer(registry, key, parent);
+  }
+}

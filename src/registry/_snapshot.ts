@@ -14,6 +14,7 @@ import { closestName, didYouMean } from "../core/names.ts";
 import type { AssembledList } from "../core/types.ts";
 import {
   byNumericOrder,
+  defined,
   type FunctionEntry,
   type PartEntry,
   partWhere,
@@ -69,30 +70,11 @@ export interface ListNode {
   readonly sortEachStep: boolean;
 }
 
-/** A variable, tool or item provider of the step. */
-export interface Provider {
-  readonly entry: FunctionEntry;
-  readonly call: number;
-  readonly where: Where;
-}
+/** A variable, tool or item provider of the step (its call's index). */
+export type Provider = { entry: FunctionEntry; call: number; where: Where };
 
 /** Everything one chain's step needs, shared by every step until a change. */
 export type Snapshot = ReturnType<typeof snapshot>;
-
-/** A list layout's fields in the assembly's order. */
-const LIST_KEYS =
-  "separator headingSeparator footerSeparator dedupe footer empty"
-    .split(" ");
-
-/** The fields of `from` that are set, in the order of `keys`. */
-function pick<T>(from: object, keys: readonly string[]): T {
-  const to: Record<string, unknown> = {};
-  for (const key of keys) {
-    const value = (from as Record<string, unknown>)[key];
-    if (value !== undefined) to[key] = value;
-  }
-  return to as T;
-}
 
 /** Builds the snapshot of a chain (global table first, the layer last). */
 export function snapshot(chain: readonly Table[]) {
@@ -101,7 +83,8 @@ export function snapshot(chain: readonly Table[]) {
   const shadowed = new Map<PartEntry, Node["shadows"]>();
   for (const [key, entry] of chain.flatMap((table) => [...table.parts])) {
     const farther = parts.get(key);
-    shadowed.set(entry, farther && pick(farther, ["owner", "layer"]));
+    const { owner, layer } = farther ?? {};
+    shadowed.set(entry, farther && defined({ owner, layer }));
     parts.set(key, entry);
   }
   const merged = (key: "tools" | "itemProviders" | "handlers") =>
@@ -154,7 +137,8 @@ export function snapshot(chain: readonly Table[]) {
     listProviders.push(...providers);
     const sortEachStep = providers.length > 0 ||
       items.some((child) => typeof child.order !== "number");
-    const layout = pick<AssembledList>(list, LIST_KEYS);
+    // The registry's own copy, its fields in the assembly's order.
+    const layout = list as AssembledList;
     const own = { layout, footer, empty, children, providers, sortEachStep };
     return { entry, shadows, text, order, list: own };
   };
@@ -178,9 +162,7 @@ export function snapshot(chain: readonly Table[]) {
     problem ??= failure(
       "orphan-item",
       item ? "assemble" : "list items of",
-      item
-        ? partWhere(orphan, orphan.top)
-        : placed(orphan, { section: orphan.path[0] }),
+      item ? partWhere(orphan) : placed(orphan, { section: orphan.path[0] }),
       `list ${JSON.stringify(list)} is not a live list${what}${
         didYouMean(suggestion)
       }`,

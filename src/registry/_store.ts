@@ -63,16 +63,12 @@ export function partKey(kind: PartKind, path: unknown, name: string): string {
 }
 
 /** Where a registration's errors point: `what`, its owner and its layer. */
-export function placed(entry: Provenance, what: object): Where {
-  const { owner, layer } = entry;
+export function placed({ owner, layer }: Provenance, what: object): Where {
   return { ...what, owner, ...(layer ? { layer } : {}) } as Where;
 }
 
-/** Where a part's errors point. */
-export function partWhere(
-  entry: Pick<PartEntry, "kind" | "name" | "path" | "owner" | "layer">,
-  top: "section" | "context" = "section",
-): Where {
+/** Where a part's errors point (an item's in the sequence `top`). */
+export function partWhere(entry: PartEntry, top = entry.top): Where {
   const { kind, name, path } = entry;
   if (kind !== "item") return placed(entry, { [kind]: name });
   const list = path.length > 1 ? { list: path } : {};
@@ -85,21 +81,21 @@ export function partWhere(
  * if every field were set: it only goes where they are optional.)
  */
 export function defined<T extends object>(
-  fields: T,
+  of: T,
 ): { [K in keyof T]: Exclude<T[K], undefined> } {
   const out: Record<string, unknown> = {};
-  for (const key in fields) {
-    if (fields[key] !== undefined) out[key] = fields[key];
-  }
+  for (const key in of) if (of[key] !== undefined) out[key] = of[key];
   return out as never;
 }
 
 /** Parts by order, then name; order functions sort per step and count as 0 here. */
 export function byNumericOrder(a: PartEntry, b: PartEntry): number {
-  return byOrderThenName(
-    { order: typeof a.order === "number" ? a.order : 0, name: a.name },
-    { order: typeof b.order === "number" ? b.order : 0, name: b.name },
-  );
+  return byOrderThenName(ordered(a), ordered(b));
+}
+
+/** A part's name and order, an order function counting as 0. */
+export function ordered({ name, order }: PartEntry) {
+  return { name, order: typeof order === "number" ? order : 0 };
 }
 
 /** How deep lists nest: every walk of a part stays far from the stack's end. */
@@ -132,6 +128,9 @@ export function listPath(list: unknown, what: string): readonly string[] {
 const PART_FIELDS = "name order text stability separator trim literal list";
 const LIST_FIELDS =
   "separator headingSeparator footer footerSeparator empty dedupe";
+/** A list layout's fields in the assembly's order. */
+const LIST_KEYS =
+  "separator headingSeparator footerSeparator dedupe footer empty";
 
 /** Builds a part entry from a registration, checking every field once. */
 export function partEntry(
@@ -149,20 +148,22 @@ export function partEntry(
   const list = part.list;
   // Anything but a plain object is left for the field table to refuse.
   if (typeof list === "object" && list !== null && !Array.isArray(list)) {
-    part.list = defined(copy(list, LIST_FIELDS));
+    // Read in the table's order, kept in the assembly's.
+    part.list = defined(copy(copy(list, LIST_FIELDS), LIST_KEYS));
   }
   // Every entry has every key, in one order: one shape on the step's path.
   part.complete = kind === "section"
     ? (input as { complete?: unknown }).complete
     : undefined;
+  const entry = Object.assign(part, { kind }, place) as unknown as PartEntry;
   const name = typeof part.name === "string" ? part.name : "";
-  const where = partWhere({ kind, name, ...place }, place.top);
+  const where = partWhere({ ...entry, name });
   checkPart(part, { kind, mode: "add", action: "add", where });
   // Defaults as `undefined`: they add no field to the assembly.
   if (part.trim === true) part.trim = undefined;
   if (part.literal === false) part.literal = undefined;
   part.complete = part.complete === true || undefined;
-  return Object.assign(part, { kind }, place) as unknown as PartEntry;
+  return entry;
 }
 
 /** The space-separated `fields` of `from`, each read once. */
@@ -176,12 +177,13 @@ function copy(from: object, fields: string): Record<string, unknown> {
  * returns what removes it.
  */
 export function addPart(table: Table, entry: PartEntry): () => void {
-  const key = partKey(entry.kind, entry.path, entry.name);
+  const { kind, name } = entry;
+  const key = partKey(kind, entry.path, name);
   let holder = table.parts.get(key);
   // A list name belongs to one sequence: `item("x")` must be unambiguous.
-  if (!holder && entry.kind !== "item" && entry.list !== undefined) {
-    const other = entry.kind === "section" ? "context" : "section";
-    holder = table.parts.get(partKey(other, [], entry.name));
+  if (!holder && kind !== "item" && entry.list !== undefined) {
+    const other = kind === "section" ? "context" : "section";
+    holder = table.parts.get(partKey(other, [], name));
     if (holder?.list === undefined) holder = undefined;
   }
   if (holder === undefined) {
@@ -189,13 +191,10 @@ export function addPart(table: Table, entry: PartEntry): () => void {
     return () => table.parts.delete(key);
   }
   const what = holder.kind === "context" ? "context entry" : holder.kind;
-  const taken = holder.kind === entry.kind
-    ? "it"
-    : `a ${what} list of that name`;
-  const state = `${describeOwner(holder.owner)} already added ${taken}`;
-  const where = partWhere(entry, entry.top);
+  const held = holder.kind === kind ? "it" : `a ${what} list of that name`;
+  const state = `${describeOwner(holder.owner)} already added ${held}`;
   const fields = { owner: holder.owner };
-  throw failure(`duplicate-${entry.kind}`, "add", where, state, fields);
+  throw failure(`duplicate-${kind}`, "add", partWhere(entry), state, fields);
 }
 
 /** Checks a variable registration and adds it; returns what removes it. */

@@ -30,8 +30,7 @@ import type {
 } from "../core/types.ts";
 import { assemble } from "./_assemble.ts";
 import { ChangeEvents } from "./_guard.ts";
-import { Layer, Registrar, Scope } from "./_registrar.ts";
-import { Registry } from "./_registry.ts";
+import { Layer, Registrar, Registry, Scope } from "./_registry.ts";
 import { renderStep, StepMemory } from "./_step.ts";
 import { type ToolOrder, toolOrder } from "./_tool_order.ts";
 import { ToolCopies } from "./_tools.ts";
