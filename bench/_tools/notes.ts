@@ -53,10 +53,10 @@ function reasons(hasRender: boolean) {
         "brings values of new content, so nothing of an earlier render can " +
         "be reused. Per section, ours checks each value (an own property, a " +
         "string) and the layout fields a handler may have changed; the floor " +
-        "does neither. Removed one at a time in a same-run comparison, the " +
-        "own-property check costs about 7.5% (`renderPrompt` cannot tell a " +
-        "Proxy from an object; `render()` skips it) and the field check " +
-        "4–8%. doT and lodash compile " +
+        "does neither. Removed one at a time (same-process comparisons, " +
+        "both load orders, median of 6), the own-property check costs about " +
+        "10% (`renderPrompt` cannot tell a Proxy from an object; `render()` " +
+        "skips it) and the field check about 10%. doT and lodash compile " +
         "each text to straight-line JavaScript (string appends of " +
         "`it.name`) and run below even the edge-trimmed floor, which walks " +
         "an array of parts; ours generates no code (issue #23 measured " +
