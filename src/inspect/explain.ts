@@ -10,7 +10,7 @@ import type { PromptAssembly, Stability, ToolSchema } from "../core/types.ts";
 import { toolLayer, toolOwner } from "../core/tools.ts";
 import { referencesOf } from "../render/_template.ts";
 import { type PartSpan, renderAssembly } from "../render/_walk.ts";
-import { tryRead } from "../registry/_guard.ts";
+import { tryRead } from "../registry/_resolve.ts";
 import { defined } from "../registry/_store.ts";
 import { estimateTokens } from "./estimate_tokens.ts";
 

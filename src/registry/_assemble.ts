@@ -17,7 +17,7 @@ import {
 } from "../core/errors.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
 import type { AssembledItem, PromptAssembly } from "../core/types.ts";
-import { isPromptError, isThenable, resolveStep } from "./_guard.ts";
+import { isPromptError, isThenable, resolveStep } from "./_resolve.ts";
 import { part, readProvided, variablesOf } from "./_parts.ts";
 import type { Node, Snapshot } from "./_snapshot.ts";
 import { type FunctionEntry, placed } from "./_store.ts";

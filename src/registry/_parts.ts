@@ -11,7 +11,7 @@ import { checkPart, isValidPart } from "../core/_fields.ts";
 import { describeOwner, describeValue, failure } from "../core/errors.ts";
 import { byOrderThenName } from "../core/names.ts";
 import type { AssembledItem, AssembledSection } from "../core/types.ts";
-import { callError, isThenable } from "./_guard.ts";
+import { callError, isThenable } from "./_resolve.ts";
 import { CALLS, type Node, type Snapshot } from "./_snapshot.ts";
 
 /**

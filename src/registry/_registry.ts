@@ -15,7 +15,7 @@ import { failure, type PromptError } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
 import type { Provenance } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
-import { type ChangeEvents, handlerName } from "./_guard.ts";
+import { type ChangeEvents, handlerName } from "./_resolve.ts";
 import { type Snapshot, snapshot } from "./_snapshot.ts";
 import {
   addPart,

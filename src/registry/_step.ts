@@ -20,7 +20,7 @@ import { renderContext, renderPrompt } from "../render/render.ts";
 import { renderAssembly, type RenderHow } from "../render/_walk.ts";
 import { referencesOf } from "../render/_template.ts";
 import { assemble, type AssembleState } from "./_assemble.ts";
-import { resolveStep } from "./_guard.ts";
+import { resolveStep } from "./_resolve.ts";
 import {
   part,
   readProvided,

@@ -8,7 +8,7 @@
 
 import { describeValue, failure, type Where } from "../core/errors.ts";
 import type { JsonSchema, ToolSchema } from "../core/types.ts";
-import { callError, ignoreRejections, isThenable } from "./_guard.ts";
+import { callError, ignoreRejections, isThenable } from "./_resolve.ts";
 import { owned, type Provenance, TOOL_ORDER_REST } from "../core/tools.ts";
 import type { Provider, Snapshot } from "./_snapshot.ts";
 import { orderTools, type ToolOrder } from "./_tool_order.ts";

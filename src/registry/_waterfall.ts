@@ -8,7 +8,7 @@
 
 import { describeValue, failure, messageOf } from "../core/errors.ts";
 import type { AuditEntry, PromptAssembly } from "../core/types.ts";
-import { aborted, isThenable, tryRead } from "./_guard.ts";
+import { aborted, isThenable, tryRead } from "./_resolve.ts";
 import { type FunctionEntry, placed } from "./_store.ts";
 
 type Result = PromptAssembly | Promise<PromptAssembly>;

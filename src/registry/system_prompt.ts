@@ -29,7 +29,7 @@ import type {
   VariableProvider,
 } from "../core/types.ts";
 import { assemble } from "./_assemble.ts";
-import { ChangeEvents } from "./_guard.ts";
+import { ChangeEvents } from "./_resolve.ts";
 import { Layer, Registrar, Registry, Scope } from "./_registry.ts";
 import { renderStep, StepMemory } from "./_step.ts";
 import { type ToolOrder, toolOrder } from "./_tool_order.ts";

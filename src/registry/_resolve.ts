@@ -1,10 +1,11 @@
 /**
- * Calling user code: what counts as a promise, rejections nobody will read
- * handled, a function's name for messages, one step's skeleton (every user
- * function of the snapshot started in one loop, so a registry whose
- * providers are all synchronous creates no promise; pending ones awaited
- * together with the host's abort signal; the first failure in snapshot
- * order), and delivering change events to listeners that may throw.
+ * Resolving a step, and calling user code safely: one step's skeleton
+ * (every user function of the snapshot started in one loop, so a registry
+ * whose providers are all synchronous creates no promise; pending ones
+ * awaited together with the host's abort signal; the first failure in
+ * snapshot order), what counts as a promise, rejections nobody will read
+ * handled, a function's name for messages, and delivering change events
+ * to listeners that may throw.
  *
  * @module
  */
