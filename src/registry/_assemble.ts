@@ -5,7 +5,7 @@
  * @module
  */
 
-import { checkPart, isValidAssembled } from "../core/_fields.ts";
+import { checkPart, isValidAssembled, type PartKind } from "../core/_fields.ts";
 import {
   describeValue,
   describeWhere,
@@ -17,10 +17,10 @@ import {
 } from "../core/errors.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
 import type { AssembledItem, PromptAssembly } from "../core/types.ts";
-import { isPromptError, isThenable, resolveStep } from "./_resolve.ts";
+import { isPromptError, isThenable, resolveStep, tryRead } from "./_resolve.ts";
 import { part, readProvided, variablesOf } from "./_parts.ts";
 import type { Node, Snapshot } from "./_snapshot.ts";
-import { type FunctionEntry, placed } from "./_store.ts";
+import { type FunctionEntry, handlerWhere } from "./_store.ts";
 import type { ToolOrder } from "./_tool_order.ts";
 import type { ToolCopies, ToolRecord } from "./_tools.ts";
 import { Waterfall } from "./_waterfall.ts";
@@ -45,14 +45,14 @@ export function assemble<C>(
     const { copies, separator } = state;
     const records = copies.records(snapshot, values, state.order);
     const assembly = build(snapshot, values, { records, separator });
-    const { handlers, complete: node } = snapshot;
-    // Its own copy, as resolved before any handler could touch it.
-    const complete = node && part(snapshot, values, node);
+    const { handlers, complete: node, completeAt } = snapshot;
     // Fast path: no handler to run, nothing to check again.
     if (handlers.length === 0 && !state.audit) {
-      if (complete !== undefined) assembly.sections = [complete];
+      if (completeAt >= 0) assembly.sections = [assembly.sections[completeAt]!];
       return assembly;
     }
+    // Its own copy, as resolved before any handler could touch it.
+    const complete = node && part(snapshot, values, node);
     const run = new Waterfall(handlers, context, state);
     const done = (result: PromptAssembly) => {
       new Check(copies, run.blame).run(result, { snapshot, records });
@@ -93,19 +93,20 @@ function build(
  *
  * Quick walks, allocating nothing, prove a sequence valid when every part
  * or tool is the step's own, in the step's order (which holds each name
- * once), each tool with the schema the registry checked. Else the full
- * walk of that sequence throws its first fault, naming the handler to
- * blame, or finds none (a handler added a tool, say). No closure in the
- * walks: a captured loop variable allocates per iteration.
+ * once), each tool with the schema the registry checked; a read that
+ * throws proves nothing (`tryRead`). Else the full walk of that sequence
+ * throws its first fault, naming the handler to blame, or finds none (a
+ * handler added a tool, say). No closure inside the walks' loops: a
+ * captured loop variable allocates per iteration.
  */
 class Check {
   constructor(readonly copies: ToolCopies, readonly blame?: FunctionEntry) {}
 
   run(
     assembly: PromptAssembly,
-    step?: { snapshot: Snapshot; records: readonly ToolRecord[] },
+    step: { snapshot: Snapshot; records: readonly ToolRecord[] },
   ): void {
-    const { sections, contexts } = step?.snapshot ?? {};
+    const { sections, contexts } = step.snapshot;
     try {
       this.#sequence(assembly.sections, "section", sections);
       const parts = assembly.contexts;
@@ -115,7 +116,7 @@ class Check {
         const state = `its separator is ${describeValue(separator)}`;
         throw this.#error(`${state}, not a string`);
       }
-      this.#tools(assembly.tools, step?.records);
+      this.#tools(assembly.tools, step.records);
       const variables = assembly.variables;
       for (const variable of Object.keys(variables)) {
         const value: unknown = variables[variable];
@@ -126,8 +127,6 @@ class Check {
       }
     } catch (error) {
       if (isPromptError(error)) throw error;
-      // A quick walk that threw proves nothing: the full walk says what threw.
-      if (step !== undefined) return this.run(assembly);
       const state = `reading it threw: ${messageOf(error)}`;
       throw this.#error(state, { cause: error });
     }
@@ -136,7 +135,7 @@ class Check {
   /** Where the errors point, and what they say could not be done. */
   #place(): [Where, string] {
     if (this.blame === undefined) return [{}, "accept the assembly"];
-    const at = placed(this.blame, { handler: this.blame.name });
+    const at = handlerWhere(this.blame);
     return [at, `accept what ${describeWhere(at)} left`];
   }
 
@@ -145,26 +144,14 @@ class Check {
     return failure("invalid-value", action, {}, state, { ...at, ...fields });
   }
 
-  /**
-   * With the step's `nodes`, the quick walk: parts that are valid and the
-   * step's own, in the step's order. Else, or at the first part that is
-   * not, the full walk.
-   */
+  /** A sequence the quick walk cannot prove is walked in full. */
   #sequence(
     parts: unknown,
     kind: "section" | "context",
-    nodes?: readonly Node[],
+    nodes: readonly Node[],
   ): void {
-    if (nodes !== undefined && Array.isArray(parts)) {
-      for (let i = 0, next = 0; i < parts.length; i++, next++) {
-        const part = parts[i] as AssembledItem;
-        // An invalid part matches no node.
-        const name = isValidAssembled(part, kind) && part.name;
-        while (next < nodes.length && nodes[next]!.entry.name !== name) next++;
-        if (next === nodes.length) return this.#sequence(parts, kind);
-      }
-      return;
-    }
+    // A read that throws proves nothing: the full walk decides.
+    if (tryRead(() => proven(parts, kind, nodes))) return;
     const [at, place] = this.#place();
     const action = `${place} in`;
     if (!Array.isArray(parts)) {
@@ -191,29 +178,16 @@ class Check {
     }
   }
 
-  /**
-   * With the step's `records`, the quick walk: tools that are the step's
-   * own copies, in the step's order. Else, or at the first tool that is
-   * not, the full walk.
-   */
-  #tools(tools: readonly unknown[], records?: readonly ToolRecord[]): void {
-    const names = records === undefined ? new Set<string>() : undefined;
-    for (let i = 0, next = 0; i < tools.length; i++, next++) {
+  /** Tools the quick walk cannot prove are walked in full. */
+  #tools(tools: readonly unknown[], records: readonly ToolRecord[]): void {
+    if (tryRead(() => ownTools(tools, records))) return;
+    const names = new Set<string>();
+    for (let i = 0; i < tools.length; i++) {
       const tool = tools[i] as Record<string, unknown> | undefined;
       if (tools[i] !== tool) {
-        if (names === undefined) return this.#tools(tools); // proves nothing
         throw this.#error(`item ${i} of tools changed while it was checked`);
       }
       const { name, description, parameters } = tool ?? {};
-      if (names === undefined) {
-        while (next < records!.length && records![next]!.name !== name) next++;
-        if (
-          next < records!.length &&
-          records![next]!.copy.parameters === parameters &&
-          typeof tool === "object" && typeof description === "string"
-        ) continue;
-        return this.#tools(tools);
-      }
       if (
         typeof tool !== "object" || tool === null || typeof name !== "string" ||
         name === "" || name === TOOL_ORDER_REST
@@ -255,4 +229,31 @@ class Check {
       this.#items(item, where);
     }
   }
+}
+
+/** Whether `parts` are valid and the step's own, in the step's order. */
+function proven(parts: unknown, kind: PartKind, nodes: readonly Node[]) {
+  if (!Array.isArray(parts)) return false;
+  for (let i = 0, next = 0; i < parts.length; i++, next++) {
+    const part = parts[i] as AssembledItem;
+    // An invalid part matches no node.
+    const name = isValidAssembled(part, kind) && part.name;
+    while (next < nodes.length && nodes[next]!.entry.name !== name) next++;
+    if (next === nodes.length) return false;
+  }
+  return true;
+}
+
+/** Whether `tools` are the step's own copies, in the step's order. */
+function ownTools(tools: readonly unknown[], records: readonly ToolRecord[]) {
+  for (let i = 0, next = 0; i < tools.length; i++, next++) {
+    const tool = tools[i] as Record<string, unknown> | undefined;
+    if (tools[i] !== tool || typeof tool !== "object") return false;
+    const { name, description, parameters } = tool;
+    while (next < records.length && records[next]!.name !== name) next++;
+    const known = records[next]?.copy.parameters;
+    if (next === records.length || known !== parameters) return false;
+    if (typeof description !== "string") return false;
+  }
+  return true;
 }

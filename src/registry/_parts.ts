@@ -84,14 +84,16 @@ export function part(
       for (let i = 0; i < read.length; i++) {
         const input = read[i]!;
         const name = typeof input.name === "string" ? input.name : `#${i}`;
-        const where = { ...provider.where, item: name };
-        // Fast path: a valid item needs no check object.
-        if (!isValidPart(input, "item")) checkPart(input, { ...CHECK, where });
-        if (names.has(name)) {
-          const holder = names.get(name);
-          const state = `${describeOwner(holder)} already added it`;
-          const fields = { owner: holder };
-          throw failure("duplicate-item", "assemble", where, state, fields);
+        // Fast path: a valid item, named once, needs no `Where`.
+        if (!isValidPart(input, "item") || names.has(name)) {
+          const where = { ...provider.where, item: name };
+          checkPart(input, { ...CHECK, where });
+          if (names.has(name)) {
+            const holder = names.get(name);
+            const state = `${describeOwner(holder)} already added it`;
+            const fields = { owner: holder };
+            throw failure("duplicate-item", "assemble", where, state, fields);
+          }
         }
         names.set(name, owner);
         const { order, text } = input;

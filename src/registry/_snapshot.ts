@@ -196,6 +196,8 @@ export function snapshot(chain: readonly Table[]) {
      */
     tops: Int32Array.from(tops),
     complete,
+    /** The complete section's index in `sections`, or -1. */
+    completeAt: sections.indexOf(complete!),
     /** Why every step of this chain rejects, found before any provider runs. */
     problem,
   };

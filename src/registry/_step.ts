@@ -178,7 +178,7 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
     }
   };
   // A complete section is the whole prompt: the others are only checked.
-  const complete = sections.indexOf(snapshot.complete!); // -1 without one
+  const complete = snapshot.completeAt;
   const [from, to] = complete < 0 ? [0, split] : [complete, complete + 1];
   // Frozen: an edit of one step by its caller cannot reach a later one.
   const step: RenderedStep = Object.freeze({

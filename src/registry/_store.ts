@@ -67,6 +67,10 @@ export function placed({ owner, layer }: Provenance, what: object): Where {
   return { ...what, owner, ...(layer ? { layer } : {}) } as Where;
 }
 
+/** Where a handler's errors point. */
+export const handlerWhere = (entry: FunctionEntry): Where =>
+  placed(entry, { handler: entry.name });
+
 /** Where a part's errors point (an item's in the sequence `top`). */
 export function partWhere(entry: PartEntry, top = entry.top): Where {
   const { kind, name, path } = entry;

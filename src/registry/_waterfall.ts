@@ -9,7 +9,7 @@
 import { describeValue, failure, messageOf } from "../core/errors.ts";
 import type { AuditEntry, PromptAssembly } from "../core/types.ts";
 import { aborted, isThenable, tryRead } from "./_resolve.ts";
-import { type FunctionEntry, placed } from "./_store.ts";
+import { type FunctionEntry, handlerWhere } from "./_store.ts";
 
 type Result = PromptAssembly | Promise<PromptAssembly>;
 
@@ -168,7 +168,7 @@ function handlerFailed(entry: FunctionEntry, cause: unknown): Error {
     cause instanceof TypeError && FROZEN_WRITE.test(cause.message)
   );
   const state = `it threw: ${messageOf(cause)}${frozen ? FROZEN_HINT : ""}`;
-  const where = placed(entry, { handler: entry.name });
+  const where = handlerWhere(entry);
   return failure("handler-failed", "run", where, state, { cause });
 }
 
@@ -183,12 +183,12 @@ function accept(entry: FunctionEntry, result: unknown): PromptAssembly {
     ) return assembly;
   } catch (cause) {
     const state = `reading the assembly it returned threw: ${messageOf(cause)}`;
-    const where = placed(entry, { handler: entry.name });
+    const where = handlerWhere(entry);
     throw failure("invalid-value", "run", where, state, { cause });
   }
   const state = `it returned ${describeValue(result)}, not an assembly ` +
     "(return undefined to keep the one it got)";
-  const where = placed(entry, { handler: entry.name });
+  const where = handlerWhere(entry);
   throw failure("invalid-value", "run", where, state);
 }
 

@@ -51,7 +51,7 @@ export class BoundedCache<V> {
   /**
    * @param options The bounds.
    * @param weigh The characters a value holds besides its key when it is
-   *   stored or moved up (a template's remembered render).
+   *   stored or moved up (a long text's length).
    */
   constructor(
     options: BoundedCacheOptions = {},
