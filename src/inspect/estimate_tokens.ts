@@ -10,13 +10,14 @@ const DIGIT = 1; // \p{N}
 const SPACE = 2; // \s but U+0020, \r and \n
 const SP = 3; // U+0020, which a run of marks takes as its own
 const NEWLINE = 4; // \r, \n: never a word's prefix
-const MARK = 5; // anything else: punctuation, symbols, emoji, lone surrogates
-const LOWER = 6; // a Latin letter (below U+0250) but a capital
-const UPPER = 7; // a Latin capital
-const HAN = 8;
-const KANA = 9;
-const HANGUL = 10;
-const LETTER = 11; // any other letter
+const MARK = 5; // anything else: punctuation, symbols, lone surrogates
+const EMOJI = 6; // an astral mark: emoji, mostly, which cost ~2 tokens each
+const LOWER = 7; // a Latin letter (below U+0250) but a capital
+const UPPER = 8; // a Latin capital
+const HAN = 9;
+const KANA = 10;
+const HANGUL = 11;
+const LETTER = 12; // any other letter
 const CLASSES = 16;
 // Added to an astral character's class: it is 2 code units long.
 const ASTRAL = 16;
@@ -27,7 +28,10 @@ const UNIT = 20;
 // Twentieths of a token per character of scripts without spaces between
 // words (Han 0.75, kana 0.8, Hangul 0.7) and of other non-Latin letters
 // (0.5); measured against o200k_base (see the test). Indexed by class.
-const PER_CHARACTER = [0, 0, 0, 0, 0, 0, 0, 0, 15, 16, 14, 10];
+const PER_CHARACTER = [0, 0, 0, 0, 0, 0, 0, 0, 0, 15, 16, 14, 10];
+// What an emoji costs on top of being a mark: a run of marks costs a token
+// per 4, and an emoji alone or after a space about 2 (o200k_base).
+const PER_EMOJI = 22;
 // A Latin word costs a token per this many letters (rounded down), at least one.
 const WORD_LETTERS = 5;
 // Characters per token in a run of punctuation.
@@ -94,6 +98,7 @@ function classAt(text: string, i: number): number {
   let found = ASTRAL_CLASS.get(point);
   if (found === undefined) {
     found = classify(String.fromCodePoint(point));
+    if (found === MARK) found = EMOJI;
     if (ASTRAL_CLASS.size < ASTRAL_BOUND) ASTRAL_CLASS.set(point, found);
   }
   return found + ASTRAL;
@@ -118,6 +123,10 @@ const STATES = LATIN + 2 * LATIN_MAX;
 
 /** The next state and the price (in twentieths) of `cls` in `state`. */
 function move(state: number, cls: number): [number, number] {
+  if (cls === EMOJI) {
+    const [next, price] = move(state, MARK);
+    return [next, price + PER_EMOJI];
+  }
   let price = 0;
   // A lone space is priced when it turns out not to be a prefix.
   if (state === LONE_SPACE || state === LONE_SP) {
