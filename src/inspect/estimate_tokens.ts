@@ -194,14 +194,19 @@ for (let state = 0; state < STATES; state++) {
  * It cuts the text as such a tokenizer's pre-tokenizer does (words, digit
  * groups, punctuation runs, whitespace runs) and prices each piece: a Latin
  * word one token per 5 letters after its first 5 (camel case splits it), a
- * group of up to 3 digits one, a run of punctuation one per 4 characters, a
- * run of whitespace one, and Chinese, Japanese and Korean characters 0.75,
- * 0.8 and 0.7 each. Measured against `o200k_base` it is within 6% on
- * English prose, TypeScript, JSON schemas, padded Markdown tables and
- * Chinese, Japanese and Korean text (the "4 characters a token" rule it
- * replaces is 2.5× low on Japanese). It is for sizing parts of a prompt and
- * planning cache breakpoints, not for billing: pass a provider's counter
- * where exact figures matter.
+ * group of up to 3 digits one, a run of punctuation one per 4 characters
+ * (an emoji 1.1 more), a run of whitespace one, and Chinese, Japanese and
+ * Korean characters 0.75, 0.8 and 0.7 each. Measured against `o200k_base`
+ * (`gpt-tokenizer`) it is within 6% on English prose (−5.7%), TypeScript
+ * (−4.4%), JSON schemas (0.0%), padded Markdown tables (−3.2%) and Chinese,
+ * Japanese and Korean text (+0.7%, +0.4%, +3.5%); the "4 characters a
+ * token" rule it replaces is 2.5× low on Japanese. It is less close on
+ * other scripts (about 2× high on Cyrillic, 1.4× on Arabic) and on
+ * base64. It is one pass over the text's character codes, with no regex
+ * and no allocation per character: 20–50× faster than that tokenizer's
+ * `countTokens` on the same texts, and linear in their length. It is for
+ * sizing parts of a prompt and planning cache breakpoints, not for billing:
+ * pass a provider's counter where exact figures matter.
  *
  * @param text The text.
  * @returns The estimate, a non-negative integer.
