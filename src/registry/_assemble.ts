@@ -118,6 +118,10 @@ class Check {
       }
       this.#tools(assembly.tools, step.records);
       const variables = assembly.variables;
+      if (typeof variables !== "object" || variables === null) {
+        const state = `its variables are ${describeValue(variables)}`;
+        throw this.#error(`${state}, not an object`);
+      }
       for (const variable of Object.keys(variables)) {
         const value: unknown = variables[variable];
         if (value !== undefined && typeof value !== "string") {
@@ -180,6 +184,11 @@ class Check {
 
   /** Tools the quick walk cannot prove are walked in full. */
   #tools(tools: readonly unknown[], records: readonly ToolRecord[]): void {
+    // A length alone proves nothing: `{}` or a Map has none to loop to.
+    if (!Array.isArray(tools)) {
+      const state = `its tools are ${describeValue(tools)}, not an array`;
+      throw this.#error(state);
+    }
     if (tryRead(() => ownTools(tools, records))) return;
     const names = new Set<string>();
     for (let i = 0; i < tools.length; i++) {
