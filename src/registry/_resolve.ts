@@ -65,14 +65,23 @@ class Rejected {
   constructor(readonly cause: unknown) {}
 }
 
-/** A call that threw while earlier ones pended, kept in its slot. */
-class Threw extends Rejected {}
+/** A call that threw (or whose result threw when read) while earlier ones pended. */
+class Threw extends Rejected {
+  constructor(cause: unknown, readonly how: How) {
+    super(cause);
+  }
+}
+
+/** How a call failed: it threw, its promise rejected, or reading its result threw. */
+type How = "threw" | "rejected" | "returned";
 
 /** A call's failure: what it threw, or what its promise rejected with. */
-export function callFailed(call: Call, cause: unknown, rejected?: true): Error {
+export function callFailed(call: Call, cause: unknown, how: How = "threw") {
   const [what, action] = CALLS[call.kind];
-  const how = rejected ? "rejected" : "threw";
-  const state = `${what} ${how}: ${messageOf(cause)}`;
+  const failed = how === "returned"
+    ? `reading what ${what} returned threw`
+    : `${what} ${how}`;
+  const state = `${failed}: ${messageOf(cause)}`;
   return failure("provider-failed", action, call.where, state, { cause });
 }
 
@@ -124,10 +133,13 @@ export function resolveStep<
         }
       }
     } catch (cause) {
-      if (pending === undefined) throw callFailed(calls[i]!, cause);
+      // Its result is in its slot when reading it (a revoked proxy, a
+      // throwing `then` getter) threw.
+      const how = i in values ? "returned" : "threw";
+      if (pending === undefined) throw callFailed(calls[i]!, cause, how);
       // An earlier call still pending may reject: the all-sync registry
       // would report that one, so it is awaited first.
-      values[i] = new Threw(cause);
+      values[i] = new Threw(cause, how);
       pending.push(i);
     }
     // A provider may have aborted it.
@@ -167,8 +179,8 @@ function pended<S extends { signal: AbortSignal | undefined }, T>(
       const at = pending.find((k) => values[k] instanceof Rejected);
       if (at !== undefined) {
         const failed = values[at] as Rejected;
-        const rejected = !(failed instanceof Threw) || undefined;
-        throw callFailed(snapshot.calls[at]!, failed.cause, rejected);
+        const how = failed instanceof Threw ? failed.how : "rejected";
+        throw callFailed(snapshot.calls[at]!, failed.cause, how);
       }
       return run.finish(values, snapshot, step);
     } catch (error) {
