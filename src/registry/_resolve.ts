@@ -54,6 +54,11 @@ export function ignoreRejections(value: unknown): void {
   });
 }
 
+/** Handles the promises inside an array (a non-array is left alone). */
+function ignoreInArray(value: unknown): void {
+  if (tryRead(() => Array.isArray(value))) ignoreRejections(value);
+}
+
 /** A function's name for messages, or `#index` when it has none. */
 export function handlerName(fn: unknown, index: number): string {
   const name = tryRead(() => (fn as { name?: unknown }).name);
@@ -172,6 +177,9 @@ function pended<S extends { signal: AbortSignal | undefined }, T>(
   run: { values: unknown[]; pending: readonly number[]; finish: Finish<S, T> },
 ): Promise<T> {
   const { values, pending } = run;
+  // The step now waits: a promise inside an array already here (a
+  // forgotten `Promise.all`) would reject unhandled meanwhile.
+  for (let i = 0; i < values.length; i++) ignoreInArray(values[i]);
   return settle(values, pending).then(() => {
     try {
       // An abandoned step runs no handler; its late results are dropped.
@@ -198,11 +206,19 @@ export function aborted(signal: AbortSignal): PromptError {
   });
 }
 
-/** Waits for every pending slot; each settles into `values`, a rejection as `Rejected`. */
+/**
+ * Waits for every pending slot; each settles into `values`, a rejection as
+ * `Rejected`. An array's promises are handled as it arrives: the step may
+ * still wait for another provider, or be abandoned, before it reads them
+ * (and refuses them: no result may hold a promise).
+ */
 function settle(values: unknown[], pending: readonly number[]): Promise<void> {
   return Promise.all(pending.map((index) =>
     Promise.resolve(values[index]).then(
-      (value) => void (values[index] = value),
+      (value) => {
+        ignoreInArray(value);
+        values[index] = value;
+      },
       (cause) => void (values[index] = new Rejected(cause)),
     )
   )).then(() => {});
