@@ -15,6 +15,7 @@ import { closestName, didYouMean } from "../core/names.ts";
 import { TOOL_ORDER_REST, toolOwner } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
 import { whereOf } from "../render/_problems.ts";
+import { tryRead } from "../registry/_resolve.ts";
 import type { DiagnosticCode, PromptDiagnostic } from "./diagnostics.ts";
 import * as explain from "./explain.ts";
 
@@ -73,8 +74,10 @@ export interface CheckablePrompt<C = types.AssembleContext> {
  * items at any depth; literal text has none), items whose list is not live
  * (`orphan-item`), tool guidance outside its band, sections that change
  * every step (better as context entries), the same sentence under two
- * owners; then `toolOrder` names no provider returns and variables no
- * checked context's parts reference.
+ * owners; then `toolOrder` names no provider returns (checked against
+ * what the providers returned, before any handler filtered it: it asks
+ * `assemble()` for the audit) and variables no checked context's parts
+ * reference.
  *
  * The checked contexts are `context` (`{}` when left out and no
  * `options.contexts` is given) followed by `options.contexts`, so
@@ -126,8 +129,14 @@ export async function checkPrompt<C>(
       if (many && index !== undefined) (held.contexts ??= []).push(index);
     };
     const seen = { references: new Set<string>(), tools: new Set<string>() };
+    const provided = new Set<string>(); // before any handler filtered them
     let assembled = false;
-    const how = { ...(layer && { layer }), ...(signal && { signal }) };
+    // The audit says which tools the handlers removed or added.
+    const how = {
+      audit: true,
+      ...(layer && { layer }),
+      ...(signal && { signal }),
+    };
     for (const [i, each] of contexts.entries()) {
       let assembly: types.PromptAssembly;
       const step = [each, how] as types.AssembleArgs<C>;
@@ -139,12 +148,14 @@ export async function checkPrompt<C>(
       }
       assembled = true;
       diagnoseAssembly(assembly, seen).forEach((d) => add(d, i));
+      // A value that is no assembly holds no tools.
+      tryRead(() => providedTools(assembly, provided));
     }
     // Registry-wide findings need some assembly to have succeeded.
     const checked = `the checked context${many ? "s" : ""}`;
     for (const tool of assembled ? registrations.toolOrder : []) {
-      if (tool === TOOL_ORDER_REST || seen.tools.has(tool)) continue;
-      const suggestion = closestName(tool, seen.tools);
+      if (tool === TOOL_ORDER_REST || provided.has(tool)) continue;
+      const suggestion = closestName(tool, provided);
       add(warning("unknown-tool-order", { tool, suggestion, checked }));
     }
     const variables = assembled ? variablesFor(registrations, layer) : [];
@@ -161,6 +172,27 @@ export async function checkPrompt<C>(
 }
 
 type Variable = types.PromptRegistrations["variables"][number];
+
+/**
+ * Adds the names of the tools the providers returned, which `toolOrder`
+ * sorts before the handlers run: those the assembly holds and those a
+ * handler removed, without those a handler added. (Without an audit, as
+ * from a hand-written `CheckablePrompt`, the assembly's tools.)
+ */
+function providedTools(assembly: types.PromptAssembly, into: Set<string>) {
+  const first = new Map<string, types.AuditEntry["change"]>();
+  for (const entry of assembly.audit ?? []) {
+    if (entry.kind === "tool" && !first.has(entry.name)) {
+      first.set(entry.name, entry.change);
+    }
+  }
+  const tools: unknown[] = Array.isArray(assembly.tools) ? assembly.tools : [];
+  for (const tool of tools) {
+    const name = (tool as { name?: unknown } | null)?.name;
+    if (typeof name === "string" && first.get(name) !== "added") into.add(name);
+  }
+  for (const [name, change] of first) if (change !== "added") into.add(name);
+}
 
 /** The registered variables an assembly for `layer` sees: per name, the nearest layer's. */
 function variablesFor(
