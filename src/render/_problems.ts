@@ -79,8 +79,9 @@ export interface PartPlace {
 export function whereOf(part: unknown, at: PartPlace, label?: string): Where {
   const { name, owner, layer } = (part ?? {}) as Record<string, unknown>;
   // A part that is no object has no owner to name.
+  // An owner that is not a string is no owner to name (it is the fault).
   const who = typeof part !== "object" || part === null ? {} : {
-    owner: typeof owner === "string" ? owner : undefined,
+    ...(owner === undefined || typeof owner === "string" ? { owner } : {}),
     ...(typeof layer === "string" ? { layer } : {}),
   };
   label ??= name as string;
