@@ -217,6 +217,33 @@ describe("every entry point that reads an assembly", () => {
   }
 });
 
+describe("entry points that read tools", () => {
+  const readers = Object.entries(ENTRY_POINTS).filter(([entry]) =>
+    /explain|compare|inspector/.test(entry)
+  );
+  for (const [entry, run] of readers) {
+    for (const tools of [{}, new Map(), { length: 0 }, "", undefined]) {
+      const label = tools instanceof Map ? "a Map" : JSON.stringify(tools);
+      it(`${entry} throws invalid-value for tools that are ${label}, never a silent []`, () => {
+        const error = onlyPromptErrors(() =>
+          run({ ...valid(), tools: tools as never })
+        );
+        assert.equal(error?.code, "invalid-value");
+        assert.match(error!.message, /its tools are .*, not an array/);
+      });
+    }
+  }
+
+  it("checkPrompt reports tools that are not an array as an error", async () => {
+    const diagnostics = await checkPrompt(
+      checkable(() => ({ ...valid(), tools: { length: 0 } as never })),
+    );
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.severity]), [
+      ["invalid-value", "error"],
+    ]);
+  });
+});
+
 describe("checkPrompt on the same assemblies", () => {
   for (const [label, make] of [...BAD, ...PROVENANCE]) {
     it(`reports ${label} as a diagnostic, not a failed check`, async () => {

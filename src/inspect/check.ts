@@ -9,7 +9,12 @@
  * @module
  */
 
-import { describeWhere, messageOf, PromptError } from "../core/errors.ts";
+import {
+  describeWhere,
+  messageOf,
+  PromptError,
+  unreadable,
+} from "../core/errors.ts";
 import type { Where } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
 import { TOOL_ORDER_REST, toolOwner } from "../core/tools.ts";
@@ -147,7 +152,15 @@ export async function checkPrompt<C>(
         continue;
       }
       assembled = true;
-      diagnoseAssembly(assembly, seen).forEach((d) => add(d, i));
+      let diagnosed: PromptDiagnostic[];
+      try {
+        diagnosed = diagnoseAssembly(assembly, seen);
+      } catch (error) {
+        // An assembly that throws when read (a revoked proxy, a getter)
+        // is a finding about it, not a failed check.
+        diagnosed = [fromError(unreadable(error, "check", {}, "the assembly"))];
+      }
+      diagnosed.forEach((d) => add(d, i));
       // A value that is no assembly holds no tools.
       tryRead(() => providedTools(assembly, provided));
     }
@@ -326,8 +339,11 @@ function diagnoseAssembly(
       }
     }
   }
-  // A tool that cannot be explained (a getter that throws) fails the check.
-  explain.explainPrompt({ sections: [], tools, variables: {} });
+  // A tool that cannot be explained (a getter that throws) is the finding.
+  const explained = attempt(() =>
+    explain.explainPrompt({ sections: [], tools, variables: {} })
+  );
+  if (explained instanceof PromptError) return out;
   for (const tool of tools as Partial<types.ToolSchema>[]) {
     const { name, description } = tool ?? {};
     if (typeof name !== "string") continue;

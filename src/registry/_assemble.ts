@@ -10,6 +10,7 @@ import {
   describeValue,
   describeWhere,
   failure,
+  isPromptError,
   messageOf,
   type PromptError,
   type PromptErrorOptions,
@@ -17,7 +18,7 @@ import {
 } from "../core/errors.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
 import type { AssembledItem, PromptAssembly } from "../core/types.ts";
-import { isPromptError, isThenable, resolveStep, tryRead } from "./_resolve.ts";
+import { isThenable, resolveStep, tryRead } from "./_resolve.ts";
 import { part, readProvided, variablesOf } from "./_parts.ts";
 import type { Node, Snapshot } from "./_snapshot.ts";
 import { type FunctionEntry, handlerWhere } from "./_store.ts";

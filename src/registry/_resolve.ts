@@ -13,6 +13,7 @@
 import {
   describeOwner,
   failure,
+  isPromptError,
   messageOf,
   PromptError,
 } from "../core/errors.ts";
@@ -237,11 +238,6 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
       signal.removeEventListener("abort", onAbort)
     );
   });
-}
-
-/** `instanceof PromptError`, safe for thrown proxies whose traps throw. */
-export function isPromptError(value: unknown): value is PromptError {
-  return tryRead(() => value instanceof PromptError) === true;
 }
 
 /** Delivers change events in order, to listeners in registration order. */

@@ -6,7 +6,12 @@
  */
 
 import { checkPart, fieldError } from "../core/_fields.ts";
-import { describeValue, failure, type Where } from "../core/errors.ts";
+import {
+  describeValue,
+  failure,
+  unreadable,
+  type Where,
+} from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
 
 /**
@@ -63,6 +68,30 @@ export function assemblyError(
   const state = `${field} is ${describeValue(value)}, not ${expected}`;
   const action = `render the ${kind === "section" ? "prompt" : "context"}`;
   return failure("invalid-value", action, {}, state);
+}
+
+/**
+ * A render's error: a `PromptError` as it is; a read that threw names the
+ * top-level part it was in (index `top` of `parts`), or the assembly.
+ */
+export function readError(
+  error: unknown,
+  kind: "section" | "context",
+  parts: unknown,
+  top: number | undefined,
+): Error {
+  const action = `render the ${kind === "section" ? "prompt" : "context"}`;
+  if (top === undefined || top < 0) {
+    return unreadable(error, action, {}, "the assembly");
+  }
+  let name: unknown;
+  try {
+    name = (parts as { name?: unknown }[])[top]?.name;
+  } catch {
+    // Unreadable itself: named by its index.
+  }
+  const label = typeof name === "string" && name !== "" ? name : `#${top}`;
+  return unreadable(error, "render", { [kind]: label }, "it");
 }
 
 /**
