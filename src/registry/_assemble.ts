@@ -158,11 +158,11 @@ class Check {
     // A read that throws proves nothing: the full walk decides.
     if (tryRead(() => proven(parts, kind, nodes))) return;
     const [at, place] = this.#place();
-    const action = `${place} in`;
     if (!Array.isArray(parts)) {
       const state = `its ${kind}s are ${describeValue(parts)}, not an array`;
-      throw failure("invalid-value", action, {}, state, at);
+      throw failure("invalid-value", place, {}, state, at);
     }
+    const action = `${place} in`; // "… left in section "x""
     const names = new Set<string>();
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i] as AssembledItem | null;

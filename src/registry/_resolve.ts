@@ -272,10 +272,11 @@ export class ChangeEvents {
           const fail = (handler: string) => (cause: unknown) => {
             const { name, action, kind } = current;
             const what = name === undefined ? "" : ` "${name}"`;
+            // The grammar's: the failed action, where, what was wrong.
             const message =
-              `A "system-prompt/change" listener "${handler}" of ${
+              `Cannot notify "system-prompt/change" listener "${handler}" of ${
                 describeOwner(owner)
-              } threw on ${action} of ${kind}${what}: ${messageOf(cause)}`;
+              } (${action} of ${kind}${what}): it threw: ${messageOf(cause)}`;
             const fields = { cause, owner, handler };
             const error = new PromptError("listener-failed", message, fields);
             try {

@@ -28,6 +28,7 @@ import type {
   ToolProvider,
   VariableProvider,
 } from "../core/types.ts";
+import { describeValue } from "../core/errors.ts";
 import { assemble } from "./_assemble.ts";
 import { ChangeEvents } from "./_resolve.ts";
 import { Layer, Registrar, Registry, Scope } from "./_registry.ts";
@@ -69,7 +70,9 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   constructor(options: SystemPromptOptions = {}) {
     const { separator } = options;
     if (separator !== undefined && typeof separator !== "string") {
-      const state = `separator must be a string, got ${typeof separator}`;
+      const state = `its separator is ${
+        describeValue(separator)
+      }, not a string`;
       throw new TypeError(`Cannot create SystemPrompt: ${state}`);
     }
     this.#separator = separator;
