@@ -285,3 +285,46 @@ describe("assemble() after a handler leaves a part's owner or layer of the wrong
     });
   }
 });
+
+describe("step options of the wrong type", () => {
+  const bad: [string, unknown, RegExp][] = [
+    ["a number", 42, /its options are a number, not an object/],
+    ["a string", "abc", /its options are a string, not an object/],
+    ["null", null, /its options are null, not an object/],
+    ["a layer that is a number", { layer: 5 }, /its layer is a number/],
+    ["a layer that is an array", { layer: [] }, /its layer is an array/],
+    ["a signal that is a number", { signal: 5 }, /its signal is a number/],
+    ["a signal that is a plain object", { signal: {} }, /not an AbortSignal/],
+    ["an audit option that is a string", { audit: "yes" }, /not a boolean/],
+  ];
+  for (const [label, options, says] of bad) {
+    for (const run of ["assemble", "render"] as const) {
+      it(`${run}() rejects ${label} as options with a TypeError, never ignoring it`, async () => {
+        const prompt = new SystemPrompt();
+        prompt.section({ name: "s", order: 0, text: "S" });
+        await assert.rejects(prompt[run]({}, options as never), (error) => {
+          assert.ok(error instanceof TypeError, String(error));
+          assert.match(error.message, /^Cannot assemble prompt: /);
+          assert.match(error.message, says);
+          return true;
+        });
+      });
+    }
+  }
+
+  for (
+    const [label, options] of [
+      ["a number", 42],
+      ["contexts that are an object", { contexts: {} }],
+      ["contexts that are a string", { contexts: "ab" }],
+    ] as const
+  ) {
+    it(`checkPrompt reports ${label} as options as a failed check, never ignoring it`, async () => {
+      const prompt = new SystemPrompt();
+      prompt.section({ name: "s", order: 0, text: "S" });
+      const diagnostics = await checkPrompt(prompt, {}, options as never);
+      assert.deepEqual(diagnostics.map((d) => d.code), ["check-failed"]);
+      assert.match(diagnostics[0]!.message, /^Cannot check the prompt: its /);
+    });
+  }
+});

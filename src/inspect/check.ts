@@ -10,6 +10,7 @@
  */
 
 import {
+  describeValue,
   describeWhere,
   messageOf,
   PromptError,
@@ -120,7 +121,17 @@ export async function checkPrompt<C>(
   const found = new Map<string, PromptDiagnostic>();
   try {
     const [context, options] = args as [C?, CheckOptions<C>?];
+    if (options !== undefined && (typeof options !== "object" || !options)) {
+      throw new TypeError(
+        `its options are ${describeValue(options)}, not an object`,
+      );
+    }
     const { contexts: more, layer, signal } = options ?? {};
+    if (more !== undefined && !Array.isArray(more)) {
+      // A list of contexts that is none would check one silently.
+      const state = `its contexts option is ${describeValue(more)}`;
+      throw new TypeError(`${state}, not an array`);
+    }
     const contexts: C[] = !Array.isArray(more) || more.length === 0
       ? [context ?? {} as C]
       : [...(context === undefined ? [] : [context]), ...more];

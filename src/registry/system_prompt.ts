@@ -298,6 +298,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * @param args The context (optional when every field is) and options.
    * @returns The assembly.
    * @throws {PromptError} As a rejection: `provider-failed`, `invalid-value`, `handler-failed`, `orphan-item`, `unknown-layer`, `aborted`, …
+   * @throws {TypeError} As a rejection: options that are not an object, a `layer` that is not a string, a `signal` that is not an `AbortSignal`, an `audit` that is not a boolean.
    *
    * @example Usage
    * ```ts
@@ -346,6 +347,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   ): Promise<T> {
     const context = given ?? {} as C;
     try {
+      checkStepOptions(options);
       return run(this.#registry.snapshot(options?.layer), context, {
         copies: this.#copies,
         order: this.#order,
@@ -378,5 +380,34 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    */
   registrations(): PromptRegistrations {
     return this.#registry.describe(this.#order.names);
+  }
+}
+
+/**
+ * The options of a step, of the types they must have: a wrong type is a
+ * `TypeError` (as a rejection), never an option silently ignored.
+ */
+function checkStepOptions(options: RenderOptions | undefined): void {
+  if (options === undefined) return;
+  let fault: string | undefined;
+  if (typeof options !== "object" || options === null) {
+    fault = `its options are ${describeValue(options)}, not an object`;
+  } else {
+    const { layer, signal, audit } = options;
+    if (layer !== undefined && typeof layer !== "string") {
+      fault = `its layer is ${describeValue(layer)}, not a string`;
+    } else if (audit !== undefined && typeof audit !== "boolean") {
+      fault = `its audit option is ${describeValue(audit)}, not a boolean`;
+    } else if (
+      signal !== undefined &&
+      (typeof signal !== "object" || signal === null ||
+        typeof signal.aborted !== "boolean" ||
+        typeof signal.addEventListener !== "function")
+    ) {
+      fault = `its signal is ${describeValue(signal)}, not an AbortSignal`;
+    }
+  }
+  if (fault !== undefined) {
+    throw new TypeError(`Cannot assemble prompt: ${fault}`);
   }
 }
