@@ -94,6 +94,9 @@ const EXPECTED: Record<string, string> = {
     "invalid-value",
   "an item provider's ['a'].map(async …) while another provider pends":
     "invalid-value",
+  "a handler that leaves promises in tools, sections and variables":
+    "invalid-section",
+  "a handler that leaves a promise as a variable value": "invalid-value",
   "a tool provider that returns ['a'].map(async …)": "invalid-value",
   "an item provider that returns ['a'].map(async …)": "invalid-value",
   "an async item provider that resolves to ['a'].map(async …)": "invalid-value",

@@ -18,7 +18,12 @@ import {
 } from "../core/errors.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
 import type { AssembledItem, PromptAssembly } from "../core/types.ts";
-import { isThenable, resolveStep, tryRead } from "./_resolve.ts";
+import {
+  ignoreAssembly,
+  isThenable,
+  resolveStep,
+  tryRead,
+} from "./_resolve.ts";
 import { part, readProvided, variablesOf } from "./_parts.ts";
 import type { Node, Snapshot } from "./_snapshot.ts";
 import { type FunctionEntry, handlerWhere } from "./_store.ts";
@@ -56,7 +61,13 @@ export function assemble<C>(
     const complete = node && part(snapshot, values, node);
     const run = new Waterfall(handlers, context, state);
     const done = (result: PromptAssembly) => {
-      new Check(copies, run.blame).run(result, { snapshot, records });
+      try {
+        new Check(copies, run.blame).run(result, { snapshot, records });
+      } catch (error) {
+        // Refused: nothing else reads the promises it may hold.
+        ignoreAssembly(result);
+        throw error;
+      }
       if (complete === undefined && run.log === undefined) return result;
       // Never written into: the object a handler returned may be shared.
       const final = { ...result };

@@ -60,6 +60,26 @@ function ignoreInArray(value: unknown): void {
   if (tryRead(() => Array.isArray(value))) ignoreRejections(value);
 }
 
+/**
+ * Handles the promises a refused assembly holds at its top (a handler's
+ * forgotten `await`): in its sections, contexts and tools, and as values
+ * of its variables.
+ */
+export function ignoreAssembly(assembly: unknown): void {
+  tryRead(() => {
+    const { sections, contexts, tools, variables } = assembly as Record<
+      string,
+      unknown
+    >;
+    ignoreInArray(sections);
+    ignoreInArray(contexts);
+    ignoreInArray(tools);
+    if (typeof variables === "object" && variables !== null) {
+      ignoreRejections(Object.values(variables));
+    }
+  });
+}
+
 /** A function's name for messages, or `#index` when it has none. */
 export function handlerName(fn: unknown, index: number): string {
   const name = tryRead(() => (fn as { name?: unknown }).name);

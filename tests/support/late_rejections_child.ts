@@ -196,6 +196,28 @@ const SCENARIOS: Record<string, Scenario> = {
     prompt.items("l", () => rejecting(name) as unknown as ItemInput[]);
     return step(prompt, run);
   },
+  "a handler that leaves promises in tools, sections and variables": (
+    name,
+    run,
+  ) => {
+    const prompt = new SystemPrompt();
+    prompt.section({ name: "s", order: 0, text: "S" });
+    prompt.on("system-prompt/assemble", (assembly) => {
+      const [a, b, c] = rejecting(name, 3);
+      assembly.tools.push(a as never);
+      assembly.sections.push(b as never);
+      assembly.variables.v = c as never;
+    });
+    return step(prompt, run);
+  },
+  "a handler that leaves a promise as a variable value": (name, run) => {
+    const prompt = new SystemPrompt();
+    prompt.section({ name: "s", order: 0, text: "S" });
+    prompt.on("system-prompt/assemble", (assembly) => {
+      assembly.variables.v = rejecting(name, 1)[0] as never;
+    });
+    return step(prompt, run);
+  },
   "a tool provider that returns ['a'].map(async …)": (name, run) => {
     const prompt = new SystemPrompt();
     prompt.tools(() => rejecting(name) as unknown as ToolSchema[]);
