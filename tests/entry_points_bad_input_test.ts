@@ -142,6 +142,17 @@ const BAD: [string, () => PromptAssembly][] = [
 
 /** Parts whose owner or layer is not a string, and the code they get. */
 const PROVENANCE: [string, () => PromptAssembly, string, string][] = [];
+for (const shadows of [5, { owner: 5 }, { layer: {} }]) {
+  PROVENANCE.push([
+    `a section that shadows ${JSON.stringify(shadows)}`,
+    () => ({
+      ...valid(),
+      sections: [{ name: "s", order: 0, text: "S", shadows: shadows as never }],
+    }),
+    "invalid-section",
+    "section",
+  ]);
+}
 for (const field of ["owner", "layer"]) {
   for (const value of [5, {}, null]) {
     const label = `${field} ${JSON.stringify(value)}`;
@@ -207,9 +218,12 @@ describe("every entry point that reads an assembly", () => {
       it(`${entry} throws ${code} for ${label}`, () => {
         const error = onlyPromptErrors(() => run(make()));
         assert.equal(error?.code, code);
-        assert.match(error!.message, /its (owner|layer) is .*, not a string/);
+        assert.match(
+          error!.message,
+          /its (owner|layer|shadows(\.owner|\.layer)?) is .*, not (a string|an object)/,
+        );
         // An owner of the wrong type is no owner: not the root registry either.
-        if (label.includes("owner")) {
+        if (label.includes(" with owner")) {
           assert.doesNotMatch(error!.message, /root registry/);
         }
       });

@@ -88,6 +88,19 @@ function faultOf(
   if (mode === "assembled") {
     if (!maybeString(value = fields.owner)) return ["owner", STRING, value];
     if (!maybeString(value = fields.layer)) return ["layer", STRING, value];
+    const shadows = fields.shadows;
+    if (shadows !== undefined) {
+      if (typeof shadows !== "object" || shadows === null) {
+        return ["shadows", "an object", shadows];
+      }
+      const held = shadows as Record<string, unknown>;
+      if (!maybeString(value = held.owner)) {
+        return ["shadows.owner", STRING, value];
+      }
+      if (!maybeString(value = held.layer)) {
+        return ["shadows.layer", STRING, value];
+      }
+    }
   }
   const list = fields.list;
   if (list === undefined) return false;
