@@ -342,3 +342,38 @@ describe("step options of the wrong type", () => {
     });
   }
 });
+
+describe("options that throw when read", () => {
+  const hostile: [string, () => never][] = [
+    ["a revoked proxy", revoked],
+    [
+      "an object whose getters throw",
+      () => new Proxy({}, { get: throwing, has: throwing }) as never,
+    ],
+  ];
+  for (const [label, make] of hostile) {
+    for (const run of ["assemble", "render"] as const) {
+      it(`${run}() rejects ${label} as options with invalid-value`, async () => {
+        const prompt = new SystemPrompt();
+        await assert.rejects(prompt[run]({}, make()), {
+          name: "PromptError",
+          code: "invalid-value",
+          message: /^Cannot assemble prompt: reading its options threw: /,
+        });
+      });
+    }
+    it(`cacheBlocks and inspectorPage throw invalid-value for ${label} as options`, () => {
+      for (const run of [cacheBlocks, inspectorPage] as const) {
+        assert.throws(() => run(valid(), make()), {
+          name: "PromptError",
+          code: "invalid-value",
+          message: /reading its options threw/,
+        });
+      }
+    });
+    it(`checkPrompt reports ${label} as options as a failed check`, async () => {
+      const diagnostics = await checkPrompt(new SystemPrompt(), {}, make());
+      assert.deepEqual(diagnostics.map((d) => d.code), ["check-failed"]);
+    });
+  }
+});

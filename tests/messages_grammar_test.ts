@@ -446,7 +446,7 @@ describe("every message the library produces", () => {
       assert.equal(error.code, code);
       assertGrammar(error.message);
       for (const field of NAMED) {
-        const value = error[field];
+        const value: string | undefined = error[field];
         if (value !== undefined) {
           assert.ok(
             error.message.includes(JSON.stringify(value)),

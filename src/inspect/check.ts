@@ -169,7 +169,8 @@ export async function checkPrompt<C>(
       } catch (error) {
         // An assembly that throws when read (a revoked proxy, a getter)
         // is a finding about it, not a failed check.
-        diagnosed = [fromError(unreadable(error, "check", {}, "the assembly"))];
+        const failed = unreadable(error, "check the assembly", {}, "it");
+        diagnosed = [fromError(failed)];
       }
       diagnosed.forEach((d) => add(d, i));
       // A value that is no assembly holds no tools.

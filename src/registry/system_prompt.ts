@@ -28,7 +28,7 @@ import type {
   ToolProvider,
   VariableProvider,
 } from "../core/types.ts";
-import { describeValue } from "../core/errors.ts";
+import { describeValue, unreadable } from "../core/errors.ts";
 import { assemble } from "./_assemble.ts";
 import { ChangeEvents } from "./_resolve.ts";
 import { Layer, Registrar, Registry, Scope } from "./_registry.ts";
@@ -347,15 +347,15 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   ): Promise<T> {
     const context = given ?? {} as C;
     try {
-      checkStepOptions(options);
-      return run(this.#registry.snapshot(options?.layer), context, {
+      const { layer, audit, signal, agent } = stepOptions(options);
+      return run(this.#registry.snapshot(layer), context, {
         copies: this.#copies,
         order: this.#order,
         separator: this.#separator,
-        audit: options?.audit === true,
-        signal: options?.signal,
+        audit: audit === true,
+        signal,
         memory: this.#memory,
-        agent: options?.agent,
+        agent,
         context,
       });
     } catch (error) {
@@ -383,17 +383,25 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   }
 }
 
+/** No options: a step that passes none reads nothing. */
+const NO_OPTIONS: RenderOptions = Object.freeze({});
+
 /**
- * The options of a step, of the types they must have: a wrong type is a
- * `TypeError` (as a rejection), never an option silently ignored.
+ * The options of a step, each read once and of the type it must have: a
+ * wrong type is a `TypeError` (as a rejection), never an option silently
+ * ignored; options that throw when read are `invalid-value`.
  */
-function checkStepOptions(options: RenderOptions | undefined): void {
-  if (options === undefined) return;
+function stepOptions(options: RenderOptions | undefined): RenderOptions {
+  if (options === undefined) return NO_OPTIONS;
   let fault: string | undefined;
   if (typeof options !== "object" || options === null) {
     fault = `its options are ${describeValue(options)}, not an object`;
-  } else {
-    const { layer, signal, audit } = options;
+    throw new TypeError(`Cannot assemble prompt: ${fault}`);
+  }
+  let read: RenderOptions;
+  try {
+    const { layer, signal, audit, agent } = options;
+    read = { layer, signal, audit, agent } as RenderOptions;
     if (layer !== undefined && typeof layer !== "string") {
       fault = `its layer is ${describeValue(layer)}, not a string`;
     } else if (audit !== undefined && typeof audit !== "boolean") {
@@ -406,8 +414,11 @@ function checkStepOptions(options: RenderOptions | undefined): void {
     ) {
       fault = `its signal is ${describeValue(signal)}, not an AbortSignal`;
     }
+  } catch (error) {
+    throw unreadable(error, "assemble prompt", {}, "its options");
   }
   if (fault !== undefined) {
     throw new TypeError(`Cannot assemble prompt: ${fault}`);
   }
+  return read;
 }
