@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ToolSchema } from "./types.ts";
+import type { ToolSchema, ToolStability } from "./types.ts";
 
 /**
  * The `toolOrder` entry where the tools it does not list go, by name; the
@@ -33,6 +33,11 @@ export const TOOL_ORDER_REST = "<unlisted-tools>";
 export interface Provenance {
   readonly owner: string | undefined;
   readonly layer: string | undefined;
+}
+
+/** Who provided a tool, and how long its provider's tools stay the same. */
+export interface ToolProvenance extends Provenance {
+  readonly stability: ToolStability;
 }
 
 // On the registry's own copies, not enumerable: a copy still equals the

@@ -100,6 +100,21 @@ export type SectionText<C> =
 export type Stability = "static" | "session" | "step";
 
 /**
+ * How long a tool provider's tools stay the same: `"static"` for tools
+ * built into the host, `"session"` for a listing that may change during a
+ * session (an MCP server's).
+ *
+ * @example Usage
+ * ```ts
+ * import type { ToolStability } from "@dsh/system-prompt";
+ *
+ * const mcp: ToolStability = "session";
+ * console.assert(mcp === "session");
+ * ```
+ */
+export type ToolStability = "static" | "session";
+
+/**
  * What makes a section, context entry or item a list: its `text` becomes
  * the heading, and items registered under its name follow it.
  *
