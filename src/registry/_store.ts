@@ -56,6 +56,8 @@ export class Table {
   handlerCount = 0;
   /** A layer's public handle (`PromptLayer`), while the layer lives. */
   handle: unknown;
+  /** The `toolPins` of this layer (or of the registry, for the global table). */
+  pins: ReadonlyMap<string, string> | undefined;
   constructor(readonly key?: string, readonly parent?: string) {}
 }
 

@@ -7,7 +7,12 @@
  * @module
  */
 
-import { describeValue, failure, type Where } from "../core/errors.ts";
+import {
+  describeValue,
+  failure,
+  type PromptError,
+  type Where,
+} from "../core/errors.ts";
 import type { JsonSchema, ToolSchema, ToolStability } from "../core/types.ts";
 import { BoundedCache } from "../render/_bounded_cache.ts";
 import { callError, ignoreRejections, isThenable } from "./_resolve.ts";
@@ -15,6 +20,7 @@ import { owned, TOOL_ORDER_REST, type ToolProvenance } from "../core/tools.ts";
 import type { Provider, Snapshot } from "./_snapshot.ts";
 import { orderTools, type ToolOrder } from "./_tool_order.ts";
 import { copyJson, counted, countKeys, sameJson } from "./_tool_json.ts";
+import { checkPins } from "./_tool_pins.ts";
 
 export { countKeys };
 
@@ -126,9 +132,17 @@ export class ToolCopies {
   // Per owner, layer and name: the last record, whose key order a tool
   // keeps when its provider is registered again (an MCP reconnect).
   readonly #seen = new BoundedCache<ToolRecord>({ maxEntries: KEY_ORDERS });
+  // Per chain snapshot: the records whose changed fingerprint was reported.
+  readonly #reported = new WeakMap<object, WeakSet<ToolRecord>>();
+  readonly #onToolChanged: ((error: PromptError) => void) | undefined;
   // Per chain snapshot: each provider's records of its last step, and all
   // of them, as collected and checked in order.
   readonly #last = new WeakMap<object, [Results, ToolRecord[], ToolRecord[]]>();
+
+  /** @param onToolChanged Where a changed pinned tool goes instead of a rejection. */
+  constructor(onToolChanged?: (error: PromptError) => void) {
+    this.#onToolChanged = onToolChanged;
+  }
 
   /**
    * The step's records, checked and in canonical order. When every
@@ -164,6 +178,16 @@ export class ToolCopies {
     // Not frozen: internal, and a frozen array is slower to read every step.
     const ordered = kept ? was : raw.slice();
     if (!kept) orderTools(ordered, order);
+    if (snapshot.pins !== undefined) {
+      let reported = this.#reported.get(snapshot);
+      if (reported === undefined) {
+        this.#reported.set(snapshot, reported = new WeakSet());
+      }
+      checkPins(ordered, snapshot.pins, {
+        onChanged: this.#onToolChanged,
+        reported,
+      });
+    }
     this.#last.set(snapshot, [results, raw, ordered]);
     return ordered;
   }
@@ -249,6 +273,11 @@ export class ToolCopies {
     if (typeof description !== "string") {
       const state = `has ${describeValue(description)} as description`;
       throw fail(`${state}, not a string`);
+    }
+    const defer = own.deferLoading;
+    if (defer !== undefined && typeof defer !== "boolean") {
+      const state = `has ${describeValue(defer)} as deferLoading`;
+      throw fail(`${state}, not a boolean`);
     }
     const { owner, layer } = where;
     const key = seenKey(where, name);
