@@ -11,9 +11,9 @@
  * - `parsed from JSON`: an MCP-style listing parsed from its JSON each
  *   step, and `JSON.parse alone`, the provider's own cost, so that the
  *   library's is the difference;
- * - `100k-node schema, fresh wrapper`: one tool whose shared schema holds
- *   100,000 nodes, in a fresh wrapper each step, against the same tool as
- *   a stable array.
+ * - `100k-node schema`: one tool whose shared schema holds 100,000 nodes,
+ *   in a fresh wrapper each step, and with a fresh root object around its
+ *   shared subtrees, against the same tool as a stable array.
  *
  * Every candidate of a group is checked to give the same step (the JSON of
  * its tools and prompt) before anything is timed.
@@ -127,6 +127,10 @@ for (
   const bigCandidates = {
     "stable array": of(registry(stable([BIG]))),
     "fresh wrapper": of(registry(wrappers([BIG]))),
+    // A fresh root object around the shared subtrees (a spread schema).
+    "fresh root": of(
+      registry(() => [{ ...BIG, parameters: { ...BIG.parameters } }]),
+    ),
   };
   await checkSame(big, bigCandidates);
   for (const [name, fn] of Object.entries(bigCandidates)) {
