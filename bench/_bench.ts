@@ -10,7 +10,7 @@
 /** How long one batch of iterations lasts in the report, at least, in ms. */
 export const SAMPLE_MS = 50;
 /** How many batches of each candidate the report times, in rounds. */
-export const ROUNDS = 9;
+export const ROUNDS = 7;
 
 /** One bench: a candidate of a group. */
 export interface BenchDef {
