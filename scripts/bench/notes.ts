@@ -30,9 +30,12 @@ const REASONS: readonly [RegExp, string][] = [
     "**Flattened steps against the peers.** A peer renders every section " +
     "and leaves a rope that must be flattened before it is sent; ours " +
     "compares every provider's answer with the last step's, renders again " +
-    "only the sections a change reaches and joins the prompt again, which " +
-    "is then flattened too. When one variable changes, the comparisons and " +
-    "the join cost about what the peers save by not comparing.",
+    "only the sections a change reaches, joins the prompt again, and that " +
+    "prompt is flattened too. When one variable changes, the comparisons " +
+    "and the join cost more than the peers' rendering of everything at " +
+    "the small and medium sizes; when every variable changes, ours renders " +
+    "everything as the peers do, through the walk that loses in the full " +
+    "render above, and pays for the comparisons on top.",
   ],
   [
     /^(unchanged|one|every) [^,]*$/,
