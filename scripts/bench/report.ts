@@ -187,29 +187,29 @@ const conditions = [
   "  request body's encoding, which would cost every side the same.",
   `- Ours is \`${RENDER_PATH}\`.`,
 ];
-const where = losses(ratios);
+/** A `##` section: its title and lines, a blank line around. */
+const part = (title: string, ...lines: string[]) => [
+  `## ${title}`,
+  "",
+  ...lines,
+  "",
+];
+const targetPart = part(
+  `Targets (${metCount} of ${targets.length} met)`,
+  ...targetTable(ratios),
+);
+const wherePart = part("Where we lose", ...losses(ratios));
+const conditionPart = part("Conditions", ...conditions);
 const results = [
   "# Benchmark results",
   "",
   "Written by `deno task bench:report`; do not edit by hand. What each figure",
   "measures, and how to read it: [docs/performance.md](../docs/performance.md).",
   "",
-  "## Conditions",
-  "",
-  ...conditions,
-  "",
-  `## Targets (${metCount} of ${targets.length} met)`,
-  "",
-  ...targetTable(ratios),
-  "",
-  "## Where we lose",
-  "",
-  ...where,
-  "",
-  "## Figures",
-  "",
-  ...figureTable(ratios),
-  "",
+  ...conditionPart,
+  ...targetPart,
+  ...wherePart,
+  ...part("Figures", ...figureTable(ratios)),
 ].join("\n");
 const performance = [
   "# Performance",
@@ -227,32 +227,18 @@ const performance = [
   "/ 500 / 100. A ratio `ours / x` above 1 means ours is slower; `x / ours`",
   "above 1 means ours is faster.",
   "",
-  "## Figures",
-  "",
-  ...summaryTable(ratios),
-  "",
-  ...otherLines(ratios),
-  "",
-  `Targets: ${metCount} of ${targets.length} met.`,
-  "",
-  ...targetTable(ratios),
-  "",
-  "## Where we lose",
-  "",
-  ...where,
-  "",
-  "## Conditions",
-  "",
-  ...conditions,
-  "",
-  "## Reproduce",
-  "",
-  "`deno task bench:report` measures everything again (several minutes a",
-  "run, 3 runs by default; `--runs 1` for a quick look) and rewrites this page",
-  "and [bench/RESULTS.md](../bench/RESULTS.md), which lists every figure",
-  "with the value of each run. `deno task bench` runs the same benches",
-  "under `deno bench`, for a look by hand.",
-  "",
+  ...part("Figures", ...summaryTable(ratios), "", ...otherLines(ratios)),
+  ...targetPart,
+  ...wherePart,
+  ...conditionPart,
+  ...part(
+    "Reproduce",
+    "`deno task bench:report` measures everything again (several minutes a",
+    "run, 3 runs by default; `--runs 1` for a quick look) and rewrites this page",
+    "and [bench/RESULTS.md](../bench/RESULTS.md), which lists every figure",
+    "with the value of each run. `deno task bench` runs the same benches",
+    "under `deno bench`, for a look by hand.",
+  ),
 ].join("\n");
 if (DRY) {
   console.log(results);
