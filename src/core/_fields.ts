@@ -207,6 +207,17 @@ export function isRenderable(part: unknown, kind: PartKind): boolean {
   if (!maybe(fields.trim, "boolean")) return false;
   if (!maybe(fields.literal, "boolean")) return false;
   if (kind === "section" && !maybe(fields.complete, "boolean")) return false;
+  if (!maybe(fields.owner, "string") || !maybe(fields.layer, "string")) {
+    return false;
+  }
+  const shadows = fields.shadows;
+  if (shadows !== undefined) {
+    if (typeof shadows !== "object" || shadows === null) return false;
+    const held = shadows as Record<string, unknown>;
+    if (!maybe(held.owner, "string") || !maybe(held.layer, "string")) {
+      return false;
+    }
+  }
   const list = fields.list;
   if (list === undefined) return true;
   if (typeof list !== "object" || list === null || Array.isArray(list)) {
