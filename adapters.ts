@@ -40,7 +40,16 @@ export * from "./src/adapters/bedrock.ts";
 export * from "./src/adapters/gemini.ts";
 export type * from "./src/adapters/json.ts";
 export * from "./src/adapters/openai.ts";
-export * from "./src/adapters/plan.ts";
+export {
+  type AdapterOptions,
+  type CacheChoice,
+  type CacheOptions,
+  type CachePlan,
+  type CacheReason,
+  planCache,
+  type PlanCacheOptions,
+  type SystemBlock,
+} from "./src/adapters/plan.ts";
 export {
   ANTHROPIC,
   BEDROCK,

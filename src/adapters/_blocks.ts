@@ -5,11 +5,7 @@
  * @module
  */
 
-import type {
-  PromptAssembly,
-  RenderedStep,
-  StepBlock,
-} from "../core/types.ts";
+import type { PromptAssembly, RenderedStep, StepBlock } from "../core/types.ts";
 import { assemblyBlocks } from "../render/_blocks.ts";
 
 /** Whether a source is a rendered step rather than an assembly. */

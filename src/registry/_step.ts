@@ -191,7 +191,9 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
   // The blocks stand while every part of the prompt does, text and all.
   let blocks = last?.step.blocks;
   for (let t = from; blocks !== undefined && t < to; t++) {
-    if (texts[t] === undefined || parts[t] !== last!.parts[t]) blocks = undefined;
+    if (texts[t] === undefined || parts[t] !== last!.parts[t]) {
+      blocks = undefined;
+    }
   }
   const prompt = render("section", from, to);
   const cut = last?.cut.slice() ?? [];

@@ -87,7 +87,12 @@ export function piecesOf(
   // Where each piece starts; each ends where the next starts (a list's
   // footer is its last item's).
   const starts: { at: number; piece: Omit<Piece, "text"> }[] = [];
-  const mark = (span: WalkSpan, at: number, path: string, inherited: number) => {
+  const mark = (
+    span: WalkSpan,
+    at: number,
+    path: string,
+    inherited: number,
+  ) => {
     const item = span.part;
     const level = Math.max(inherited, rank(item.stability));
     const name = path + item.name;
