@@ -21,6 +21,7 @@ import {
 } from "../../mod.ts";
 import { isRegistrySchema } from "../core/tools.ts";
 import { assemblyBlocks } from "../render/_blocks.ts";
+import { BoundedCache } from "../render/_bounded_cache.ts";
 import { isStep } from "./_blocks.ts";
 import { type ToolEntry, toolEntry, toolTokens } from "./_counts.ts";
 import {
@@ -63,7 +64,9 @@ export interface Shape<R extends Request> {
 
 /** A request's fields with their plan, shared by steps with the same parts. */
 interface Shared<F> {
+  readonly blocks: readonly StepBlock[];
   readonly tools: readonly ToolSchema[];
+  readonly entries: readonly ToolEntry[];
   readonly settings: Settings;
   readonly extra: unknown;
   readonly plan: CachePlan;
@@ -81,13 +84,15 @@ interface Known<R> {
   readonly result: R;
 }
 
-/** How many option sets a blocks array keeps requests for. */
+/** How many requests a blocks array (or a prompt text) keeps. */
 const SHARED_PER_BLOCKS = 8;
 
 /** One adapter's memory: weak, so a step's go when it does. */
 export class Adapter<R extends Request> {
   readonly #results = new WeakMap<RenderedStep, Known<unknown>>();
   readonly #shared = new WeakMap<readonly StepBlock[], Shared<Fields<R>>[]>();
+  /** An assembly's, by its prompt's text: bounded like the parse cache. */
+  readonly #byText = new BoundedCache<Shared<Fields<R>>[]>();
 
   constructor(
     readonly profile: ProviderProfile,
@@ -102,8 +107,18 @@ export class Adapter<R extends Request> {
   ): R {
     const settings = settingsOf(options, this.profile);
     if (!isStep(source)) {
-      const { blocks } = assemblyBlocks(source);
-      const shared = this.#build(blocks, source.tools, settings, extra);
+      const { prompt, blocks } = assemblyBlocks(source);
+      const entries = source.tools.map(toolEntry);
+      const list = this.#byText.get(prompt);
+      let shared = list?.find((known) =>
+        sameBlocks(known.blocks, blocks) &&
+        sameEntries(known.entries, entries) && known.extra === extra &&
+        sameSettings(known.settings, settings)
+      );
+      if (shared === undefined) {
+        shared = this.#build(blocks, source.tools, entries, settings, extra);
+        this.#byText.set(prompt, kept(list?.slice(), shared));
+      }
       return this.#result(shared, renderContext(source));
     }
     const known = this.#results.get(source);
@@ -115,54 +130,44 @@ export class Adapter<R extends Request> {
     ) return known.result as R;
     const { prompt, tools, blocks, context } = source;
     const fixed = fixedBlocks(blocks, prompt) && fixedTools(tools);
-    let shared = fixed ? this.#find(blocks, tools, settings, extra) : undefined;
+    if (!fixed) {
+      const entries = tools.map(toolEntry);
+      const shared = this.#build(blocks, tools, entries, settings, extra);
+      return this.#result(shared, context);
+    }
+    // The same tools array, or fresh copies of the same tools.
+    let entries: readonly ToolEntry[] | undefined;
+    const list = this.#shared.get(blocks);
+    let shared = list?.find((known) =>
+      known.extra === extra && sameSettings(known.settings, settings) &&
+      (known.tools === tools ||
+        sameEntries(known.entries, entries ??= tools.map(toolEntry)))
+    );
     if (shared === undefined) {
-      shared = this.#build(blocks, tools, settings, extra);
-      if (fixed) this.#keep(blocks, shared);
+      entries ??= tools.map(toolEntry);
+      shared = this.#build(blocks, tools, entries, settings, extra);
+      this.#shared.set(blocks, kept(list, shared));
     }
     const result = this.#result(shared, context);
-    if (fixed) {
-      this.#results.set(source, {
-        prompt,
-        tools,
-        blocks,
-        context,
-        settings,
-        extra,
-        result,
-      });
-    }
+    this.#results.set(source, {
+      prompt,
+      tools,
+      blocks,
+      context,
+      settings,
+      extra,
+      result,
+    });
     return result;
-  }
-
-  #find(
-    blocks: readonly StepBlock[],
-    tools: readonly ToolSchema[],
-    settings: Settings,
-    extra: unknown,
-  ): Shared<Fields<R>> | undefined {
-    for (const shared of this.#shared.get(blocks) ?? []) {
-      if (
-        shared.tools === tools && shared.extra === extra &&
-        sameSettings(shared.settings, settings)
-      ) return shared;
-    }
-    return undefined;
-  }
-
-  #keep(blocks: readonly StepBlock[], shared: Shared<Fields<R>>): void {
-    const list = this.#shared.get(blocks) ?? [];
-    if (list.push(shared) > SHARED_PER_BLOCKS) list.shift();
-    this.#shared.set(blocks, list);
   }
 
   #build(
     blocks: readonly StepBlock[],
     tools: readonly ToolSchema[],
+    entries: readonly ToolEntry[],
     settings: Settings,
     extra: unknown,
   ): Shared<Fields<R>> {
-    const entries = tools.map(toolEntry);
     const count = settings.count;
     const tokens = entries.map((entry) => toolTokens(count, entry));
     const plan = planFrom(blocks, tokens, settings);
@@ -174,7 +179,8 @@ export class Adapter<R extends Request> {
       return ttl === "1h" ? { type, ttl } : { type };
     };
     const fields = this.shape.build(plan, blocks, entries, mark, extra);
-    return { tools, settings, extra, plan, fields: Object.freeze(fields) };
+    const frozen = Object.freeze(fields);
+    return { blocks, tools, entries, settings, extra, plan, fields: frozen };
   }
 
   /**
@@ -190,6 +196,47 @@ export class Adapter<R extends Request> {
     }
     return Object.freeze(result) as unknown as R;
   }
+}
+
+/** A list of requests with one more, the oldest dropped past the bound. */
+function kept<T>(list: T[] | undefined, one: T): T[] {
+  const out = list ?? [];
+  if (out.push(one) > SHARED_PER_BLOCKS) out.shift();
+  return out;
+}
+
+/** Whether two tool lists hold the same tools: the same entries, or equal. */
+function sameEntries(
+  a: readonly ToolEntry[],
+  b: readonly ToolEntry[],
+): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [a[i]!, b[i]!];
+    if (x !== y && (x.name !== y.name || x.json !== y.json)) return false;
+  }
+  return true;
+}
+
+/** Whether two blocks lists say the same: texts, stabilities, parts, spans. */
+function sameBlocks(
+  a: readonly StepBlock[],
+  b: readonly StepBlock[],
+): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [a[i]!, b[i]!];
+    if (x.text !== y.text || x.stability !== y.stability) return false;
+    if (x.parts.length !== y.parts.length) return false;
+    for (let k = 0; k < x.parts.length; k++) {
+      const [s, t] = [x.spans[k]!, y.spans[k]!];
+      if (
+        x.parts[k] !== y.parts[k] || s.start !== t.start || s.end !== t.end ||
+        s.owner !== t.owner || s.layer !== t.layer
+      ) return false;
+    }
+  }
+  return true;
 }
 
 /** Blocks arrays checked to join to their prompt and to stay as they are. */
@@ -209,12 +256,12 @@ function fixedBlocks(blocks: readonly StepBlock[], prompt: string): boolean {
     const ok = typeof block === "object" && block !== null &&
       typeof block.text === "string" && STABILITIES.has(block.stability) &&
       Array.isArray(block.parts) && Array.isArray(block.spans);
-    if (!ok) throw badBlocks("holds a block that is not a StepBlock");
+    if (!ok) throw badBlocks("hold a block that is not a StepBlock");
     text += block.text;
     frozen &&= Object.isFrozen(block) && Object.isFrozen(block.parts) &&
       Object.isFrozen(block.spans);
   }
-  if (text !== prompt) throw badBlocks("does not join to its prompt");
+  if (text !== prompt) throw badBlocks("do not join to its prompt");
   if (frozen) FIXED_BLOCKS.set(blocks, prompt);
   return frozen;
 }
