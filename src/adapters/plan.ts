@@ -301,6 +301,20 @@ export function sameSettings(a: Settings, b: Settings): boolean {
     a.ttl === b.ttl;
 }
 
+/** What a plan left for the host's message breakpoints. */
+export interface Reserved {
+  /** Breakpoints left for the messages: 0 with `cache: false`. */
+  readonly slots: number;
+  /** The TTL of the plan's breakpoints. */
+  readonly ttl: "5m" | "1h";
+}
+const RESERVED = new WeakMap<CachePlan, Reserved>();
+
+/** What a plan left for the messages; `undefined` for one not planned here. */
+export function reservedBy(plan: CachePlan): Reserved | undefined {
+  return RESERVED.get(plan);
+}
+
 /** The plan for blocks and the tools' tokens, frozen. */
 export function planFrom(
   source: readonly StepBlock[],
@@ -318,6 +332,8 @@ export function planFrom(
     spans: block.spans,
   }));
   const notes: string[] = [];
+  const breakpoints = settings.off ? 0 : profile.breakpoints;
+  const slots = Math.min(reserve, breakpoints);
   if (!matched) {
     notes.push(
       `${
@@ -370,6 +386,7 @@ export function planFrom(
     choices,
     notes,
   };
+  RESERVED.set(plan, { slots, ttl });
   const open = choices.filter((choice) => choice.reason !== "after-step");
   const stable = open.at(-1)?.tokens ?? 0;
   if (settings.off || profile.breakpoints === 0) {
