@@ -133,7 +133,7 @@ export interface OpenAIResponsesRequest {
  *   variables: {},
  * });
  * assert.deepEqual(messages, [{ role: "system", content: "You are a coding agent." }]);
- * assert.equal(tools[0]?.function.name, "bash");
+ * assert.equal(tools?.[0]?.function.name, "bash");
  * ```
  */
 export function toOpenAIChat(
