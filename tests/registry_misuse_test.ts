@@ -18,12 +18,14 @@ import {
   type PromptItem,
   type PromptSection,
   renderContext,
+  type RenderedStep,
   renderPrompt,
   SystemPrompt,
   TOOL_ORDER_REST,
   type ToolSchema,
 } from "../mod.ts";
 import { toolLayer, toolOwner } from "../inspect.ts";
+import { stepBlocks } from "../src/adapters/_blocks.ts";
 
 const tool = (name: string, description = `${name} tool`): ToolSchema => ({
   name,
@@ -36,7 +38,7 @@ async function expected<C>(
   prompt: SystemPrompt<C>,
   context: C = {} as C,
   layer?: string,
-): Promise<{ prompt: string; tools: ToolSchema[]; context: string }> {
+): Promise<RenderedStep> {
   const assembly = await prompt.assemble(
     ...[context, layer === undefined ? {} : { layer }] as AssembleArgs<C>,
   );
@@ -44,6 +46,7 @@ async function expected<C>(
     prompt: renderPrompt(assembly),
     tools: assembly.tools,
     context: renderContext(assembly),
+    blocks: stepBlocks(assembly),
   };
 }
 
@@ -637,7 +640,8 @@ describe("layers", () => {
     assert.equal(step.prompt, "Old.");
     assert.deepEqual(step.tools.map((t) => t.name), ["grep"]);
     const next = await prompt.render({}, { layer: "sub", agent: "sub" });
-    assert.deepEqual(next, { prompt: "New.", tools: [], context: "" });
+    assert.deepEqual(next, await expected(prompt, {}, "sub"));
+    assert.equal(next.prompt, "New.");
   });
 
   it("lets registrations and disposals made mid-assembly affect only later assemblies (regression)", async () => {
@@ -780,6 +784,7 @@ describe("layers", () => {
               prompt: renderPrompt(a),
               tools: a.tools,
               context: renderContext(a),
+              blocks: stepBlocks(a),
             };
           }));
           for (let i = 0; i < calls.length; i++) {
