@@ -8,6 +8,7 @@ import {
   type ToolSchema,
 } from "../mod.ts";
 import { toolOwner } from "../inspect.ts";
+import { stepBlocks } from "../src/adapters/_blocks.ts";
 
 const tool = (name: string): ToolSchema => ({
   name,
@@ -37,10 +38,12 @@ describe("SystemPrompt.render()", () => {
     const state = { branch: "main", clock: "9:00", tools: [tool("bash")] };
     const prompt = host(state);
     const assembly = await prompt.assemble();
-    assert.deepEqual(await prompt.render(), {
+    const step = await prompt.render();
+    assert.deepEqual({ ...step, blocks: step.blocks }, {
       prompt: renderPrompt(assembly),
       tools: assembly.tools,
       context: renderContext(assembly),
+      blocks: stepBlocks(assembly),
     });
   });
 
@@ -205,12 +208,14 @@ describe("SystemPrompt.render()", () => {
               off();
               off = undefined;
             }
-            const rendered = await prompt.render({}, { agent: step.agent });
+            const step_ = await prompt.render({}, { agent: step.agent });
+            const rendered = { ...step_, blocks: step_.blocks };
             const assembly = await prompt.assemble();
             assert.deepEqual(rendered, {
               prompt: renderPrompt(assembly),
               tools: assembly.tools,
               context: renderContext(assembly),
+              blocks: stepBlocks(assembly),
             });
           }
         },

@@ -144,3 +144,12 @@ export function toolLayer(tool: ToolSchema): string | undefined {
 export function toolStability(tool: ToolSchema): ToolStability | undefined {
   return provenanceOf(tool)?.stability;
 }
+
+/**
+ * Whether a value is a schema the registry copied and froze, deeply: its
+ * content is fixed for good, so its identity may stand for it.
+ */
+export function isRegistrySchema(value: unknown): boolean {
+  return typeof value === "object" && value !== null &&
+    Object.isFrozen(value) && Object.hasOwn(value, PROVENANCE);
+}
