@@ -25,6 +25,8 @@ import {
   toolRows,
 } from "./_page_sidebar.ts";
 import { markChanges, type PageSpan, pageSpans } from "./_page_spans.ts";
+import { SESSION_STYLE, sessionHtml, sessionOf } from "./_page_session.ts";
+import type { LedgerSummary } from "../adapters/cache_report.ts";
 import { type Marker, marker, Owners, textHtml } from "./_page_text.ts";
 
 /**
@@ -74,6 +76,12 @@ export interface InspectorPageOptions {
    */
   breakpoints?: readonly InspectorBreakpoint[];
   /**
+   * A session from a cache ledger (`ledger.summary()`, or the ledger): the
+   * page adds a bar a step of the share read from cache, each miss with
+   * its cause and owner, and the cost of the misses per owner.
+   */
+  session?: LedgerSummary | { summary(): LedgerSummary };
+  /**
    * The page's title.
    * @default {"System prompt"}
    */
@@ -94,7 +102,13 @@ function checkedOptions(
   if (typeof options !== "object" || options === null) {
     throw fail({ state: "options must be an object", got: options });
   }
-  const { title, breakpoints } = options;
+  const { title, breakpoints, session } = options;
+  if (session !== undefined && sessionOf(session) === undefined) {
+    throw fail({
+      state: "session must be a cache ledger or its summary()",
+      got: session,
+    });
+  }
   if (title !== undefined && typeof title !== "string") {
     throw fail({ state: "title must be a string", got: title });
   }
@@ -248,6 +262,9 @@ export function inspectorPage(
     withContext,
   });
   const breakSection = comparison?.prefixBreak?.section;
+  const session = options.session === undefined
+    ? undefined
+    : sessionOf(options.session);
 
   return `<!doctype html>
 <html lang="en">
@@ -256,7 +273,9 @@ export function inspectorPage(
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>${PAGE_STYLE}${ownerColours(owners)}
+<style>${PAGE_STYLE}${session === undefined ? "" : SESSION_STYLE}${
+    ownerColours(owners)
+  }
 </style>
 </head>
 <body>
@@ -276,6 +295,7 @@ ${changes ?? ""}<h2>System prompt</h2>
     textHtml(spans, { markers, owners, breakSection })
   }</pre>
 ${contextHtml}
+${session === undefined ? "" : sessionHtml(session)}
 </main>
 <aside>
 <section><h2>Span</h2><dl id="details"><dt>hover</dt><dd>a span of the prompt to see its section, item, layer, owner, what it shadows and its tokens</dd></dl></section>

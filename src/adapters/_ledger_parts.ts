@@ -1,0 +1,319 @@
+/**
+ * A step's cached prefix as the ledger sees it: every tool and system part
+ * in the provider's order, each with its owner, layer, stability, tokens,
+ * content hash and the hash of the whole prefix through it; and where the
+ * plan put its breakpoints.
+ *
+ * Until every plan block carries its parts' owners (`spans`), the owners of
+ * an assembly's parts are read with `explainPrompt`, cut the way the plan
+ * cuts blocks.
+ *
+ * @module
+ */
+
+import type {
+  PromptAssembly,
+  RenderedStep,
+  Stability,
+  ToolSchema,
+} from "../../mod.ts";
+import { PromptError } from "../../mod.ts";
+import { explainPrompt } from "../../inspect.ts";
+import { toolLayer, toolOwner } from "../core/tools.ts";
+import type { CachePlan } from "./plan.ts";
+import { ANTHROPIC, BEDROCK, GEMINI, OPENAI } from "./profiles.ts";
+
+/** One tool or system part of the prefix. */
+export interface PrefixPart {
+  kind: "tool" | "section";
+  /** A tool's or section's name; a list item's path (`"skills/git"`). */
+  name: string;
+  owner?: string;
+  layer?: string;
+  stability: Stability;
+  tokens: number;
+  /** Hash of its content. */
+  hash: string;
+  /** Hash of the prefix through it. */
+  prefix: string;
+  /** Tokens of the prefix through it. */
+  end: number;
+  /** Content blocks of the request through it (tools and system blocks). */
+  blocks: number;
+}
+
+/** A breakpoint: after part `index`. */
+export interface PrefixBreakpoint {
+  index: number;
+  ttl: "5m" | "1h";
+}
+
+/** A step's prefix. */
+export interface StepPrefix {
+  provider: string;
+  parts: PrefixPart[];
+  breakpoints: PrefixBreakpoint[];
+  /** Tokens the plan expects later steps to read: 0 where it caches nothing. */
+  expected: number;
+  minTokens: number;
+  /** Whether the provider caches by itself (no breakpoints). */
+  automatic: boolean;
+}
+
+interface SystemPart {
+  name: string;
+  owner?: string;
+  layer?: string;
+  stability: Stability;
+  text: string;
+}
+
+const ORDERS: Readonly<Record<string, readonly string[]>> = {
+  anthropic: ANTHROPIC.order,
+  bedrock: BEDROCK.order,
+  openai: OPENAI.order,
+  gemini: GEMINI.order,
+};
+
+/** The request's plan, or a PromptError: it must be an adapter's result. */
+export function planOf(request: unknown): CachePlan {
+  const plan = (request as { plan?: Partial<CachePlan> } | null)?.plan;
+  if (
+    typeof plan !== "object" || plan === null ||
+    typeof plan.provider !== "string" || !Array.isArray(plan.blocks) ||
+    !Array.isArray(plan.choices) || !Array.isArray(plan.toolTokens)
+  ) {
+    throw new PromptError(
+      "invalid-value",
+      "Cannot record a step: request must be an adapter's result, with its plan (request.plan)",
+    );
+  }
+  return plan as CachePlan;
+}
+
+/** The step's prefix in the provider's order. */
+export function stepPrefix(
+  step: PromptAssembly | RenderedStep,
+  plan: CachePlan,
+  count: (text: string) => number,
+): StepPrefix {
+  const tools = Array.isArray(step?.tools) ? step.tools : [];
+  if (tools.length !== plan.toolTokens.length) {
+    throw new PromptError(
+      "invalid-value",
+      `Cannot record a step: the step has ${tools.length} tools, its request ${plan.toolTokens.length}; pass the step the request was made from`,
+    );
+  }
+  const system = systemParts(step, plan, count);
+  const order = ORDERS[plan.provider] ?? ANTHROPIC.order;
+  const parts: PrefixPart[] = [];
+  const lastOfBlock = new Map<"tools" | number, number>();
+  let prefix = "";
+  let end = 0;
+  let blocks = 0;
+  const push = (part: Omit<PrefixPart, "prefix" | "end" | "blocks">) => {
+    prefix = hash(prefix + "\u0000" + part.hash);
+    end += part.tokens;
+    parts.push({ ...part, prefix, end, blocks });
+  };
+  for (const what of order) {
+    if (what === "tools") {
+      tools.forEach((tool, i) => {
+        blocks++;
+        push({
+          kind: "tool",
+          name: String(tool.name),
+          ...defined(toolOwner(tool), toolLayer(tool)),
+          stability: "static",
+          tokens: plan.toolTokens[i]!,
+          hash: hash(toolText(tool)),
+        });
+      });
+      if (tools.length > 0) lastOfBlock.set("tools", parts.length - 1);
+    } else if (what === "system") {
+      system.forEach((inBlock, i) => {
+        blocks++;
+        for (const part of inBlock) push(part);
+        lastOfBlock.set(i, parts.length - 1);
+      });
+    }
+  }
+  const breakpoints: PrefixBreakpoint[] = [];
+  let expected = 0;
+  const automatic = plan.choices.some((c) => c.reason === "automatic");
+  for (const choice of plan.choices) {
+    const index = lastOfBlock.get(choice.after);
+    if (index === undefined) continue;
+    if (choice.chosen) {
+      breakpoints.push({ index, ttl: choice.ttl ?? "5m" });
+      expected = Math.max(expected, parts[index]!.end);
+    } else if (automatic && choice.reason === "automatic") {
+      expected = Math.max(expected, parts[index]!.end);
+    }
+  }
+  if (automatic && expected < plan.minTokens) expected = 0;
+  return {
+    provider: plan.provider,
+    parts,
+    breakpoints,
+    expected,
+    minTokens: plan.minTokens,
+    automatic,
+  };
+}
+
+/** Each plan block's parts, with tokens that sum to the block's. */
+function systemParts(
+  step: PromptAssembly | RenderedStep,
+  plan: CachePlan,
+  count: (text: string) => number,
+): (Omit<PrefixPart, "prefix" | "end" | "blocks">)[][] {
+  const pieces = partsOfStep(step, plan);
+  const result: (Omit<PrefixPart, "prefix" | "end" | "blocks">)[][] = [];
+  let cursor = 0;
+  let offset = 0;
+  for (const block of plan.blocks) {
+    const inBlock: SystemPart[] = [];
+    let need = block.text.length;
+    while (need > 0 && cursor < pieces.length) {
+      const piece = pieces[cursor]!;
+      const take = piece.text.slice(offset, offset + need);
+      inBlock.push({ ...piece, text: take });
+      need -= take.length;
+      offset += take.length;
+      if (offset >= piece.text.length) [cursor, offset] = [cursor + 1, 0];
+    }
+    const counts = inBlock.map((part) => Math.max(1, count(part.text)));
+    const sum = counts.reduce((a, b) => a + b, 0);
+    let seen = 0;
+    let given = 0;
+    result.push(inBlock.map((part, i) => {
+      seen += counts[i]!;
+      const upTo = Math.round(block.tokens * seen / sum);
+      const tokens = upTo - given;
+      given = upTo;
+      return {
+        kind: "section" as const,
+        name: part.name,
+        ...defined(part.owner, part.layer),
+        stability: part.stability,
+        tokens,
+        hash: hash(part.text),
+      };
+    }));
+  }
+  return result;
+}
+
+/** The step's system parts in order; their texts join to the prompt. */
+function partsOfStep(
+  step: PromptAssembly | RenderedStep,
+  plan: CachePlan,
+): SystemPart[] {
+  // Blocks that name their parts' owners (the wire's plan) need nothing more.
+  const spanned = plan.blocks.every((b) =>
+    Array.isArray((b as { spans?: unknown }).spans) &&
+    Array.isArray((b as { parts?: unknown }).parts)
+  );
+  if (spanned) {
+    return plan.blocks.flatMap((block) => {
+      const { parts, spans } = block as unknown as {
+        parts: string[];
+        spans: { owner?: string; layer?: string; start: number; end: number }[];
+      };
+      return spans.map((span, i) => ({
+        name: parts[i] ?? "",
+        ...defined(span.owner, span.layer),
+        stability: block.stability,
+        text: block.text.slice(span.start, span.end),
+      }));
+    });
+  }
+  if (!("sections" in step) || !Array.isArray(step.sections)) {
+    return plan.blocks.map((block) => ({
+      name: block.sections.join("+"),
+      stability: block.stability,
+      text: block.text,
+    }));
+  }
+  const { contexts: _contexts, ...prompt } = step;
+  const { text, sections } = explainPrompt(prompt);
+  const cuts: (Omit<SystemPart, "text"> & { from: number })[] = [];
+  const rank = { static: 0, session: 1, step: 2 };
+  const declared = new Map(
+    step.sections.map((s) => [s.name, s.stability ?? "static"]),
+  );
+  for (const section of sections) {
+    const own = declared.get(section.name) ?? "static";
+    const from = cuts.length === 0 ? 0 : section.separatorStart;
+    const base = {
+      name: section.name,
+      ...defined(section.owner, section.layer),
+    };
+    const items = section.items ?? [];
+    if (items.every((item) => rank[item.stability] <= rank[own])) {
+      cuts.push({ ...base, stability: section.stability, from });
+      continue;
+    }
+    cuts.push({ ...base, stability: own, from });
+    for (const item of items) {
+      cuts.push({
+        name: `${section.name}/${item.name}`,
+        ...defined(item.owner, item.layer),
+        stability: rank[item.stability] > rank[own] ? item.stability : own,
+        from: item.separatorStart,
+      });
+    }
+  }
+  return cuts.map(({ from, ...part }, i) => ({
+    ...part,
+    text: text.slice(from, cuts[i + 1]?.from ?? text.length),
+  })).filter((part) => part.text !== "");
+}
+
+function defined(
+  owner: string | undefined,
+  layer: string | undefined,
+): { owner?: string; layer?: string } {
+  const out: { owner?: string; layer?: string } = {};
+  if (owner !== undefined) out.owner = owner;
+  if (layer !== undefined) out.layer = layer;
+  return out;
+}
+
+/** What of a tool the provider sees: name, description, parameters. */
+export function toolText(tool: ToolSchema): string {
+  try {
+    return JSON.stringify([tool.name, tool.description, tool.parameters]);
+  } catch (error) {
+    throw new PromptError(
+      "invalid-value",
+      `Cannot record a step: the parameters of tool "${
+        String(tool.name)
+      }" cannot be written as JSON`,
+      { tool: String(tool.name), cause: error },
+    );
+  }
+}
+
+/**
+ * A 53-bit content hash (cyrb53) as 14 hex digits: fast and synchronous,
+ * for telling parts apart; not a cryptographic hash.
+ */
+export function hash(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^
+    Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^
+    Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(
+    14,
+    "0",
+  );
+}
