@@ -43,6 +43,7 @@ export interface Simulated<U> {
 }
 
 interface Entry {
+  blocks: string[];
   lastUse: number;
   ttl: number;
   evicted: boolean;
@@ -53,6 +54,7 @@ const MINUTE = 60_000;
 /** The Anthropic Messages API's prompt cache, simulated. */
 export class AnthropicCache {
   #entries = new Map<string, Entry>();
+  #counts = new Map<string, number>();
   #last = new Map<string, { model: string; blocks: string[] }>();
   constructor(
     readonly count: (text: string) => number,
@@ -99,7 +101,11 @@ export class AnthropicCache {
     }
     const ends: number[] = [];
     let total = 0;
-    for (const block of blocks) ends.push(total += this.count(block));
+    for (const block of blocks) {
+      let n = this.#counts.get(block);
+      if (n === undefined) this.#counts.set(block, n = this.count(block));
+      ends.push(total += n);
+    }
     const keys = blocks.map((_, i) =>
       model + "\u0000" + blocks.slice(0, i + 1).join("\u0001")
     );
@@ -143,13 +149,29 @@ export class AnthropicCache {
       else if (previous.model !== model) truth = "model-changed";
       else {
         truth = "prefix-changed";
+        // The first block that differs from the agent's previous request;
+        // where the read went past it, from the cached prefix it shares
+        // the most with.
         block = blocks.findIndex((b, i) => previous.blocks[i] !== b);
         if (block < 0) block = blocks.length;
+        if (hit >= block) {
+          block = -1;
+          for (const [k, entry] of this.#entries) {
+            if (!k.startsWith(model + "\u0000")) continue;
+            if (at - entry.lastUse > entry.ttl) continue;
+            let n = 0;
+            while (n < entry.blocks.length && entry.blocks[n] === blocks[n]) {
+              n++;
+            }
+            block = Math.max(block, n);
+          }
+        }
       }
     }
     if (hit >= 0) this.#entries.get(keys[hit]!)!.lastUse = at;
     for (const c of points) {
       this.#entries.set(keys[c]!, {
+        blocks: blocks.slice(0, c + 1),
         lastUse: at,
         ttl: ttlOf(c),
         evicted: false,

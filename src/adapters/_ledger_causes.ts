@@ -81,6 +81,9 @@ function usesOf(
   return uses;
 }
 
+const latest = (uses: Use[]): Use | undefined =>
+  uses.reduce<Use | undefined>((a, u) => (a && a.at >= u.at ? a : u), undefined);
+
 const model = (r: { model?: string }) =>
   r.model === undefined ? {} : { model: r.model };
 
@@ -103,11 +106,11 @@ function readableOf(
       );
       if (!reach) continue;
     }
-    for (const use of usesOf(part.prefix, j, before)) {
-      if (!use.cached || use.model !== x.model) continue;
-      const life = lifeOf(x.prefix, use.ttl, automatic);
-      if (x.at - use.at <= life.min) best = Math.max(best, part.end);
-    }
+    // The latest use of the prefix sets its TTL.
+    const use = latest(usesOf(part.prefix, j, before).filter((u) => u.model === x.model));
+    if (use === undefined || !use.cached) continue;
+    const life = lifeOf(x.prefix, use.ttl, automatic);
+    if (x.at - use.at <= life.min) best = Math.max(best, part.end);
   }
   return best >= x.prefix.minTokens ? best : 0;
 }
@@ -127,6 +130,46 @@ function snap(x: StepPrefix, read: number): number {
     }
   }
   return read >= x.expected ? x.expected : best;
+}
+
+/**
+ * Of the prefixes cached within their TTL (by the records), the one that
+ * shares the most leading parts with `x`, cut at its breakpoint.
+ */
+function closest(
+  x: Recorded,
+  before: readonly Recorded[],
+  automatic: Lifetime,
+): readonly PrefixPart[] | undefined {
+  let best: { common: number; at: number; parts: PrefixPart[] } | undefined;
+  const mine = x.prefix.parts;
+  for (const r of before) {
+    if (r.model !== x.model) continue;
+    const { parts, breakpoints } = r.prefix;
+    const ends = r.prefix.automatic
+      ? [parts.length - 1]
+      : breakpoints.map((bp) => bp.index);
+    let shared = 0;
+    while (
+      shared < Math.min(parts.length, mine.length) &&
+      parts[shared]!.prefix === mine[shared]!.prefix
+    ) shared++;
+    for (const end of ends) {
+      const use = latest(
+        usesOf(parts[end]!.prefix, end, before).filter((u) =>
+          u.model === x.model
+        ),
+      );
+      if (use === undefined || !use.cached) continue;
+      if (x.at - use.at > lifeOf(x.prefix, use.ttl, automatic).min) continue;
+      const common = Math.min(shared, end + 1);
+      if (
+        best === undefined || common > best.common ||
+        (common === best.common && r.at > best.at)
+      ) best = { common, at: r.at, parts: parts.slice(0, end + 1) };
+    }
+  }
+  return best?.parts;
 }
 
 /** The first part where `x` differs from `prev`. */
@@ -174,15 +217,22 @@ export function findCause(
       (a, r) => (a && a.at > r.at ? a : r),
       undefined,
     );
+  const at = snap(p, x.usage.read);
+  // The change is told against the agent's previous step; where the
+  // provider read past it (another agent cached the changed prefix),
+  // against the cached prefix this one shares the most with.
+  let found = prev && firstChange(prev.prefix.parts, p.parts);
+  if (found !== undefined && found.before < at) {
+    const near = closest(x, before, options.automatic);
+    found = near && firstChange(near, p.parts);
+  }
   // Only a change inside the prefix the plan caches matters to the cache.
-  const found = prev && firstChange(prev.prefix.parts, p.parts);
   const change = found && found.before < p.expected ? found : undefined;
   const lastBp = p.breakpoints.at(-1);
   const ttl = lastBp?.ttl ?? "5m";
   const readable = readableOf(x, before, options.automatic, options.lookback);
   const finding: Finding = { readable, invalidated: 0, ttl };
   if (change !== undefined) finding.change = change;
-  const at = snap(p, x.usage.read);
   if (p.expected === 0 || at >= p.expected) return finding;
   finding.invalidated = p.expected - at;
   const say = (cause: MissCause, detail: string) =>
@@ -211,9 +261,8 @@ export function findCause(
     ? p.parts.findLastIndex((part) => part.end <= p.expected)
     : lastBp!.index;
   const uses = usesOf(p.parts[end]!.prefix, end, before);
-  const same = uses.filter((u) => u.model === x.model && u.cached);
-  if (same.length > 0) {
-    const last = same.reduce((a, u) => (a.at > u.at ? a : u));
+  const last = latest(uses.filter((u) => u.model === x.model));
+  if (last?.cached) {
     const life = lifeOf(p, last.ttl, options.automatic);
     const age = x.at - last.at;
     if (age > life.max) {

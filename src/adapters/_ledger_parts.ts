@@ -183,7 +183,10 @@ function systemParts(
       offset += take.length;
       if (offset >= piece.text.length) [cursor, offset] = [cursor + 1, 0];
     }
-    const counts = inBlock.map((part) => Math.max(1, count(part.text)));
+    // A block of one part needs no count: the plan counted it.
+    const counts = inBlock.length === 1
+      ? [1]
+      : inBlock.map((part) => Math.max(1, count(part.text)));
     const sum = counts.reduce((a, b) => a + b, 0);
     let seen = 0;
     let given = 0;

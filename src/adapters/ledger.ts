@@ -143,6 +143,16 @@ export class CacheLedger {
   #tokens = { expected: 0, read: 0, written: 0, uncached: 0 };
   #owners: Record<string, MissTotals> = {};
   #causes: LedgerSummary["causes"] = {};
+  #counted = new Map<string, number>();
+  /** The counter, remembering up to 512 texts: parts repeat step after step. */
+  #count = (text: string): number => {
+    let n = this.#counted.get(text);
+    if (n === undefined) {
+      if (this.#counted.size >= 512) this.#counted.clear();
+      this.#counted.set(text, n = this.#options.countTokens(text));
+    }
+    return n;
+  };
 
   /**
    * @param options Pricing rows, memory bounds, a token counter, lifetimes.
@@ -242,7 +252,7 @@ export class CacheLedger {
       requestShape(request, plan.provider),
       options.providerMetadata,
     );
-    const prefix = stepPrefix(step, plan, this.#options.countTokens);
+    const prefix = stepPrefix(step, plan, this.#count);
     const recorded: Recorded = { agent, at, prefix, usage: read };
     if (model !== undefined) recorded.model = model;
 
@@ -283,7 +293,7 @@ export class CacheLedger {
     }
 
     this.#keep(recorded);
-    this.#count(report);
+    this.#tally(report);
     if (typeof usage === "object" && usage !== null) {
       this.#seen.set(usage, report);
     }
@@ -318,7 +328,7 @@ export class CacheLedger {
     if (kept.length > this.#options.history) kept.shift();
   }
 
-  #count(report: CacheReport): void {
+  #tally(report: CacheReport): void {
     for (const key of ["expected", "read", "written", "uncached"] as const) {
       this.#tokens[key] += report[key];
     }
