@@ -82,7 +82,10 @@ function usesOf(
 }
 
 const latest = (uses: Use[]): Use | undefined =>
-  uses.reduce<Use | undefined>((a, u) => (a && a.at >= u.at ? a : u), undefined);
+  uses.reduce<Use | undefined>(
+    (a, u) => (a && a.at >= u.at ? a : u),
+    undefined,
+  );
 
 const model = (r: { model?: string }) =>
   r.model === undefined ? {} : { model: r.model };
@@ -107,7 +110,9 @@ function readableOf(
       if (!reach) continue;
     }
     // The latest use of the prefix sets its TTL.
-    const use = latest(usesOf(part.prefix, j, before).filter((u) => u.model === x.model));
+    const use = latest(
+      usesOf(part.prefix, j, before).filter((u) => u.model === x.model),
+    );
     if (use === undefined || !use.cached) continue;
     const life = lifeOf(x.prefix, use.ttl, automatic);
     if (x.at - use.at <= life.min) best = Math.max(best, part.end);
