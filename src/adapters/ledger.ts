@@ -155,6 +155,8 @@ export class CacheLedger {
   };
 
   /**
+   * An empty ledger.
+   *
    * @param options Pricing rows, memory bounds, a token counter, lifetimes.
    * @throws {TypeError} For an option of the wrong type; `invalid-option`
    * for a bound that is not a positive integer.

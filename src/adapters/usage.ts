@@ -273,7 +273,7 @@ export function usageShape(usage: object): UsageShape | undefined {
  *
  * const chat = readUsage({ prompt_tokens: 2000, prompt_tokens_details: { cached_tokens: 1920 } });
  * assert.deepEqual([chat.shape, chat.read, chat.uncached], ["openai-chat", 1920, 80]);
- * assert.throws(() => readUsage({ tokens: 3 }), { code: "invalid-value" });
+ * assert.throws(() => readUsage({ tokens: 3 } as never), { code: "invalid-value" });
  * ```
  */
 export function readUsage(

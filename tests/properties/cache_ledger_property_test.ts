@@ -28,8 +28,7 @@ interface State {
   rules: string;
 }
 
-/** The parts in the provider's prefix order (tools first for Anthropic). */
-const ORDER = ["tool:t0", "tool:t1", "tool:t2", "persona", "rules", "notes"];
+/** Each part's owner. */
 const OWNER: Record<string, string> = {
   "tool:t0": "mcp:a",
   "tool:t1": "mcp:a",
