@@ -245,6 +245,45 @@ describe("CacheLedger.record", () => {
     assert.equal(ledger.summary().steps, 0);
   });
 
+  it("refuses a missing step and a usage whose fields throw, with the thrown value as the cause", () => {
+    const ledger = new CacheLedger();
+    const a = assembly();
+    const request = toAnthropic(a);
+    assert.throws(
+      () => ledger.record(null as never, { request, usage: write(1) }),
+      { code: "invalid-value", message: /step must be the assembly/ },
+    );
+    const boom = new Proxy({}, {
+      has: (_, key) => key === "input_tokens",
+      get: () => {
+        throw "boom";
+      },
+    });
+    assert.throws(
+      () => ledger.record(a, { request, usage: boom as never }),
+      (e: unknown) => {
+        assert.ok(e instanceof PromptError);
+        assert.equal(e.code, "invalid-value");
+        assert.equal(e.cause, "boom");
+        return true;
+      },
+    );
+    const getter = Object.defineProperty(
+      { input_tokens: 3 },
+      "cache_read_input_tokens",
+      {
+        get() {
+          throw new Error("no");
+        },
+      },
+    );
+    assert.throws(() => ledger.record(a, { request, usage: getter as never }), {
+      code: "invalid-value",
+      message: /reading a field threw/,
+    });
+    assert.equal(ledger.summary().steps, 0);
+  });
+
   it("refuses a time that is not a finite number or a Date, and options of the wrong type", () => {
     const ledger = new CacheLedger();
     const a = assembly();

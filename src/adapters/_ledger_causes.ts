@@ -11,17 +11,19 @@ import type {
   MissCause,
   PrefixChange,
 } from "./cache_report.ts";
-import type { CacheUsage } from "./usage.ts";
 import type { PrefixPart, StepPrefix } from "./_ledger_parts.ts";
+import {
+  closest,
+  latest,
+  lifeOf,
+  readableOf,
+  type Recorded,
+  usesOf,
+} from "./_ledger_uses.ts";
 
-/** One recorded step, as the ledger keeps it. */
-export interface Recorded {
-  agent: string;
-  at: number;
-  model?: string;
-  prefix: StepPrefix;
-  usage: CacheUsage;
-}
+export type { Recorded };
+
+const MINUTE = 60_000;
 
 export interface Finding {
   readable: number;
@@ -31,93 +33,6 @@ export interface Finding {
   invalidated: number;
   /** The TTL of the breakpoint whose prefix was written again. */
   ttl: "5m" | "1h";
-}
-
-const MINUTE = 60_000;
-const TTL_MS = { "5m": 5 * MINUTE, "1h": 60 * MINUTE } as const;
-
-/** What the provider's TTL says of an entry last used `age` ms ago. */
-function lifeOf(
-  x: StepPrefix,
-  ttl: "5m" | "1h",
-  automatic: Lifetime,
-): Lifetime {
-  if (x.automatic) return automatic;
-  return { min: TTL_MS[ttl], max: TTL_MS[ttl] };
-}
-
-/** Whether a step's usage shows the provider cached its prefix at all. */
-const cachedAny = (r: Recorded) =>
-  r.usage.read + r.usage.written > 0 || r.prefix.automatic;
-
-/** The last use of the prefix `hash` (through a breakpoint, or any prefix for automatic caching) before `x`. */
-interface Use {
-  at: number;
-  model?: string;
-  ttl: "5m" | "1h";
-  cached: boolean;
-}
-
-function usesOf(
-  hash: string,
-  index: number,
-  before: readonly Recorded[],
-): Use[] {
-  const uses: Use[] = [];
-  for (const r of before) {
-    const { parts, breakpoints, automatic } = r.prefix;
-    if (automatic) {
-      if (parts[index]?.prefix === hash) {
-        uses.push({ at: r.at, ...model(r), ttl: "5m", cached: cachedAny(r) });
-      }
-      continue;
-    }
-    for (const bp of breakpoints) {
-      if (parts[bp.index]?.prefix !== hash) continue;
-      const cached = cachedAny(r) && parts[bp.index]!.end >= r.prefix.minTokens;
-      uses.push({ at: r.at, ...model(r), ttl: bp.ttl, cached });
-    }
-  }
-  return uses;
-}
-
-const latest = (uses: Use[]): Use | undefined =>
-  uses.reduce<Use | undefined>(
-    (a, u) => (a && a.at >= u.at ? a : u),
-    undefined,
-  );
-
-const model = (r: { model?: string }) =>
-  r.model === undefined ? {} : { model: r.model };
-
-/** Tokens the records say the provider could read for `x`. */
-function readableOf(
-  x: Recorded,
-  before: readonly Recorded[],
-  automatic: Lifetime,
-  lookback: number,
-): number {
-  const { parts, breakpoints } = x.prefix;
-  let best = 0;
-  for (let j = parts.length - 1; j >= 0; j--) {
-    const part = parts[j]!;
-    if (part.end <= best) break;
-    if (!x.prefix.automatic) {
-      // Entries are looked up within `lookback` blocks before a breakpoint.
-      const reach = breakpoints.some((bp) =>
-        bp.index >= j && parts[bp.index]!.blocks - part.blocks <= lookback
-      );
-      if (!reach) continue;
-    }
-    // The latest use of the prefix sets its TTL.
-    const use = latest(
-      usesOf(part.prefix, j, before).filter((u) => u.model === x.model),
-    );
-    if (use === undefined || !use.cached) continue;
-    const life = lifeOf(x.prefix, use.ttl, automatic);
-    if (x.at - use.at <= life.min) best = Math.max(best, part.end);
-  }
-  return best >= x.prefix.minTokens ? best : 0;
 }
 
 /** The candidate read positions of `x`, and the one nearest `read` in ratio. */
@@ -135,46 +50,6 @@ function snap(x: StepPrefix, read: number): number {
     }
   }
   return read >= x.expected ? x.expected : best;
-}
-
-/**
- * Of the prefixes cached within their TTL (by the records), the one that
- * shares the most leading parts with `x`, cut at its breakpoint.
- */
-function closest(
-  x: Recorded,
-  before: readonly Recorded[],
-  automatic: Lifetime,
-): readonly PrefixPart[] | undefined {
-  let best: { common: number; at: number; parts: PrefixPart[] } | undefined;
-  const mine = x.prefix.parts;
-  for (const r of before) {
-    if (r.model !== x.model) continue;
-    const { parts, breakpoints } = r.prefix;
-    const ends = r.prefix.automatic
-      ? [parts.length - 1]
-      : breakpoints.map((bp) => bp.index);
-    let shared = 0;
-    while (
-      shared < Math.min(parts.length, mine.length) &&
-      parts[shared]!.prefix === mine[shared]!.prefix
-    ) shared++;
-    for (const end of ends) {
-      const use = latest(
-        usesOf(parts[end]!.prefix, end, before).filter((u) =>
-          u.model === x.model
-        ),
-      );
-      if (use === undefined || !use.cached) continue;
-      if (x.at - use.at > lifeOf(x.prefix, use.ttl, automatic).min) continue;
-      const common = Math.min(shared, end + 1);
-      if (
-        best === undefined || common > best.common ||
-        (common === best.common && r.at > best.at)
-      ) best = { common, at: r.at, parts: parts.slice(0, end + 1) };
-    }
-  }
-  return best?.parts;
 }
 
 /** The first part where `x` differs from `prev`. */

@@ -6,7 +6,11 @@
  * @module
  */
 
-import type { PromptAssembly, RenderedStep } from "../../mod.ts";
+import {
+  type PromptAssembly,
+  PromptError,
+  type RenderedStep,
+} from "../../mod.ts";
 import { estimateTokens } from "../../inspect.ts";
 import { optionError } from "../inspect/_options.ts";
 import type {
@@ -247,6 +251,12 @@ export class CacheLedger {
     if (typeof agent !== "string") throw fail("agent must be a string", agent);
     if (model !== undefined && typeof model !== "string") {
       throw fail("model must be a string", model);
+    }
+    if (typeof step !== "object" || step === null) {
+      throw new PromptError(
+        "invalid-value",
+        "Cannot record a step: step must be the assembly or rendered step the request was made from",
+      );
     }
     const plan = planOf(request);
     const read = readUsage(

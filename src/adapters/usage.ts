@@ -281,6 +281,24 @@ export function readUsage(
   shape?: UsageShape,
   metadata?: AISDKProviderMetadata,
 ): CacheUsage {
+  try {
+    return read(usage, shape, metadata);
+  } catch (error) {
+    if (error instanceof PromptError) throw error;
+    // A throwing getter or Proxy trap: the usage cannot be read.
+    throw new PromptError(
+      "invalid-value",
+      "Cannot read the usage: reading a field threw",
+      { cause: error },
+    );
+  }
+}
+
+function read(
+  usage: ProviderUsage,
+  shape: UsageShape | undefined,
+  metadata: AISDKProviderMetadata | undefined,
+): CacheUsage {
   if (typeof usage !== "object" || usage === null) {
     throw fail(
       `usage must be an object, got ${usage === null ? "null" : typeof usage}`,
