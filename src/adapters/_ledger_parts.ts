@@ -96,6 +96,7 @@ export function stepPrefix(
   step: PromptAssembly | RenderedStep,
   plan: CachePlan,
   count: (text: string) => number,
+  hashOf: (text: string) => string = hash,
 ): StepPrefix {
   const tools = Array.isArray(step?.tools) ? step.tools : [];
   if (tools.length !== plan.toolTokens.length) {
@@ -104,7 +105,7 @@ export function stepPrefix(
       `Cannot record a step: the step has ${tools.length} tools, its request ${plan.toolTokens.length}; pass the step the request was made from`,
     );
   }
-  const system = systemParts(step, plan, count);
+  const system = systemParts(step, plan, count, hashOf);
   const order = ORDERS[plan.provider] ?? ANTHROPIC.order;
   const parts: PrefixPart[] = [];
   const lastOfBlock = new Map<"tools" | number, number>();
@@ -126,7 +127,7 @@ export function stepPrefix(
           ...defined(toolOwner(tool), toolLayer(tool)),
           stability: "static",
           tokens: plan.toolTokens[i]!,
-          hash: hash(toolText(tool)),
+          hash: hashOf(toolText(tool)),
         });
       });
       if (tools.length > 0) lastOfBlock.set("tools", parts.length - 1);
@@ -167,6 +168,7 @@ function systemParts(
   step: PromptAssembly | RenderedStep,
   plan: CachePlan,
   count: (text: string) => number,
+  hashOf: (text: string) => string,
 ): (Omit<PrefixPart, "prefix" | "end" | "blocks">)[][] {
   const pieces = partsOfStep(step, plan);
   const result: (Omit<PrefixPart, "prefix" | "end" | "blocks">)[][] = [];
@@ -201,7 +203,7 @@ function systemParts(
         ...defined(part.owner, part.layer),
         stability: part.stability,
         tokens,
-        hash: hash(part.text),
+        hash: hashOf(part.text),
       };
     }));
   }

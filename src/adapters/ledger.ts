@@ -21,7 +21,7 @@ import type {
   SessionRow,
 } from "./cache_report.ts";
 import { findCause, type Recorded } from "./_ledger_causes.ts";
-import { planOf, stepPrefix } from "./_ledger_parts.ts";
+import { hash, planOf, stepPrefix } from "./_ledger_parts.ts";
 import { priceFor, type PriceRow } from "./pricing.ts";
 import { ANTHROPIC, BEDROCK, GEMINI, minimumFor, OPENAI } from "./profiles.ts";
 import {
@@ -148,6 +148,16 @@ export class CacheLedger {
   #owners: Record<string, MissTotals> = {};
   #causes: LedgerSummary["causes"] = {};
   #counted = new Map<string, number>();
+  #hashed = new Map<string, string>();
+  /** Content hashes, remembering up to 512 texts. */
+  #hash = (text: string): string => {
+    let h = this.#hashed.get(text);
+    if (h === undefined) {
+      if (this.#hashed.size >= 512) this.#hashed.clear();
+      this.#hashed.set(text, h = hash(text));
+    }
+    return h;
+  };
   /** The counter, remembering up to 512 texts: parts repeat step after step. */
   #count = (text: string): number => {
     let n = this.#counted.get(text);
@@ -264,7 +274,7 @@ export class CacheLedger {
       requestShape(request, plan.provider),
       options.providerMetadata,
     );
-    const prefix = stepPrefix(step, plan, this.#count);
+    const prefix = stepPrefix(step, plan, this.#count, this.#hash);
     const recorded: Recorded = { agent, at, prefix, usage: read };
     if (model !== undefined) recorded.model = model;
 
