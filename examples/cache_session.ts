@@ -23,11 +23,7 @@ import {
 } from "@dsh/system-prompt/adapters";
 import { estimateTokens } from "@dsh/system-prompt/inspect";
 import { inspectorPage } from "@dsh/system-prompt/page";
-import {
-  AnthropicCache,
-  type Simulated,
-  type TrueCause,
-} from "./cache_provider.ts";
+import { AnthropicCache, type TrueCause } from "./cache_provider.ts";
 
 /** The model the session's requests go to. */
 export const MODEL = "claude-sonnet-4-5";
@@ -116,14 +112,10 @@ export async function runCacheSession(): Promise<{
     const time = new Date(at).toISOString().slice(11, 19);
     const assembly = await prompt.assemble({ agent, time });
     const request = toAnthropic(assembly, { model: MODEL });
-    const sent: Simulated<{ cache_creation_input_tokens: number }> = provider
-      .send(
-        request,
-        { at, model: MODEL, agent },
-      );
+    const sent = provider.send(request, { at, model: MODEL, agent });
     const report = ledger.record(assembly, {
       request,
-      usage: sent.usage as never,
+      usage: sent.usage,
       at,
       agent,
       model: MODEL,

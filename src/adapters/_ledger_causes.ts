@@ -35,11 +35,23 @@ export interface Finding {
   ttl: "5m" | "1h";
 }
 
-/** The candidate read positions of `x`, and the one nearest `read` in ratio. */
-function snap(x: StepPrefix, read: number): number {
+/**
+ * Where the provider's read ended, in the plan's count: of the places a
+ * read can end (for breakpoints: this step's, and any earlier step's
+ * breakpoint on the same prefix, found by lookback), the one nearest
+ * `read` in ratio, so a counter's error is not a miss.
+ */
+function snap(
+  x: StepPrefix,
+  read: number,
+  before: readonly Recorded[],
+): number {
   const ends = x.automatic
     ? x.parts.map((p) => p.end)
-    : x.breakpoints.map((bp) => x.parts[bp.index]!.end);
+    : x.parts.filter((part, j) =>
+      x.breakpoints.some((bp) => bp.index === j) ||
+      usesOf(part.prefix, j, before).length > 0
+    ).map((part) => part.end);
   let best = 0;
   let distance = Math.abs(Math.log((read + 1) / 1));
   for (const end of ends) {
@@ -97,7 +109,7 @@ export function findCause(
       (a, r) => (a && a.at > r.at ? a : r),
       undefined,
     );
-  const at = snap(p, x.usage.read);
+  const at = snap(p, x.usage.read, before);
   // The change is told against the agent's previous step; where the
   // provider read past it (another agent cached the changed prefix),
   // against the cached prefix this one shares the most with.

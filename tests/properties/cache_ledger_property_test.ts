@@ -18,7 +18,7 @@ import {
 } from "@dsh/system-prompt/adapters";
 import { AnthropicCache, OpenAICache } from "../../examples/cache_provider.ts";
 
-const RUNS = { numRuns: 150, seed: 20261202 };
+const RUNS = { numRuns: 400, seed: 20261202 };
 const count = (text: string) => Math.ceil(text.length / 4);
 const MINUTE = 60_000;
 
@@ -288,7 +288,7 @@ describe("the cache ledger over random sessions", () => {
           edited.get(s.agent)!.clear();
         }
       }),
-      { ...RUNS, numRuns: 100 },
+      { ...RUNS, numRuns: 200 },
     );
   });
 });
