@@ -15,6 +15,8 @@
  * @module
  */
 
+import { writeFile } from "node:fs/promises";
+import process from "node:process";
 import { type PromptAssembly, SystemPrompt } from "@dsh/system-prompt";
 import {
   CacheLedger,
@@ -110,10 +112,11 @@ export async function runCacheSession(): Promise<{
       state.notes = "Notes: the user prefers one commit per fix. ".repeat(30);
     }
     const time = new Date(at).toISOString().slice(11, 19);
-    const assembly = await prompt.assemble({ agent, time });
-    const request = toAnthropic(assembly, { model: MODEL });
+    // The one-call-per-step path: a RenderedStep, its request from it.
+    const step = await prompt.render({ agent, time }, { agent });
+    const request = toAnthropic(step, { model: MODEL });
     const sent = provider.send(request, { at, model: MODEL, agent });
-    const report = ledger.record(assembly, {
+    const report = ledger.record(step, {
       request,
       usage: sent.usage,
       at,
@@ -127,7 +130,7 @@ export async function runCacheSession(): Promise<{
       ...(sent.truth === undefined ? {} : { truth: sent.truth }),
       written: sent.usage.cache_creation_input_tokens,
     });
-    last = assembly;
+    last = await prompt.assemble({ agent, time });
   }
   return { steps, ledger, last: last! };
 }
@@ -150,7 +153,8 @@ export function stepLine({ report }: SessionStep): string {
     }% ${cause}`;
 }
 
-if (import.meta.main) {
+/** Prints the session; `--html <file>` also writes the inspector page. */
+async function main(args: string[]): Promise<void> {
   const { steps, ledger, last } = await runCacheSession();
   for (const step of steps) console.log(stepLine(step));
   const { owners } = ledger.summary();
@@ -161,10 +165,10 @@ if (import.meta.main) {
       }`,
     );
   }
-  const at = Deno.args.indexOf("--html");
+  const at = args.indexOf("--html");
   if (at >= 0) {
-    await Deno.writeTextFile(
-      Deno.args[at + 1]!,
+    await writeFile(
+      args[at + 1]!,
       inspectorPage(last, {
         session: ledger.summary(),
         title: "Cache session",
@@ -172,3 +176,5 @@ if (import.meta.main) {
     );
   }
 }
+
+if ((import.meta as { main?: boolean }).main) await main(process.argv.slice(2));

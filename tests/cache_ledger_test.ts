@@ -4,7 +4,11 @@
 // and hostile owners on the inspector page.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { type PromptAssembly, PromptError } from "@dsh/system-prompt";
+import {
+  type PromptAssembly,
+  PromptError,
+  SystemPrompt,
+} from "@dsh/system-prompt";
 import {
   CacheLedger,
   priceFor,
@@ -282,6 +286,78 @@ describe("CacheLedger.record", () => {
       message: /reading a field threw/,
     });
     assert.equal(ledger.summary().steps, 0);
+  });
+
+  it("records a RenderedStep with the request made from it, owners and layers from its blocks, and refuses another step's prompt", async () => {
+    const prompt = new SystemPrompt<{ notes: string }>();
+    prompt.scope("agent-loop").section({
+      name: "persona",
+      order: 0,
+      text: "You are a careful coding agent. ".repeat(250),
+    });
+    prompt.layer("sub").scope("memory").section({
+      name: "notes",
+      order: 500,
+      stability: "session",
+      text: (c) => c.notes.repeat(200),
+    });
+    prompt.scope("mcp:docs").tools(
+      () => [{
+        name: "docs_search",
+        description: "Searches. ".repeat(50),
+        parameters: { type: "object" },
+      }],
+    );
+    const ledger = new CacheLedger();
+    const step1 = await prompt.render({ notes: "Notes." }, {
+      layer: "sub",
+      agent: "sub",
+    });
+    const request1 = toAnthropic(step1, { model: MODEL });
+    ledger.record(step1, {
+      request: request1,
+      usage: write(full(request1)),
+      at: 0,
+      agent: "sub",
+      model: MODEL,
+    });
+    const step2 = await prompt.render({ notes: "Notes, edited." }, {
+      layer: "sub",
+      agent: "sub",
+    });
+    const request2 = toAnthropic(step2, { model: MODEL });
+    const kept =
+      request2.plan.choices.find((c) => c.reason === "static-prefix")!.tokens;
+    const report = ledger.record(step2, {
+      request: request2,
+      usage: read(kept),
+      at: 1000,
+      agent: "sub",
+      model: MODEL,
+    });
+    assert.equal(report.cause, "prefix-changed");
+    assert.deepEqual(report.change, {
+      kind: "section",
+      name: "notes",
+      owner: "memory",
+      layer: "sub",
+      change: "changed",
+      before: kept,
+    });
+    assert.throws(
+      () =>
+        ledger.record(step1, {
+          request: request2,
+          usage: read(kept),
+          at: 2000,
+          agent: "sub",
+          model: MODEL,
+        }),
+      {
+        code: "invalid-value",
+        message: /the step's prompt is not the request's/,
+      },
+    );
   });
 
   it("refuses a time that is not a finite number or a Date, and options of the wrong type", () => {

@@ -112,6 +112,21 @@ describe("stepAttributes on a real OpenTelemetry span", () => {
       "clock",
       "docs_search",
     ]);
+    const step = await (async () => {
+      const prompt = new SystemPrompt();
+      prompt.scope("agent-loop").section({
+        name: "persona",
+        order: 0,
+        text: "Be brief.",
+      });
+      return await prompt.render();
+    })();
+    const rendered = stepAttributes(step);
+    assert.deepEqual(
+      JSON.parse(String(rendered["gen_ai.system_instructions"])),
+      [{ type: "text", content: "Be brief." }],
+    );
+    assert.deepEqual(rendered["dsh.system_prompt.part.owner"], ["agent-loop"]);
     const bare = stepAttributes(assembly);
     assert.equal(bare["gen_ai.provider.name"], undefined);
     const kept = spanWith(bare);

@@ -149,9 +149,7 @@ export function findCause(
     );
   }
   // Why the rest of the prefix, past what was read, was not in the cache.
-  const end = p.automatic
-    ? p.parts.findLastIndex((part) => part.end <= p.expected)
-    : lastBp!.index;
+  const end = p.automatic ? lastWithin(p) : lastBp!.index;
   const uses = usesOf(p.parts[end]!.prefix, end, before);
   const last = latest(uses.filter((u) => u.model === x.model));
   if (last?.cached) {
@@ -235,3 +233,12 @@ const seconds = (ms: number) =>
   ms >= MINUTE
     ? `${Math.round(ms / 1000 / 6) / 10} min`
     : `${Math.round(ms / 1000)} s`;
+
+/** The last part that ends within the expected prefix. */
+function lastWithin(p: StepPrefix): number {
+  let index = -1;
+  p.parts.forEach((part, i) => {
+    if (part.end <= p.expected) index = i;
+  });
+  return index;
+}

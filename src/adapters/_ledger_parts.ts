@@ -4,9 +4,8 @@
  * content hash and the hash of the whole prefix through it; and where the
  * plan put its breakpoints.
  *
- * Until every plan block carries its parts' owners (`spans`), the owners of
- * an assembly's parts are read with `explainPrompt`, cut the way the plan
- * cuts blocks.
+ * The parts' owners and layers come from the plan's blocks (`spans`), or
+ * for a plan without them from `stepBlocks(step)`.
  *
  * @module
  */
@@ -15,10 +14,11 @@ import type {
   PromptAssembly,
   RenderedStep,
   Stability,
+  StepBlock,
   ToolSchema,
 } from "../../mod.ts";
 import { PromptError } from "../../mod.ts";
-import { explainPrompt } from "../../inspect.ts";
+import { stepBlocks } from "./_blocks.ts";
 import { toolLayer, toolOwner } from "../core/tools.ts";
 import type { CachePlan } from "./plan.ts";
 import { ANTHROPIC, BEDROCK, GEMINI, OPENAI } from "./profiles.ts";
@@ -210,70 +210,41 @@ function systemParts(
   return result;
 }
 
-/** The step's system parts in order; their texts join to the prompt. */
+/**
+ * The step's system parts in order, with owners and layers: from the plan's
+ * blocks, or (for a plan without spans) the step's own blocks; their texts
+ * join to the prompt.
+ */
 function partsOfStep(
   step: PromptAssembly | RenderedStep,
   plan: CachePlan,
 ): SystemPart[] {
-  // Blocks that name their parts' owners (the wire's plan) need nothing more.
   const spanned = plan.blocks.every((b) =>
-    Array.isArray((b as { spans?: unknown }).spans) &&
-    Array.isArray((b as { parts?: unknown }).parts)
+    Array.isArray(b.spans) && Array.isArray(b.parts)
   );
-  if (spanned) {
-    return plan.blocks.flatMap((block) => {
-      const { parts, spans } = block as unknown as {
-        parts: string[];
-        spans: { owner?: string; layer?: string; start: number; end: number }[];
-      };
-      return spans.map((span, i) => ({
-        name: parts[i] ?? "",
-        ...defined(span.owner, span.layer),
-        stability: block.stability,
-        text: block.text.slice(span.start, span.end),
-      }));
-    });
-  }
-  if (!("sections" in step) || !Array.isArray(step.sections)) {
-    return plan.blocks.map((block) => ({
-      name: block.sections.join("+"),
+  const blocks: readonly StepBlock[] = spanned ? plan.blocks : stepBlocks(step);
+  const parts = blocks.flatMap((block) =>
+    block.spans.map((span, i) => ({
+      name: block.parts[i] ?? "",
+      ...defined(span.owner, span.layer),
       stability: block.stability,
-      text: block.text,
-    }));
-  }
-  const { contexts: _contexts, ...prompt } = step;
-  const { text, sections } = explainPrompt(prompt);
-  const cuts: (Omit<SystemPart, "text"> & { from: number })[] = [];
-  const rank = { static: 0, session: 1, step: 2 };
-  const declared = new Map(
-    step.sections.map((s) => [s.name, s.stability ?? "static"]),
+      text: block.text.slice(span.start, span.end),
+    }))
   );
-  for (const section of sections) {
-    const own = declared.get(section.name) ?? "static";
-    const from = cuts.length === 0 ? 0 : section.separatorStart;
-    const base = {
-      name: section.name,
-      ...defined(section.owner, section.layer),
-    };
-    const items = section.items ?? [];
-    if (items.every((item) => rank[item.stability] <= rank[own])) {
-      cuts.push({ ...base, stability: section.stability, from });
-      continue;
-    }
-    cuts.push({ ...base, stability: own, from });
-    for (const item of items) {
-      cuts.push({
-        name: `${section.name}/${item.name}`,
-        ...defined(item.owner, item.layer),
-        stability: rank[item.stability] > rank[own] ? item.stability : own,
-        from: item.separatorStart,
-      });
-    }
+  const length = (list: readonly { text: string }[]) =>
+    list.reduce((sum, b) => sum + b.text.length, 0);
+  const prompt = (step as Partial<RenderedStep>).prompt;
+  const total = length(plan.blocks);
+  if (
+    length(parts) !== total ||
+    (typeof prompt === "string" && prompt.length !== total)
+  ) {
+    throw new PromptError(
+      "invalid-value",
+      "Cannot record a step: the step's prompt is not the request's; pass the step the request was made from",
+    );
   }
-  return cuts.map(({ from, ...part }, i) => ({
-    ...part,
-    text: text.slice(from, cuts[i + 1]?.from ?? text.length),
-  })).filter((part) => part.text !== "");
+  return parts;
 }
 
 function defined(

@@ -6,11 +6,7 @@
  * @module
  */
 
-import {
-  type PromptAssembly,
-  type RenderedStep,
-  renderPrompt,
-} from "../../mod.ts";
+import type { PromptAssembly, RenderedStep } from "../../mod.ts";
 import type { CacheReport } from "./cache_report.ts";
 import { planOf, stepPrefix } from "./_ledger_parts.ts";
 import { type CachePlan, planCache } from "./plan.ts";
@@ -110,11 +106,9 @@ export function stepAttributes(
   options: StepAttributesOptions = {},
 ): Record<string, AttributeValue> {
   const { request, report } = options;
-  const plan: CachePlan | undefined = request !== undefined
+  const plan: CachePlan = request !== undefined
     ? planOf(request)
-    : "sections" in step
-    ? planCache(step, ANTHROPIC, { cache: false })
-    : undefined;
+    : planCache(step, ANTHROPIC, { cache: false });
   const out: Record<string, AttributeValue> = {};
   const provider = report?.provider ?? (request ? plan?.provider : undefined);
   if (provider !== undefined) {
@@ -122,11 +116,7 @@ export function stepAttributes(
   }
   const model = report?.model ?? options.model;
   if (model !== undefined) out["gen_ai.request.model"] = model;
-  const texts = plan !== undefined ? plan.blocks.map((block) => block.text) : [
-    typeof (step as RenderedStep).prompt === "string"
-      ? (step as RenderedStep).prompt
-      : renderPrompt(step as PromptAssembly),
-  ].filter((t) => t !== "");
+  const texts = plan.blocks.map((block) => block.text);
   out["gen_ai.system_instructions"] = JSON.stringify(
     texts.map((content) => ({ type: "text", content })),
   );
@@ -144,16 +134,15 @@ export function stepAttributes(
     out["gen_ai.usage.cache_read.input_tokens"] = report.read;
     out["gen_ai.usage.cache_creation.input_tokens"] = report.written;
   }
-  if (plan !== undefined) {
-    const { parts } = stepPrefix(step, plan, estimateTokens);
-    out[`${NS}.part.kind`] = parts.map((p) => p.kind);
-    out[`${NS}.part.name`] = parts.map((p) => p.name);
-    out[`${NS}.part.owner`] = parts.map((p) => p.owner ?? "");
-    out[`${NS}.part.layer`] = parts.map((p) => p.layer ?? "");
-    out[`${NS}.part.stability`] = parts.map((p) => p.stability);
-    out[`${NS}.part.tokens`] = parts.map((p) => p.tokens);
-    out[`${NS}.part.hash`] = parts.map((p) => p.hash);
-  }
+  const { parts } = stepPrefix(step, plan, estimateTokens);
+  out[`${NS}.part.kind`] = parts.map((p) => p.kind);
+  out[`${NS}.part.name`] = parts.map((p) => p.name);
+  out[`${NS}.part.owner`] = parts.map((p) => p.owner ?? "");
+  out[`${NS}.part.layer`] = parts.map((p) => p.layer ?? "");
+  out[`${NS}.part.stability`] = parts.map((p) => p.stability);
+  out[`${NS}.part.tokens`] = parts.map((p) => p.tokens);
+  out[`${NS}.part.hash`] = parts.map((p) => p.hash);
+
   if (report !== undefined) {
     out[`${NS}.cache.expected`] = report.expected;
     out[`${NS}.cache.invalidated`] = report.invalidated;

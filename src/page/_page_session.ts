@@ -35,7 +35,7 @@ function why(row: SessionRow): string {
   if (row.part !== undefined) {
     text += `: ${row.part} (${row.owner ?? "the root registry"})`;
   }
-  text += `, ${number(row.invalidated)} tokens written again`;
+  text += `, ${number(row.invalidated)} tokens written instead of read`;
   if (row.cost !== undefined) text += `, $${number(row.cost).toFixed(4)}`;
   return text;
 }

@@ -290,12 +290,13 @@ export function inspectorPage(
   }</p></header>
 <div class="layout">
 <main>
-${changes ?? ""}<h2>System prompt</h2>
+${session === undefined ? "" : sessionHtml(session)}${
+    changes ?? ""
+  }<h2>System prompt</h2>
 <pre class="prompt" id="prompt">${
     textHtml(spans, { markers, owners, breakSection })
   }</pre>
 ${contextHtml}
-${session === undefined ? "" : sessionHtml(session)}
 </main>
 <aside>
 <section><h2>Span</h2><dl id="details"><dt>hover</dt><dd>a span of the prompt to see its section, item, layer, owner, what it shadows and its tokens</dd></dl></section>
