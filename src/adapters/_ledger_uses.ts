@@ -44,27 +44,57 @@ export interface Use {
   cached: boolean;
 }
 
+/** Each earlier step list's uses by prefix hash, built once per list. */
+const indexes = new WeakMap<readonly Recorded[], Map<string, Use[]>>();
+
+/**
+ * The uses of the prefix `hash` by the steps `before`: through one of
+ * their breakpoints, or (automatic caching) any prefix of theirs.
+ */
 export function usesOf(
   hash: string,
-  index: number,
+  _index: number,
   before: readonly Recorded[],
 ): Use[] {
-  const uses: Use[] = [];
+  let index = indexes.get(before);
+  if (index === undefined) indexes.set(before, index = indexOf(before));
+  return index.get(hash) ?? [];
+}
+
+/** A step's uses, worked out once: the step does not change. */
+const usesByStep = new WeakMap<Recorded, [string, Use][]>();
+
+function stepUses(r: Recorded): [string, Use][] {
+  let uses = usesByStep.get(r);
+  if (uses !== undefined) return uses;
+  const { parts, breakpoints, automatic } = r.prefix;
+  const base = r.model === undefined ? {} : { model: r.model };
+  uses = automatic
+    ? parts.map((part): [string, Use] => [part.prefix, {
+      at: r.at,
+      ...base,
+      ttl: "5m",
+      cached: cachedAny(r),
+    }])
+    : breakpoints.map((bp): [string, Use] => {
+      const part = parts[bp.index]!;
+      const cached = cachedAny(r) && part.end >= r.prefix.minTokens;
+      return [part.prefix, { at: r.at, ...base, ttl: bp.ttl, cached }];
+    });
+  usesByStep.set(r, uses);
+  return uses;
+}
+
+function indexOf(before: readonly Recorded[]): Map<string, Use[]> {
+  const index = new Map<string, Use[]>();
   for (const r of before) {
-    const { parts, breakpoints, automatic } = r.prefix;
-    if (automatic) {
-      if (parts[index]?.prefix === hash) {
-        uses.push({ at: r.at, ...model(r), ttl: "5m", cached: cachedAny(r) });
-      }
-      continue;
-    }
-    for (const bp of breakpoints) {
-      if (parts[bp.index]?.prefix !== hash) continue;
-      const cached = cachedAny(r) && parts[bp.index]!.end >= r.prefix.minTokens;
-      uses.push({ at: r.at, ...model(r), ttl: bp.ttl, cached });
+    for (const [hash, use] of stepUses(r)) {
+      const list = index.get(hash);
+      if (list === undefined) index.set(hash, [use]);
+      else list.push(use);
     }
   }
-  return uses;
+  return index;
 }
 
 export const latest = (uses: Use[]): Use | undefined =>
