@@ -103,9 +103,6 @@ export const latest = (uses: Use[]): Use | undefined =>
     undefined,
   );
 
-const model = (r: { model?: string }) =>
-  r.model === undefined ? {} : { model: r.model };
-
 /** Tokens the records say the provider could read for `x`. */
 export function readableOf(
   x: Recorded,
