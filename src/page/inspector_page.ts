@@ -6,6 +6,7 @@
  * @module
  */
 
+import { unreadable } from "../core/errors.ts";
 import { optionError, type OptionFault } from "../inspect/_options.ts";
 import type { PromptAssembly } from "../../mod.ts";
 import {
@@ -93,6 +94,7 @@ function hasContexts(assembly: PromptAssembly): boolean {
   return Array.isArray(assembly.contexts) && assembly.contexts.length > 0;
 }
 
+/** The options read once (a getter is not read twice) and checked. */
 function checkedOptions(
   options: InspectorPageOptions,
   length: number,
@@ -102,21 +104,39 @@ function checkedOptions(
   if (typeof options !== "object" || options === null) {
     throw fail({ state: "options must be an object", got: options });
   }
-  const { title, breakpoints, session } = options;
-  if (session !== undefined && sessionOf(session) === undefined) {
+  let read: InspectorPageOptions;
+  let summary: LedgerSummary | undefined;
+  let given: unknown;
+  try {
+    const { title, breakpoints, previous, session } = options;
+    read = { title, previous, breakpoints } as InspectorPageOptions;
+    if (Array.isArray(breakpoints)) {
+      read.breakpoints = breakpoints.map((breakpoint) => {
+        const { offset, label } = (breakpoint ?? {}) as InspectorBreakpoint;
+        return label === undefined ? { offset } : { offset, label };
+      });
+    }
+    // A ledger's summary is read once, here: plain data from then on.
+    given = session;
+    summary = sessionOf(session);
+  } catch (error) {
+    throw unreadable(error, "build the inspector page", {}, "its options");
+  }
+  if (given !== undefined && summary === undefined) {
     throw fail({
       state: "session must be a cache ledger or its summary()",
-      got: session,
+      got: given,
     });
   }
+  if (summary !== undefined) read.session = summary;
+  const { title, breakpoints } = read;
   if (title !== undefined && typeof title !== "string") {
     throw fail({ state: "title must be a string", got: title });
   }
   if (breakpoints !== undefined && !Array.isArray(breakpoints)) {
     throw fail({ state: "breakpoints must be an array", got: breakpoints });
   }
-  breakpoints?.forEach((breakpoint, i) => {
-    const offset = (breakpoint as Partial<InspectorBreakpoint> | null)?.offset;
+  breakpoints?.forEach(({ offset }, i) => {
     if (
       typeof offset !== "number" || !Number.isInteger(offset) ||
       offset < 0 || offset > length
@@ -127,7 +147,7 @@ function checkedOptions(
       });
     }
   });
-  return options;
+  return read;
 }
 
 /**
@@ -174,10 +194,8 @@ export function inspectorPage(
   options: InspectorPageOptions = {},
 ): string {
   const explained = explainPrompt(assembly);
-  const { title = "System prompt", previous } = checkedOptions(
-    options,
-    explained.text.length,
-  );
+  const checked = checkedOptions(options, explained.text.length);
+  const { title = "System prompt", previous } = checked;
   const owners = new Owners();
   const spans = pageSpans(explained);
   const { context, totals } = explained;
@@ -212,7 +230,7 @@ export function inspectorPage(
     owners.tools[owners.index(owner)]! += tokens;
   }
 
-  const breakpoints = options.breakpoints ?? blockBreakpoints(assembly);
+  const breakpoints = checked.breakpoints ?? blockBreakpoints(assembly);
   const markers: Marker[] = breakpoints.map(({ offset, label }, i) =>
     marker(offset, {
       kind: "breakpoint",
@@ -262,9 +280,7 @@ export function inspectorPage(
     withContext,
   });
   const breakSection = comparison?.prefixBreak?.section;
-  const session = options.session === undefined
-    ? undefined
-    : sessionOf(options.session);
+  const session = checked.session as LedgerSummary | undefined;
 
   return `<!doctype html>
 <html lang="en">
