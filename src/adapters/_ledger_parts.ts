@@ -19,7 +19,7 @@ import type {
 } from "../../mod.ts";
 import { PromptError } from "../../mod.ts";
 import { stepBlocks } from "./_blocks.ts";
-import { toolLayer, toolOwner } from "../core/tools.ts";
+import { toolLayer, toolOwner, toolStability } from "../core/tools.ts";
 import type { CachePlan } from "./plan.ts";
 import { ANTHROPIC, BEDROCK, GEMINI, OPENAI } from "./profiles.ts";
 
@@ -125,7 +125,7 @@ export function stepPrefix(
           kind: "tool",
           name: String(tool.name),
           ...defined(toolOwner(tool), toolLayer(tool)),
-          stability: "static",
+          stability: toolStability(tool) ?? "static",
           tokens: plan.toolTokens[i]!,
           hash: hashOf(toolText(tool)),
         });
