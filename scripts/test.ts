@@ -132,6 +132,7 @@ const STAGES: Stage[] = [
       "--lock=deno.lock",
       "--allow-all",
       "scripts/docs_commands_test.ts",
+      "scripts/docs_generated_test.ts",
     ],
     counts: denoTestCounts,
   },
