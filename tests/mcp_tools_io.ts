@@ -19,13 +19,15 @@ import {
 import { repoRoot } from "./support/repo_root.ts";
 
 const ROOT = repoRoot();
+/** Deno, which runs this file (the Node suite only compiles it). */
+const deno = (globalThis as { Deno?: { execPath(): string } }).Deno!;
 
 /** A client connected to a new server process. */
 async function connect(): Promise<Client> {
   const client = new Client({ name: "agent-host", version: "1.0.0" });
   await client.connect(
     new StdioClientTransport({
-      command: Deno.execPath(),
+      command: deno.execPath(),
       args: [
         "run",
         "--quiet",
