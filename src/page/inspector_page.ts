@@ -26,6 +26,8 @@ import {
 } from "./_page_sidebar.ts";
 import { markChanges, type PageSpan, pageSpans } from "./_page_spans.ts";
 import { type Marker, marker, Owners, textHtml } from "./_page_text.ts";
+import type { CachePlan } from "../adapters/plan.ts";
+import { planView } from "./_page_plan.ts";
 
 /**
  * A cache breakpoint: the provider caches the prompt up to `offset`.
@@ -70,9 +72,16 @@ export interface InspectorPageOptions {
   previous?: PromptAssembly;
   /**
    * The cache breakpoints to show, e.g. from a cache plan.
-   * @default {the ends of the blocks `cacheBlocks(assembly)` marks}
+   * @default {the plan's, given `plan`; else the ends of the blocks `cacheBlocks(assembly)` marks}
    */
   breakpoints?: readonly InspectorBreakpoint[];
+  /**
+   * The plan of the request the step was sent with (an adapter's
+   * `result.plan`): the page shows the breakpoints it placed (none, when
+   * it placed none), and the tokens it counted for the prompt, the tools
+   * and each breakpoint instead of counting again.
+   */
+  plan?: CachePlan;
   /**
    * The page's title.
    * @default {"System prompt"}
@@ -132,12 +141,13 @@ function checkedOptions(
  * shows is escaped.
  *
  * @param assembly The step to show.
- * @param options The previous step, breakpoints, a title.
+ * @param options The previous step, breakpoints or the request's cache plan, a title.
  * @returns The page, a complete HTML document.
  * @throws {TypeError} If `options` is not an object, `title` not a string or
  * `breakpoints` not an array.
  * @throws {PromptError} `invalid-option` for a breakpoint whose offset is not
- * an integer within the prompt; otherwise as `renderPrompt` does.
+ * an integer within the prompt, or a plan of another step (its blocks do
+ * not join to this prompt); otherwise as `renderPrompt` does.
  *
  * @example Usage
  * ```ts
@@ -163,6 +173,12 @@ export function inspectorPage(
   const { title = "System prompt", previous } = checkedOptions(
     options,
     explained.text.length,
+  );
+  const plan = options.plan === undefined
+    ? undefined
+    : planView(options.plan, explained.text, explained.tools.length);
+  const tools = plan === undefined ? explained.tools : explained.tools.map(
+    (tool, i) => ({ ...tool, tokens: plan.toolTokens[i]! }),
   );
   const owners = new Owners();
   const spans = pageSpans(explained);
@@ -194,11 +210,11 @@ export function inspectorPage(
   };
   count(spans, owners.prompt);
   count(contextSpans, owners.context);
-  for (const { owner, tokens } of explained.tools) {
+  for (const { owner, tokens } of tools) {
     owners.tools[owners.index(owner)]! += tokens;
   }
-
-  const breakpoints = options.breakpoints ?? blockBreakpoints(assembly);
+  const breakpoints = options.breakpoints ?? plan?.breakpoints ??
+    blockBreakpoints(assembly);
   const markers: Marker[] = breakpoints.map(({ offset, label }, i) =>
     marker(offset, {
       kind: "breakpoint",
@@ -248,6 +264,10 @@ export function inspectorPage(
     withContext,
   });
   const breakSection = comparison?.prefixBreak?.section;
+  const promptTokens = plan?.promptTokens ?? totals.tokens;
+  const toolTokens = plan === undefined
+    ? totals.toolTokens
+    : plan.toolTokens.reduce((sum, n) => sum + n, 0);
 
   return `<!doctype html>
 <html lang="en">
@@ -262,11 +282,15 @@ export function inspectorPage(
 <body>
 <header><h1>${escapeHtml(title)}</h1><p class="totals">${
     escapeHtml(
-      `${totals.chars} characters, ~${totals.tokens} tokens in ${totals.sections} sections` +
+      `${totals.chars} characters, ~${promptTokens} tokens in ${totals.sections} sections` +
         (explained.dropped.length === 0
           ? ""
           : ` (dropped, empty: ${explained.dropped.join(", ")})`) +
-        ` · ${totals.tools} tools, ~${totals.toolTokens} tokens · tokens estimated (estimateTokens)`,
+        ` · ${totals.tools} tools, ~${toolTokens} tokens · tokens ${
+          plan === undefined
+            ? "estimated (estimateTokens)"
+            : "as the cache plan counted them"
+        }`,
     )
   }</p></header>
 <div class="layout">
@@ -283,9 +307,13 @@ ${contextHtml}
     ownerRows(owners)
   }</ul></section>
 <section><h2>Cache breakpoints</h2>${
-    breakpointItems(breakpoints, explained.text)
+    breakpointItems(
+      breakpoints,
+      explained.text,
+      options.breakpoints === undefined ? plan?.afterTools : undefined,
+    )
   }</section>
-<section><h2>Tools</h2>${toolRows(explained.tools, owners)}</section>
+<section><h2>Tools</h2>${toolRows(tools, owners)}</section>
 </aside>
 </div>
 <script>${PAGE_SCRIPT}</script>
