@@ -3,6 +3,7 @@
 // tests/mcp_tools_io.ts runs it against the SDK and a server process.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { PromptError, SystemPrompt } from "@dsh/system-prompt";
 import {
   type McpClient,
@@ -196,6 +197,117 @@ describe("mcpTools", () => {
         return true;
       });
     }
+  });
+
+  it("lists the same tools in the same order however the server pages them", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.string({ minLength: 1, maxLength: 8 }), {
+          maxLength: 30,
+        }),
+        fc.array(fc.nat(5), { maxLength: 30 }),
+        async (names, sizes) => {
+          const pages: McpToolList[] = [];
+          let at = 0;
+          for (const size of sizes) {
+            if (at >= names.length) break;
+            pages.push({ tools: names.slice(at, at + size).map(tool) });
+            at += size;
+          }
+          pages.push({ tools: names.slice(at).map(tool) });
+          pages.forEach((page, i) => {
+            if (i < pages.length - 1) page.nextCursor = String(i + 1);
+          });
+          const listed = await mcpTools(paged(pages).client)({});
+          assert.deepEqual(listed.map((t) => t.name), names);
+        },
+      ),
+    );
+  });
+
+  it("wraps a listing whose getters or Proxies throw as invalid-value naming the server, the thrown value as cause", async () => {
+    const thrown = new Error("getter");
+    const hostile: unknown[] = [
+      {
+        get tools() {
+          throw thrown;
+        },
+      },
+      {
+        tools: [{
+          get name() {
+            throw thrown;
+          },
+          inputSchema: {},
+        }],
+      },
+      {
+        tools: [
+          new Proxy({}, {
+            get() {
+              throw thrown;
+            },
+          }),
+        ],
+      },
+      {
+        tools: [{
+          name: "x",
+          inputSchema: {},
+          annotations: new Proxy({}, {
+            ownKeys() {
+              throw thrown;
+            },
+          }),
+        }],
+      },
+      {
+        tools: [],
+        get nextCursor() {
+          throw thrown;
+        },
+      },
+    ];
+    for (const page of hostile) {
+      const docs = mcpTools({
+        listTools: () => Promise.resolve(page as McpToolList),
+      }, { server: "docs" });
+      await assert.rejects(Promise.resolve(docs({})), (error: unknown) => {
+        rejectsWith(
+          "invalid-value",
+          /^Cannot list the tools of MCP server "docs": reading the listing threw: getter$/,
+        )(error);
+        assert.equal((error as PromptError).cause, thrown);
+        return true;
+      });
+    }
+    const docs = mcpTools({
+      listTools: () => Promise.resolve({ tools: [], nextCursor: 7 } as never),
+    }, { server: "docs" });
+    await assert.rejects(
+      Promise.resolve(docs({})),
+      rejectsWith("invalid-value", /its nextCursor is not a string$/),
+    );
+  });
+
+  it("keeps the listing as it was: a handler cannot change the annotations of later steps", async () => {
+    const annotations = { readOnlyHint: true };
+    const { client } = paged([{
+      tools: [{ ...tool("a"), annotations }],
+    }]);
+    const docs = mcpTools(client);
+    const prompt = new SystemPrompt();
+    prompt.scope(docs.server).tools(docs);
+    prompt.on("system-prompt/assemble", (assembly) => {
+      const [a] = assembly.tools as unknown as {
+        mcp: { annotations: { readOnlyHint: boolean } };
+      }[];
+      assert.throws(() => (a!.mcp.annotations.readOnlyHint = false));
+    });
+    await prompt.assemble();
+    annotations.readOnlyHint = false; // the server's object, not the listing
+    const [a] = await docs({});
+    assert.deepEqual(a!.mcp.annotations, { readOnlyHint: true });
   });
 
   it("through a registry: its failure is the provider's, owned by the scope, with the server's error as cause", async () => {

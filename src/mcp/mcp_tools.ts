@@ -11,7 +11,7 @@ import type {
   ProviderOptions,
   ToolSchema,
 } from "../core/types.ts";
-import { failure, messageOf } from "../core/errors.ts";
+import { failure, messageOf, PromptError } from "../core/errors.ts";
 
 /**
  * The hints an MCP server gives about a tool (the protocol's
@@ -367,17 +367,7 @@ async function listAll(
         { owner: server, cause },
       );
     }
-    if (!Array.isArray(page?.tools)) {
-      throw failure(
-        "invalid-value",
-        action,
-        {},
-        "listTools() resolved to a value without a tools array",
-        { owner: server },
-      );
-    }
-    for (const tool of page.tools) tools.push(toolSchema(tool, server));
-    cursor = page.nextCursor;
+    cursor = readPage(page, tools, server, action);
     if (cursor !== undefined) {
       if (cursors.has(cursor)) {
         throw failure(
@@ -392,6 +382,38 @@ async function listAll(
     }
   } while (cursor !== undefined);
   return Object.freeze(tools);
+}
+
+/**
+ * Adds a page's tools to `tools`; returns its `nextCursor`. What throws
+ * while reading it (a getter, a Proxy) is the listing's fault.
+ */
+function readPage(
+  page: McpToolList,
+  tools: McpToolSchema[],
+  server: string,
+  action: string,
+): string | undefined {
+  const fault = (state: string, cause?: unknown) =>
+    failure("invalid-value", action, {}, state, {
+      owner: server,
+      ...(cause === undefined ? {} : { cause }),
+    });
+  try {
+    const listed: unknown = page?.tools;
+    if (!Array.isArray(listed)) {
+      throw fault("listTools() resolved to a value without a tools array");
+    }
+    for (const tool of listed) tools.push(toolSchema(tool, server));
+    const cursor: unknown = page.nextCursor;
+    if (cursor !== undefined && typeof cursor !== "string") {
+      throw fault(`its nextCursor is not a string`);
+    }
+    return cursor;
+  } catch (error) {
+    if (error instanceof PromptError) throw error;
+    throw fault(`reading the listing threw: ${messageOf(error)}`, error);
+  }
 }
 
 /** An MCP tool as a tool schema, its MCP facts in the host field `mcp`. */
@@ -421,8 +443,10 @@ function toolSchema(tool: McpTool, server: string): McpToolSchema {
     : annotations?.title;
   if (typeof title === "string") mcp.title = title;
   if (typeof annotations === "object" && annotations !== null) {
-    mcp.annotations = annotations;
+    // A copy: a handler cannot change the kept listing through it.
+    mcp.annotations = Object.freeze({ ...annotations });
   }
+  Object.freeze(mcp);
   return Object.freeze({
     name,
     description: description ?? "",
