@@ -10,7 +10,7 @@ import { inspectorPage } from "@dsh/system-prompt/page";
 const long = (words: number) =>
   Array.from({ length: words }, (_, i) => `w${i}`).join(" ");
 
-async function registry() {
+function registry(): SystemPrompt {
   const prompt = new SystemPrompt();
   prompt.scope("loop").section({ name: "persona", order: 0, text: long(30) });
   prompt.scope("loop").section({
@@ -41,7 +41,7 @@ function breakpointList(html: string): string[] {
 
 describe("inspectorPage with the adapter's plan", () => {
   it("shows no breakpoint when the plan placed none (under the minimum), where cacheBlocks alone would draw some", async () => {
-    const assembly = await (await registry()).assemble();
+    const assembly = await registry().assemble();
     const { plan } = toAnthropic(assembly, { model: "claude-opus-4" });
     assert.equal(plan.choices.filter((choice) => choice.chosen).length, 0);
     const drawn = inspectorPage(assembly);
@@ -54,7 +54,7 @@ describe("inspectorPage with the adapter's plan", () => {
   });
 
   it("draws the plan's breakpoints at the ends of its blocks, with its token counts, and the one after the tools", async () => {
-    const assembly = await (await registry()).assemble();
+    const assembly = await registry().assemble();
     const { plan } = toAnthropic(assembly, {
       model: "claude-sonnet-5",
       countTokens: (text) => text.length * 10, // far over the minimum
@@ -86,7 +86,7 @@ describe("inspectorPage with the adapter's plan", () => {
   });
 
   it("shows the tokens the plan counted for the prompt and each tool: one count for both views", async () => {
-    const assembly = await (await registry()).assemble();
+    const assembly = await registry().assemble();
     const { plan } = toAnthropic(assembly, { model: "claude-sonnet-5" });
     const html = inspectorPage(assembly, { plan });
     const prompt = plan.blocks.reduce((sum, block) => sum + block.tokens, 0);
@@ -106,7 +106,7 @@ describe("inspectorPage with the adapter's plan", () => {
   });
 
   it("refuses another step's plan with invalid-option", async () => {
-    const prompt = await registry();
+    const prompt = registry();
     const before = await prompt.assemble();
     prompt.section({ name: "more", order: 30, text: "More." });
     const after = await prompt.assemble();
