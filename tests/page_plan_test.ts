@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { PromptError, SystemPrompt } from "@dsh/system-prompt";
 import { toAnthropic } from "@dsh/system-prompt/adapters";
+import { explainPrompt } from "@dsh/system-prompt/inspect";
 import { inspectorPage } from "@dsh/system-prompt/page";
 
 const long = (words: number) =>
@@ -102,6 +103,23 @@ describe("inspectorPage with the adapter's plan", () => {
     assert.match(
       html,
       new RegExp(`<td class="num">${plan.toolTokens[0]}</td>`),
+    );
+  });
+
+  it("counts a tool as the plan does without a plan too: explainPrompt's tokens are the plan's toolTokens", async () => {
+    const prompt = registry();
+    // A host field is not sent, so it is not counted.
+    prompt.scope("mcp").tools(() => [{
+      name: "search",
+      description: "Searches.",
+      parameters: { type: "object" },
+      mcp: { server: "docs", annotations: { readOnlyHint: true } },
+    } as never]);
+    const assembly = await prompt.assemble();
+    const { plan } = toAnthropic(assembly);
+    assert.deepEqual(
+      explainPrompt(assembly).tools.map((tool) => tool.tokens),
+      plan.toolTokens,
     );
   });
 
