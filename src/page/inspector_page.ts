@@ -6,6 +6,7 @@
  * @module
  */
 
+import { unreadable } from "../core/errors.ts";
 import { optionError, type OptionFault } from "../inspect/_options.ts";
 import type { PromptAssembly } from "../../mod.ts";
 import {
@@ -94,6 +95,7 @@ function hasContexts(assembly: PromptAssembly): boolean {
   return Array.isArray(assembly.contexts) && assembly.contexts.length > 0;
 }
 
+/** The options read once (a getter is not read twice) and checked. */
 function checkedOptions(
   options: InspectorPageOptions,
   length: number,
@@ -103,15 +105,27 @@ function checkedOptions(
   if (typeof options !== "object" || options === null) {
     throw fail({ state: "options must be an object", got: options });
   }
-  const { title, breakpoints } = options;
+  let read: InspectorPageOptions;
+  try {
+    const { title, breakpoints, previous, plan } = options;
+    read = { title, previous, breakpoints, plan } as InspectorPageOptions;
+    if (Array.isArray(breakpoints)) {
+      read.breakpoints = breakpoints.map((breakpoint) => {
+        const { offset, label } = (breakpoint ?? {}) as InspectorBreakpoint;
+        return label === undefined ? { offset } : { offset, label };
+      });
+    }
+  } catch (error) {
+    throw unreadable(error, "build the inspector page", {}, "its options");
+  }
+  const { title, breakpoints } = read;
   if (title !== undefined && typeof title !== "string") {
     throw fail({ state: "title must be a string", got: title });
   }
   if (breakpoints !== undefined && !Array.isArray(breakpoints)) {
     throw fail({ state: "breakpoints must be an array", got: breakpoints });
   }
-  breakpoints?.forEach((breakpoint, i) => {
-    const offset = (breakpoint as Partial<InspectorBreakpoint> | null)?.offset;
+  breakpoints?.forEach(({ offset }, i) => {
     if (
       typeof offset !== "number" || !Number.isInteger(offset) ||
       offset < 0 || offset > length
@@ -122,7 +136,7 @@ function checkedOptions(
       });
     }
   });
-  return options;
+  return read;
 }
 
 /**
@@ -170,13 +184,11 @@ export function inspectorPage(
   options: InspectorPageOptions = {},
 ): string {
   const explained = explainPrompt(assembly);
-  const { title = "System prompt", previous } = checkedOptions(
-    options,
-    explained.text.length,
-  );
-  const plan = options.plan === undefined
+  const checked = checkedOptions(options, explained.text.length);
+  const { title = "System prompt", previous } = checked;
+  const plan = checked.plan === undefined
     ? undefined
-    : planView(options.plan, explained.text, explained.tools.length);
+    : planView(checked.plan, explained.text, explained.tools.length);
   const tools = plan === undefined ? explained.tools : explained.tools.map(
     (tool, i) => ({ ...tool, tokens: plan.toolTokens[i]! }),
   );
@@ -213,7 +225,7 @@ export function inspectorPage(
   for (const { owner, tokens } of tools) {
     owners.tools[owners.index(owner)]! += tokens;
   }
-  const breakpoints = options.breakpoints ?? plan?.breakpoints ??
+  const breakpoints = checked.breakpoints ?? plan?.breakpoints ??
     blockBreakpoints(assembly);
   const markers: Marker[] = breakpoints.map(({ offset, label }, i) =>
     marker(offset, {
@@ -310,7 +322,7 @@ ${contextHtml}
     breakpointItems(
       breakpoints,
       explained.text,
-      options.breakpoints === undefined ? plan?.afterTools : undefined,
+      checked.breakpoints === undefined ? plan?.afterTools : undefined,
     )
   }</section>
 <section><h2>Tools</h2>${toolRows(tools, owners)}</section>
