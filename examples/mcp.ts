@@ -53,10 +53,13 @@ export function mcpPlugin(
   client: McpToolSource,
   options: McpPluginOptions,
 ): void {
-  to.tools(mcpTools(client, {
-    server: options.server,
-    listChanged: ToolListChangedNotificationSchema,
-  }));
+  to.tools(
+    mcpTools(client, {
+      server: options.server,
+      listChanged: ToolListChangedNotificationSchema,
+    }),
+    { stability: "session" },
+  );
   to.section({
     name: `mcp:${options.server}`,
     order: options.order ?? 150,
