@@ -1,10 +1,11 @@
 /**
- * An MCP server's tools and instructions in the prompt, through async
- * providers: the plugin's tool provider lists the server's tools with the
- * official SDK's client at every assembly (the assembly's abort signal
- * cancels the request), and its section carries the server's instructions
- * as literal text, so a `{{` in them is just text. A tool the server adds
- * later is in the next assembly, owned by the plugin's scope.
+ * An MCP server's tools and instructions in the prompt: the plugin's tool
+ * provider is `mcpTools` from `@dsh/system-prompt/mcp` (it lists the
+ * server's tools with the official SDK's client once, and again after the
+ * server says `notifications/tools/list_changed`), and its section carries
+ * the server's instructions as literal text, so a `{{` in them is just
+ * text. A tool the server adds later is in the next assembly, owned by the
+ * plugin's scope.
  *
  * `startDocsServer()` runs a small server in-process (two tools and
  * instructions, linked to a client by the SDK's in-memory transport) for the
@@ -20,16 +21,18 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import {
   type PromptRegistrar,
   renderPrompt,
   SystemPrompt,
-  type ToolSchema,
 } from "@dsh/system-prompt";
+import { type McpClient, mcpTools } from "@dsh/system-prompt/mcp";
 
 /** The part of the SDK's `Client` the plugin uses. */
-export type McpToolSource = Pick<Client, "listTools" | "getInstructions">;
+export type McpToolSource = McpClient & Pick<Client, "getInstructions">;
 
 /** Options of {@linkcode mcpPlugin}. */
 export interface McpPluginOptions {
@@ -40,36 +43,23 @@ export interface McpPluginOptions {
 }
 
 /**
- * Registers a connected MCP client's tools (listed at every assembly) and
- * its server's instructions (a literal section) through `to`, usually the
- * plugin's scope: the tools and the section are owned by it.
+ * Registers a connected MCP client's tools (listed once, again after the
+ * server says they changed) and its server's instructions (a literal
+ * section) through `to`, usually the plugin's scope: the tools and the
+ * section are owned by it.
  */
 export function mcpPlugin(
   to: PromptRegistrar,
   client: McpToolSource,
   options: McpPluginOptions,
 ): void {
-  to.tools(async (_context, { signal }) => {
-    const tools: ToolSchema[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(
-        cursor === undefined ? undefined : { cursor },
-        signal === undefined ? undefined : { signal },
-      );
-      for (const tool of page.tools) {
-        // The registry needs a string description and a JSON-data schema;
-        // the SDK's `inputSchema` is JSON already.
-        tools.push({
-          name: tool.name,
-          description: tool.description ?? "",
-          parameters: tool.inputSchema,
-        });
-      }
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
-    return tools;
-  });
+  to.tools(
+    mcpTools(client, {
+      server: options.server,
+      listChanged: ToolListChangedNotificationSchema,
+    }),
+    { stability: "session" },
+  );
   to.section({
     name: `mcp:${options.server}`,
     order: options.order ?? 150,
@@ -148,6 +138,8 @@ async function main(): Promise<void> {
     description: "Lists a page's past versions.",
     inputSchema: { page: z.string() },
   }, ({ page }) => ({ content: [{ type: "text", text: page }] }));
+  // The server says notifications/tools/list_changed; the client takes it in.
+  await new Promise((resolve) => setTimeout(resolve, 10));
   const second = await prompt.assemble();
   console.log("tools:", second.tools.map((tool) => tool.name).join(", "));
   await docs.close();

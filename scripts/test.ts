@@ -55,7 +55,15 @@ const STAGES: Stage[] = [
   {
     id: "doc-lint",
     title: "deno doc --lint",
-    args: ["doc", "--lint", "mod.ts", "inspect.ts", "adapters.ts", "page.ts"],
+    args: [
+      "doc",
+      "--lint",
+      "mod.ts",
+      "inspect.ts",
+      "adapters.ts",
+      "page.ts",
+      "mcp.ts",
+    ],
   },
   {
     id: "tests",
@@ -73,6 +81,7 @@ const STAGES: Stage[] = [
       "inspect.ts",
       "adapters.ts",
       "page.ts",
+      "mcp.ts",
       "src/",
       "README.md",
       "docs/",
@@ -96,6 +105,7 @@ const STAGES: Stage[] = [
       "tests/async_late_rejections_io.ts",
       "tests/examples/agents_md_io.ts",
       "tests/examples/git_status_io.ts",
+      "tests/mcp_tools_io.ts",
       // The heap over 100,000 steps, measured with the collector exposed.
       "--v8-flags=--expose-gc",
       "tests/render_memory_test.ts",
@@ -122,6 +132,7 @@ const STAGES: Stage[] = [
       "--lock=deno.lock",
       "--allow-all",
       "scripts/docs_commands_test.ts",
+      "scripts/docs_generated_test.ts",
     ],
     counts: denoTestCounts,
   },

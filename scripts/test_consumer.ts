@@ -1,7 +1,11 @@
 /**
  * `deno task test:consumer`: builds the npm package, checks it with
- * `npm publish --dry-run`, packs it with `npm pack`, installs the tarball
- * into a fresh project and follows docs/install.md there: its code blocks,
+ * `npm publish --dry-run`, packs it with `npm pack` into
+ * `.tmp/consumer/system-prompt/` (where the docs' `../system-prompt/` finds
+ * it) and follows docs/install.md's "Node.js (ESM)" section word for word
+ * from an empty directory beside it (`npm init -y`, then every command
+ * and file of the section, as a reader types them); in the project that
+ * made, the rest of docs/install.md's code blocks,
  * written out as files, are type-checked with the oldest supported and the
  * newest TypeScript under its Node.js and browser `tsconfig.json`s, and run
  * on Node.js (ESM and CommonJS), on Bun and as an esbuild browser bundle;
@@ -16,11 +20,19 @@
  * @module
  */
 
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import {
+  mkdir,
+  readdir,
+  readFile,
+  rm,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { join } from "node:path";
 import { buildNpm } from "./build_npm.ts";
 import { NODE_ENGINES } from "./npm_manifest.ts";
 import { docBlock, docBlocks } from "./doc_blocks.ts";
+import { docSteps } from "./doc_commands.ts";
 import { specifier } from "./entry_points.ts";
 import {
   type CommandError,
@@ -28,7 +40,6 @@ import {
   removeScratch,
   ROOT,
   run,
-  scratchProject,
   VERSIONS,
 } from "./node_toolchain.ts";
 
@@ -116,29 +127,99 @@ await check("each .js and .d.ts has its map", async () => {
   if (missing.length > 0) throw new Error(`no map for ${missing.join(", ")}`);
 });
 
-const packed = await run("npm", [
+// The reader's layout: the clone's tarball in ../system-prompt/, the
+// project made next to it by install.md's own commands.
+const root = join(ROOT, ".tmp", "consumer");
+await rm(root, { recursive: true, force: true });
+await mkdir(join(root, "system-prompt"), { recursive: true });
+await run("npm", [
   "pack",
   "--pack-destination",
-  join(ROOT, ".tmp"),
+  join(root, "system-prompt"),
   "--silent",
 ], { cwd: packageDir });
-const tarball = join(ROOT, ".tmp", packed.trim().split("\n").at(-1)!);
 
-const dir = await scratchProject(
-  "consumer",
-  { name: "consumer", private: true, type: "module" },
-  [],
-  [
-    tarball,
-    `typescript@${VERSIONS.typescript}`,
-    `typescript-oldest@npm:typescript@${VERSIONS.typescriptOldest}`,
-    `@types/node@${VERSIONS.typesNode}`,
-    `esbuild@${VERSIONS.esbuild}`,
-    `bun@${VERSIONS.bun}`,
-    `ai@${VERSIONS.ai}`,
-    `@types/json-schema@${VERSIONS.typesJsonSchema}`,
-  ],
+/**
+ * Follows the `##` section `title` of docs/install.md as a reader does,
+ * from `cwd`: its files written where the reader stands, its commands run
+ * by bash word for word (`cd` carries over), a transcript's output
+ * compared. Returns where the reader stands at its end.
+ */
+async function follow(title: string, cwd: string): Promise<string> {
+  const steps = docSteps(installMd);
+  const start = steps.findIndex((step) =>
+    step.kind === "section" && step.title === title
+  );
+  if (start === -1) throw new Error(`docs/install.md has no section ${title}`);
+  const next = steps.findIndex((step, i) =>
+    i > start && step.kind === "section"
+  );
+  const state = join(root, ".cwd");
+  for (const step of steps.slice(start + 1, next === -1 ? undefined : next)) {
+    if (step.kind === "file") {
+      await writeFile(join(cwd, step.name), step.text);
+    } else if (step.kind === "command" && !step.release) {
+      const output = await run("bash", [
+        "-c",
+        `set -euo pipefail\nexec 2>&1\n${step.command}\npwd > '${state}'`,
+      ], { cwd });
+      cwd = (await readFile(state, "utf8")).trim();
+      if (step.output !== undefined && output.trim() !== step.output) {
+        throw new Error(
+          `docs/install.md:${step.line} ${step.command} printed ${
+            JSON.stringify(output.trim())
+          }; the page says ${JSON.stringify(step.output)}`,
+        );
+      }
+    }
+  }
+  return cwd;
+}
+
+let dir = join(root, "node-agent");
+await check(
+  "docs/install.md's Node.js (ESM) section, word for word from an empty directory: npm init -y, npm pkg set type=module, the tarball, tsc, node",
+  async () => {
+    dir = await follow("Node.js (ESM)", root);
+    const { type } = JSON.parse(
+      await readFile(join(dir, "package.json"), "utf8"),
+    );
+    if (type !== "module") throw new Error(`package.json says type ${type}`);
+  },
 );
+await check(
+  "without npm pkg set type=module, tsc stops at agent.ts's await with TS1309, as docs/install.md says",
+  async () => {
+    const cjs = join(root, "cjs-agent");
+    await mkdir(cjs, { recursive: true });
+    await run("npm", ["init", "-y"], { cwd: cjs });
+    await symlink(join(dir, "node_modules"), join(cjs, "node_modules"));
+    for (const name of ["tsconfig.json", "agent.ts"]) {
+      await writeFile(join(cjs, name), await readFile(join(dir, name)));
+    }
+    // An expected failure: tsc's output is checked, not printed.
+    const output = await run("npx", ["tsc"], { cwd: cjs, quiet: true })
+      .then(() => "", (error) => (error as CommandError).output);
+    if (!output.includes("error TS1309")) {
+      throw new Error(`tsc printed ${JSON.stringify(output)}`);
+    }
+  },
+);
+// The other checks' tools, added to the project the reader made.
+await run("npm", [
+  "install",
+  "--no-audit",
+  "--no-fund",
+  "--no-save",
+  "--loglevel=error",
+  `typescript@${VERSIONS.typescript}`,
+  `typescript-oldest@npm:typescript@${VERSIONS.typescriptOldest}`,
+  `@types/node@${VERSIONS.typesNode}`,
+  `esbuild@${VERSIONS.esbuild}`,
+  `bun@${VERSIONS.bun}`,
+  `ai@${VERSIONS.ai}`,
+  `@types/json-schema@${VERSIONS.typesJsonSchema}`,
+], { cwd: dir });
 const file = (path: string, text: string) => writeFile(join(dir, path), text);
 const TSC = {
   [VERSIONS.typescript]: join(dir, "node_modules/typescript/bin/tsc"),
@@ -148,17 +229,12 @@ const TSC = {
   ),
 };
 
-// docs/install.md, as a reader copies it.
-const nodeMain = docBlock(blocks, "// main.ts for Node.js");
-await file("main.ts", nodeMain);
+// The rest of docs/install.md, as a reader copies it.
+const nodeMain = docBlock(blocks, "// agent.ts");
 await file("app.ts", docBlock(blocks, "// main.ts"));
-await file("main.mjs", docBlock(blocks, "// main.mjs"));
 await file("main.cjs", docBlock(blocks, "// main.cjs"));
 await file("browser.js", docBlock(blocks, "// browser.js"));
-await file(
-  "tsconfig.node.json",
-  docBlock(blocks, "// tsconfig.json for Node.js"),
-);
+await file("tsconfig.node.json", docBlock(blocks, "// tsconfig.json"));
 await file(
   "tsconfig.browser.json",
   docBlock(blocks, "// tsconfig.json for a browser app"),
@@ -217,13 +293,13 @@ async function project(base: string, files: string[], emit: boolean) {
 
 for (const ts of [VERSIONS.typescriptOldest, VERSIONS.typescript]) {
   await check(
-    `TypeScript ${ts}, Node.js tsconfig: main.ts, context.d.ts and every entry point type-check`,
+    `TypeScript ${ts}, Node.js tsconfig: agent.ts, context.d.ts and every entry point type-check`,
     async () => {
       await run("node", [
         TSC[ts]!,
         "-p",
         await project("node", [
-          "main.ts",
+          "agent.ts",
           "entries.ts",
           "context.d.ts",
           "uses_context.ts",
@@ -290,14 +366,14 @@ await check(
 );
 const nodeVersion = (await run("node", ["--version"], { cwd: dir })).trim();
 await check(
-  `Node.js ${nodeVersion}: main.ts and tool_fields.ts (host fields on tools) compiled by TypeScript ${VERSIONS.typescript} run`,
+  `Node.js ${nodeVersion}: agent.ts and tool_fields.ts (host fields on tools) compiled by TypeScript ${VERSIONS.typescript} run`,
   async () => {
     await run("node", [
       TSC[VERSIONS.typescript]!,
       "-p",
-      await project("node", ["main.ts", "tool_fields.ts"], true),
+      await project("node", ["agent.ts", "tool_fields.ts"], true),
     ], { cwd: dir });
-    await expectPrompt("node", ["out/main.js"], dir);
+    await expectPrompt("node", ["out/agent.js"], dir);
     await run("node", ["out/tool_fields.js"], { cwd: dir });
   },
 );
@@ -356,9 +432,9 @@ await check(
   },
 );
 const bun = join(dir, "node_modules/.bin/bun");
-await check(`Bun ${VERSIONS.bun}: main.mjs and main.ts run`, async () => {
+await check(`Bun ${VERSIONS.bun}: main.mjs and agent.ts run`, async () => {
   await expectPrompt(bun, ["main.mjs"], dir);
-  await expectPrompt(bun, ["main.ts"], dir);
+  await expectPrompt(bun, ["agent.ts"], dir);
 });
 await check(
   `esbuild ${VERSIONS.esbuild}: browser.js bundles to one module without imports, which runs`,
@@ -387,10 +463,9 @@ console.log(
   `consumer: ${results.length - failed.length} passed, ${failed.length} failed`,
 );
 if (failed.length > 0) {
-  console.log(`kept ${dir} and ${packageDir} for a look`);
+  console.log(`kept ${root} and ${packageDir} for a look`);
   Deno.exit(1);
 }
-await rm(tarball, { force: true });
 await removeScratch("consumer-package");
 await removeScratch("consumer");
 console.log(`${name}@${version}: ${entries.length} entry point(s) checked`);

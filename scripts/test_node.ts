@@ -50,8 +50,17 @@ const dir = await scratchProject(
       entries.map((entry) => [entry.subpath, `./out/${entry.stem}.js`]),
     ),
   },
-  // README.md and docs/ for the tests that check them against the code.
-  [...sources, "tests", "examples", "README.md", "docs"],
+  // README.md, docs/ and the pages they link for the tests that check them.
+  [
+    ...sources,
+    "tests",
+    "examples",
+    "README.md",
+    "CONTRIBUTING.md",
+    "CHANGELOG.md",
+    "LICENSE",
+    "docs",
+  ],
   [
     `typescript@${VERSIONS.typescript}`,
     `@types/node@${VERSIONS.typesNode}`,

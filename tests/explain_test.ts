@@ -119,13 +119,17 @@ describe("explainPrompt()", () => {
         owner: "bash",
         descriptionChars: 15,
         parametersChars: 17,
-        tokens: estimateTokens('bashRuns a command.{"type":"object"}'),
+        tokens: estimateTokens(
+          '{"name":"bash","description":"Runs a command.","parameters":{"type":"object"}}',
+        ),
       },
       {
         name: "root-tool",
         descriptionChars: 0,
         parametersChars: 2,
-        tokens: estimateTokens("root-tool{}"),
+        tokens: estimateTokens(
+          '{"name":"root-tool","description":"","parameters":{}}',
+        ),
       },
     ]);
     assert.deepEqual(explained.totals, {
@@ -186,9 +190,19 @@ describe("explainPrompt()", () => {
         t,
       ) => [t.name, t.descriptionChars, t.parametersChars, t.tokens]),
       [
-        ["mcp", 0, 2, estimateTokens("mcp{}")],
-        ["loop", 6, 0, estimateTokens("loopLoops.")],
-        ["big", 4, 0, estimateTokens("bigBig.")],
+        [
+          "mcp",
+          0,
+          2,
+          estimateTokens('{"name":"mcp","description":"","parameters":{}}'),
+        ],
+        [
+          "loop",
+          6,
+          0,
+          estimateTokens('{"name":"loop","description":"Loops."}'),
+        ],
+        ["big", 4, 0, estimateTokens('{"name":"big","description":"Big."}')],
       ],
     );
   });

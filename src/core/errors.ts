@@ -12,27 +12,27 @@
  *
  * | code | thrown by | when |
  * | --- | --- | --- |
- * | `invalid-section` | `section()`, `renderPrompt()` | an empty name, a non-finite order, a non-string text in an assembly |
- * | `duplicate-section` | `section()` | a live section already has the name |
+ * | `invalid-section` | `section()`, `renderPrompt()` | an empty name or non-finite order; a non-string text in an assembly |
+ * | `duplicate-section` | `section()` | a live section has the name (`owner` is the holder; the message names both) |
  * | `invalid-variable-name` | `variable()` | the name is not a reference name |
- * | `duplicate-variable` | `variable()` | a live variable already has the name |
- * | `invalid-item` | `item()`, `renderPrompt()` | an empty item name, a non-finite order, a non-string text in an assembly |
- * | `duplicate-item` | `item()`, `assemble()` | an item of the same list already has the name |
- * | `invalid-option` | `cacheBlocks()` | an option outside its range |
- * | `scope-disposed` | a scope's registration methods | the scope was disposed |
- * | `provider-failed` | `assemble()` | a section function, variable provider or tool provider threw |
- * | `handler-failed` | `assemble()` | a `system-prompt/assemble` handler threw or rejected |
- * | `listener-failed` | the registry's `onListenerError` | a `system-prompt/change` listener threw |
- * | `invalid-value` | `assemble()`, `renderPrompt()` | a provider or handler produced a value of the wrong kind |
- * | `duplicate-tool` | `assemble()` | two tools share a name in one assembly |
- * | `unknown-variable` | `renderPrompt()` | a reference names no variable of the assembly |
- * | `missing-value` | `renderPrompt()` | a referenced variable has no value in this assembly |
- * | `malformed-reference` | `renderPrompt()` | a complete `{{…}}` group holds no reference name |
- * | `invalid-context` | `context()`, `renderContext()` | as `invalid-section`, for a context entry |
- * | `duplicate-context` | `context()` | a live context entry already has the name, or a section list does |
- * | `orphan-item` | `assemble()` | an item's list is not a live list |
- * | `unknown-layer` | `assemble()`, `layer()` | no live layer has the key (or a parent's) |
- * | `multiple-complete` | `assemble()` | two live `complete` sections |
+ * | `duplicate-variable` | `variable()` | a live variable has the name (`owner` is the holder; the message names both) |
+ * | `invalid-item` | `item()`, `renderPrompt()` | an empty item name or list, a non-finite order; a non-string item text in an assembly |
+ * | `duplicate-item` | `item()`, `assemble()` | an item of the same list has the name (`owner` is the holder; the message names both) |
+ * | `scope-disposed` | a scope's methods | registering through a disposed scope |
+ * | `provider-failed` | `assemble()`, `render()`, an `mcpTools()` provider | a provider or text function threw or its promise rejected; an MCP client's `listTools()` rejected (`cause`) |
+ * | `handler-failed` | `assemble()` | an assemble handler threw or rejected (`cause`) |
+ * | `listener-failed` | `onListenerError` | a change listener threw; the registration stands |
+ * | `invalid-value` | `assemble()`, `renderPrompt()`, the adapters, `CacheLedger.record()`, an `mcpTools()` provider | a provider or handler returned the wrong kind of value; a step whose `blocks` do not join to its `prompt`; a usage object of no provider's shape; an MCP listing that is not one |
+ * | `duplicate-tool` | `assemble()` | two tools with one name in one assembly |
+ * | `unknown-variable` | `renderPrompt()` | a reference to a name that is not a variable (with a suggestion within edit distance 2) |
+ * | `missing-value` | `renderPrompt()` | a reference to a variable whose value is `undefined` |
+ * | `malformed-reference` | `renderPrompt()` | a complete group that is not a reference |
+ * | `invalid-option` | `new SystemPrompt()`, `layer()`, `cacheBlocks()`, `planCache()` and the adapters, the message helpers, `inspectorPage()`, `mcpTools()` | an option of the right type outside its range; a bad `toolOrder` or `toolPins`; a live layer with another parent; a `countTokens` that throws (`cause`) or returns anything but a non-negative finite number; a message TTL longer than the plan's; an MCP server without a name |
+ * | `invalid-context` | `context()`, `renderContext()` | as `invalid-section`, for a runtime-context entry |
+ * | `duplicate-context` | `context()` | a live context entry has the name, or a section list of the name exists (names the holder) |
+ * | `orphan-item` | `assemble()`, `render()` | an item's list is not a live list (with a suggestion) |
+ * | `unknown-layer` | `assemble()`, `render()` | no live layer has the key, or its parent chain breaks (with a suggestion) |
+ * | `multiple-complete` | `assemble()`, `render()` | two live `complete: true` sections |
  * | `aborted` | `assemble()`, `render()` | the signal aborted (`cause` is its reason) |
  * | `tool-changed` | `assemble()`, `render()`, `onToolChanged` | a tool's fingerprint differs from its `toolPins` pin |
  *

@@ -116,7 +116,10 @@ export interface ToolExplanation {
   descriptionChars: number;
   /** Characters of its `parameters` as JSON (0 when they cannot be written as JSON). */
   parametersChars: number;
-  /** `estimateTokens` of name, description and parameters JSON together. */
+  /**
+   * `estimateTokens` of `{ name, description, parameters }` as JSON: what
+   * `planCache` counts for a tool (host fields left out), so both agree.
+   */
   tokens: number;
 }
 
@@ -270,7 +273,14 @@ function explainTool(tool: ToolSchema): ToolExplanation {
     name: named,
     descriptionChars: described.length,
     parametersChars: json.length,
-    tokens: estimateTokens(named + described + json),
+    // The JSON planCache counts; unwritable parameters are left out.
+    tokens: estimateTokens(
+      json === ""
+        ? JSON.stringify({ name: named, description: described })
+        : `{"name":${JSON.stringify(named)},"description":${
+          JSON.stringify(described)
+        },"parameters":${json}}`,
+    ),
     owner: toolOwner(tool),
     layer: toolLayer(tool),
   });

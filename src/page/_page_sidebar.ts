@@ -18,6 +18,8 @@ import { type Owners, ROOT_LABEL } from "./_page_text.ts";
 export interface Breakpoint {
   readonly offset: number;
   readonly label?: string | undefined;
+  /** The tokens before it, as a plan counted them (else estimated here). */
+  readonly tokens?: number | undefined;
 }
 
 /** The default breakpoints: where `cacheBlocks` says one pays. */
@@ -80,20 +82,29 @@ export function ownerRows(owners: Owners): string {
     }).join("");
 }
 
-/** The breakpoints, each with the tokens of the prompt before it. */
+/**
+ * The breakpoints, each with the tokens before it; `afterTools`, the
+ * tokens up to a plan's breakpoint after the tools.
+ */
 export function breakpointItems(
   breakpoints: readonly Breakpoint[],
   text: string,
+  afterTools?: number,
 ): string {
-  if (breakpoints.length === 0) {
+  const tools = afterTools === undefined
+    ? ""
+    : `<li data-after="tools">${
+      escapeHtml(`after the tools, ~${afterTools} tokens before it`)
+    }</li>`;
+  if (breakpoints.length === 0 && tools === "") {
     return `<p class="note">No cache breakpoint.</p>`;
   }
-  return `<ol id="breakpoints">${
-    breakpoints.map(({ offset, label }) =>
+  return `<ol id="breakpoints">${tools}${
+    breakpoints.map(({ offset, label, tokens }) =>
       `<li data-offset="${offset}">${
         escapeHtml(
           `at character ${offset}, ~${
-            estimateTokens(text.slice(0, offset))
+            tokens ?? estimateTokens(text.slice(0, offset))
           } tokens before it` + (label === undefined ? "" : `: ${label}`),
         )
       }</li>`

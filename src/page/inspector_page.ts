@@ -29,6 +29,8 @@ import { markChanges, type PageSpan, pageSpans } from "./_page_spans.ts";
 import { SESSION_STYLE, sessionHtml, sessionOf } from "./_page_session.ts";
 import type { LedgerSummary } from "../adapters/cache_report.ts";
 import { type Marker, marker, Owners, textHtml } from "./_page_text.ts";
+import type { CachePlan } from "../adapters/plan.ts";
+import { planView } from "./_page_plan.ts";
 
 /**
  * A cache breakpoint: the provider caches the prompt up to `offset`.
@@ -73,7 +75,7 @@ export interface InspectorPageOptions {
   previous?: PromptAssembly;
   /**
    * The cache breakpoints to show, e.g. from a cache plan.
-   * @default {the ends of the blocks `cacheBlocks(assembly)` marks}
+   * @default {the plan's, given `plan`; else the ends of the blocks `cacheBlocks(assembly)` marks}
    */
   breakpoints?: readonly InspectorBreakpoint[];
   /**
@@ -82,6 +84,13 @@ export interface InspectorPageOptions {
    * its cause and owner, and the cost of the misses per owner.
    */
   session?: LedgerSummary | { summary(): LedgerSummary };
+  /**
+   * The plan of the request the step was sent with (an adapter's
+   * `result.plan`): the page shows the breakpoints it placed (none, when
+   * it placed none), and the tokens it counted for the prompt, the tools
+   * and each breakpoint instead of counting again.
+   */
+  plan?: CachePlan;
   /**
    * The page's title.
    * @default {"System prompt"}
@@ -108,8 +117,8 @@ function checkedOptions(
   let summary: LedgerSummary | undefined;
   let given: unknown;
   try {
-    const { title, breakpoints, previous, session } = options;
-    read = { title, previous, breakpoints } as InspectorPageOptions;
+    const { title, breakpoints, previous, session, plan } = options;
+    read = { title, previous, breakpoints, plan } as InspectorPageOptions;
     if (Array.isArray(breakpoints)) {
       read.breakpoints = breakpoints.map((breakpoint) => {
         const { offset, label } = (breakpoint ?? {}) as InspectorBreakpoint;
@@ -166,12 +175,13 @@ function checkedOptions(
  * shows is escaped.
  *
  * @param assembly The step to show.
- * @param options The previous step, breakpoints, a title.
+ * @param options The previous step, breakpoints or the request's cache plan, a title.
  * @returns The page, a complete HTML document.
  * @throws {TypeError} If `options` is not an object, `title` not a string or
  * `breakpoints` not an array.
  * @throws {PromptError} `invalid-option` for a breakpoint whose offset is not
- * an integer within the prompt; otherwise as `renderPrompt` does.
+ * an integer within the prompt, or a plan of another step (its blocks do
+ * not join to this prompt); otherwise as `renderPrompt` does.
  *
  * @example Usage
  * ```ts
@@ -196,6 +206,12 @@ export function inspectorPage(
   const explained = explainPrompt(assembly);
   const checked = checkedOptions(options, explained.text.length);
   const { title = "System prompt", previous } = checked;
+  const plan = checked.plan === undefined
+    ? undefined
+    : planView(checked.plan, explained.text, explained.tools.length);
+  const tools = plan === undefined ? explained.tools : explained.tools.map(
+    (tool, i) => ({ ...tool, tokens: plan.toolTokens[i]! }),
+  );
   const owners = new Owners();
   const spans = pageSpans(explained);
   const { context, totals } = explained;
@@ -226,11 +242,11 @@ export function inspectorPage(
   };
   count(spans, owners.prompt);
   count(contextSpans, owners.context);
-  for (const { owner, tokens } of explained.tools) {
+  for (const { owner, tokens } of tools) {
     owners.tools[owners.index(owner)]! += tokens;
   }
-
-  const breakpoints = checked.breakpoints ?? blockBreakpoints(assembly);
+  const breakpoints = checked.breakpoints ?? plan?.breakpoints ??
+    blockBreakpoints(assembly);
   const markers: Marker[] = breakpoints.map(({ offset, label }, i) =>
     marker(offset, {
       kind: "breakpoint",
@@ -281,6 +297,10 @@ export function inspectorPage(
   });
   const breakSection = comparison?.prefixBreak?.section;
   const session = checked.session as LedgerSummary | undefined;
+  const promptTokens = plan?.promptTokens ?? totals.tokens;
+  const toolTokens = plan === undefined
+    ? totals.toolTokens
+    : plan.toolTokens.reduce((sum, n) => sum + n, 0);
 
   return `<!doctype html>
 <html lang="en">
@@ -297,11 +317,15 @@ export function inspectorPage(
 <body>
 <header><h1>${escapeHtml(title)}</h1><p class="totals">${
     escapeHtml(
-      `${totals.chars} characters, ~${totals.tokens} tokens in ${totals.sections} sections` +
+      `${totals.chars} characters, ~${promptTokens} tokens in ${totals.sections} sections` +
         (explained.dropped.length === 0
           ? ""
           : ` (dropped, empty: ${explained.dropped.join(", ")})`) +
-        ` · ${totals.tools} tools, ~${totals.toolTokens} tokens · tokens estimated (estimateTokens)`,
+        ` · ${totals.tools} tools, ~${toolTokens} tokens · tokens ${
+          plan === undefined
+            ? "estimated (estimateTokens)"
+            : "as the cache plan counted them"
+        }`,
     )
   }</p></header>
 <div class="layout">
@@ -320,9 +344,13 @@ ${contextHtml}
     ownerRows(owners)
   }</ul></section>
 <section><h2>Cache breakpoints</h2>${
-    breakpointItems(breakpoints, explained.text)
+    breakpointItems(
+      breakpoints,
+      explained.text,
+      checked.breakpoints === undefined ? plan?.afterTools : undefined,
+    )
   }</section>
-<section><h2>Tools</h2>${toolRows(explained.tools, owners)}</section>
+<section><h2>Tools</h2>${toolRows(tools, owners)}</section>
 </aside>
 </div>
 <script>${PAGE_SCRIPT}</script>

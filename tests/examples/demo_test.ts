@@ -93,7 +93,8 @@ describe("runDemo()", () => {
       /\nagent:persona +agent-loop +0 +\[0, 369\) +369 +82 +model, cwd\n/,
     );
     assert.match(out, /\ntool:bash +bash +105 +\[371, 524\) +153/);
-    assert.match(out, /\nsubagent +subagent +344 +153 +109\n/);
+    // The JSON of name, description and parameters, as the cache plan counts.
+    assert.match(out, /\nsubagent +subagent +344 +153 +119\n/);
     assert.match(
       out,
       /\ntotal: 667 characters, ~151 tokens in 3 sections; 4 tools/,

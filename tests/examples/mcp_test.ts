@@ -1,7 +1,5 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-// @ts-types="@modelcontextprotocol/sdk/types"
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import {
   PromptError,
@@ -17,6 +15,9 @@ import {
   type McpToolSource,
   startDocsServer,
 } from "../../examples/mcp.ts";
+
+/** Lets the client take the server's notifications in. */
+const announced = () => new Promise((resolve) => setTimeout(resolve, 10));
 
 describe("examples/mcp.ts: an MCP server's tools and instructions through async providers", () => {
   let docs: DocsServer;
@@ -81,19 +82,15 @@ describe("examples/mcp.ts: an MCP server's tools and instructions through async 
     );
   });
 
-  it("shows a tool the server adds after connecting in the next assembly, owned by the plugin's scope, and drops it when removed", async () => {
+  it("lists the tools once, and shows a tool the server adds after connecting in the next assembly once it says tools/list_changed, owned by the plugin's scope, and drops it when removed", async () => {
     setUp();
     const before = await prompt.assemble();
     assert.deepEqual(before.tools.map((tool) => tool.name), ["read", "search"]);
-    let announced = 0;
-    docs.client.setNotificationHandler(
-      ToolListChangedNotificationSchema,
-      () => void announced++,
-    );
     const history = docs.server.registerTool("history", {
       description: "Lists a page's past versions.",
       inputSchema: { page: z.string() },
     }, ({ page }) => ({ content: [{ type: "text", text: page }] }));
+    await announced();
     const after = await prompt.assemble();
     assert.deepEqual(
       after.tools.map((tool) => [tool.name, toolOwner(tool)]),
@@ -102,8 +99,8 @@ describe("examples/mcp.ts: an MCP server's tools and instructions through async 
         "mcp:docs",
       ]],
     );
-    assert.ok(announced >= 1, "the server announced tools/list_changed");
     history.remove();
+    await announced();
     const removed = await prompt.assemble();
     assert.deepEqual(removed.tools.map((tool) => tool.name), [
       "read",
@@ -130,24 +127,19 @@ describe("examples/mcp.ts: an MCP server's tools and instructions through async 
     assert.equal(renderPrompt(assembly), "You are a documentation assistant.");
   });
 
-  it("passes the assembly's abort signal to the SDK's listTools request, which the abort cancels", async () => {
-    const seen: (AbortSignal | undefined)[] = [];
-    const requests: Promise<unknown>[] = [];
+  it("rejects an aborted step with aborted at once; the listing it started is kept for the next step", async () => {
+    let requests = 0;
     const source: McpToolSource = {
       getInstructions: () => docs.client.getInstructions(),
-      listTools: (params, options) => {
-        seen.push(options?.signal);
-        const request = docs.client.listTools(params, options);
-        requests.push(request);
-        return request;
+      // This test needs no notification.
+      setNotificationHandler: () => {},
+      listTools: (params) => {
+        requests++;
+        return docs.client.listTools(params);
       },
     };
     const own = new SystemPrompt();
     mcpPlugin(own.scope("mcp:docs"), source, { server: "docs" });
-    const controller = new AbortController();
-    await own.assemble({}, { signal: controller.signal });
-    assert.deepEqual(seen, [controller.signal]);
-
     const aborting = new AbortController();
     const pending = own.assemble({}, { signal: aborting.signal });
     const reason = new Error("the user pressed Esc");
@@ -158,9 +150,10 @@ describe("examples/mcp.ts: an MCP server's tools and instructions through async 
       assert.equal(error.cause, reason);
       return true;
     });
-    assert.equal(seen[1], aborting.signal);
-    // The SDK cancelled its request (an McpError quoting the reason).
-    await assert.rejects(requests[1]!, /the user pressed Esc/);
+    const { tools } = await own.assemble();
+    assert.deepEqual(tools.map((tool) => tool.name), ["read", "search"]);
+    await own.assemble();
+    assert.equal(requests, 1);
   });
 
   it("reports a server that went away as provider-failed naming the plugin's scope", async () => {
