@@ -7,6 +7,9 @@
  * - {@linkcode toAnthropic}, {@linkcode toOpenAIResponses},
  *   {@linkcode toOpenAIChat}, {@linkcode toBedrock}, {@linkcode toGemini},
  *   {@linkcode toAISDK}.
+ * - {@linkcode cacheAnthropicMessages}, {@linkcode cacheBedrockMessages},
+ *   {@linkcode cacheAISDKMessages}: the host's last message marked in the
+ *   slot the plan reserved.
  * - {@linkcode planCache} and the profiles {@linkcode ANTHROPIC},
  *   {@linkcode BEDROCK}, {@linkcode OPENAI}, {@linkcode GEMINI}.
  *
@@ -39,8 +42,18 @@ export * from "./src/adapters/anthropic.ts";
 export * from "./src/adapters/bedrock.ts";
 export * from "./src/adapters/gemini.ts";
 export type * from "./src/adapters/json.ts";
+export * from "./src/adapters/messages.ts";
 export * from "./src/adapters/openai.ts";
-export * from "./src/adapters/plan.ts";
+export {
+  type AdapterOptions,
+  type CacheChoice,
+  type CacheOptions,
+  type CachePlan,
+  type CacheReason,
+  planCache,
+  type PlanCacheOptions,
+  type SystemBlock,
+} from "./src/adapters/plan.ts";
 export {
   ANTHROPIC,
   BEDROCK,

@@ -16,6 +16,8 @@ import {
   type ToolSchema,
 } from "@dsh/system-prompt";
 import {
+  cacheAISDKMessages,
+  cacheAnthropicMessages,
   toAISDK,
   toAnthropic,
   toOpenAIChat,
@@ -201,5 +203,66 @@ describe("toAISDK() through generateText() and @ai-sdk/anthropic", () => {
     const body = bodies[0]!;
     assert.ok(body.includes(`"system":${JSON.stringify(direct.system)}`));
     assert.ok(body.includes(`"tools":${JSON.stringify(direct.tools)}`));
+  });
+});
+
+describe("a spread result and the marked last message through the real clients", () => {
+  it("Anthropic: sends only request fields, and the last message's breakpoint in the reserved slot", async () => {
+    const a = await assembly();
+    const request = toAnthropic(a, { model: "claude-sonnet-5" });
+    const conversation: Anthropic.MessageParam[] = [
+      { role: "user", content: "List the files." },
+      { role: "assistant", content: [{ type: "text", text: "Listing." }] },
+      { role: "user", content: "And the tests." },
+    ];
+    const { bodies, fetch } = capture(ANTHROPIC_REPLY);
+    const client = new Anthropic({ apiKey: "test", fetch, maxRetries: 0 });
+    await client.messages.create({
+      model: "claude-sonnet-5",
+      max_tokens: 256,
+      ...request,
+      messages: cacheAnthropicMessages(request, conversation),
+    });
+    const sent = JSON.parse(bodies[0]!);
+    assert.deepEqual(Object.keys(sent).sort(), [
+      "max_tokens",
+      "messages",
+      "model",
+      "system",
+      "tools",
+    ]);
+    assert.deepEqual(sent.messages.at(-1), {
+      role: "user",
+      content: [{
+        type: "text",
+        text: "And the tests.",
+        cache_control: { type: "ephemeral" },
+      }],
+    });
+    assert.deepEqual(sent.messages.slice(0, 2), conversation.slice(0, 2));
+    // Four breakpoints in all: the plan's three and the message's.
+    assert.equal(bodies[0]!.match(/"cache_control"/g)!.length, 4);
+    assert.equal(conversation[2]!.content, "And the tests.");
+  });
+
+  it("AI SDK: the last message's cacheControl reaches the wire, no warning", async () => {
+    const a = await assembly();
+    const request = toAISDK(a, { jsonSchema, model: "claude-sonnet-5" });
+    const { bodies, fetch } = capture(ANTHROPIC_REPLY);
+    const anthropic = createAnthropic({ apiKey: "test", fetch });
+    const result = await generateText({
+      model: anthropic("claude-sonnet-5"),
+      ...request,
+      messages: cacheAISDKMessages(request, [
+        { role: "user", content: "List the files." },
+      ]),
+      maxRetries: 0,
+    });
+    assert.deepEqual(result.warnings, []);
+    const sent = JSON.parse(bodies[0]!);
+    assert.deepEqual(sent.messages.at(-1).content.at(-1).cache_control, {
+      type: "ephemeral",
+    });
+    assert.equal(bodies[0]!.match(/"cache_control"/g)!.length, 4);
   });
 });

@@ -11,6 +11,9 @@ import { type generateText, jsonSchema, type ModelMessage } from "ai";
 import type { PromptAssembly } from "@dsh/system-prompt";
 import {
   BEDROCK,
+  cacheAISDKMessages,
+  cacheAnthropicMessages,
+  cacheBedrockMessages,
   toAISDK,
   toAnthropic,
   toBedrock,
@@ -123,6 +126,37 @@ export function aiSDKParams(
   return { system, tools, messages };
 }
 
+// The message helpers take and give the SDKs' own message types.
+export function anthropicCachedParams(
+  assembly: PromptAssembly,
+  history: Anthropic.MessageParam[],
+): Anthropic.MessageCreateParamsNonStreaming {
+  const request = toAnthropic(assembly);
+  const messages: Anthropic.MessageParam[] = cacheAnthropicMessages(
+    request,
+    history,
+  );
+  return { model: "claude-sonnet-5", max_tokens: 1024, ...request, messages };
+}
+
+export function bedrockCachedParams(
+  assembly: PromptAssembly,
+  history: NonNullable<ConverseCommandInput["messages"]>,
+): ConverseCommandInput {
+  const request = toBedrock(assembly);
+  const messages = cacheBedrockMessages(request, history);
+  return { modelId: "anthropic.claude-sonnet-4-5", ...request, messages };
+}
+
+export function aiSDKCachedParams(
+  assembly: PromptAssembly,
+  history: ModelMessage[],
+): Pick<GenerateTextParams, "system" | "tools" | "messages"> {
+  const request = toAISDK(assembly, { jsonSchema });
+  const messages: ModelMessage[] = cacheAISDKMessages(request, history);
+  return { ...request, messages };
+}
+
 describe("adapter results and the SDKs' request types", () => {
   it("compile into each SDK's parameters (checked by the type checker)", () => {
     const assembly: PromptAssembly = {
@@ -144,5 +178,18 @@ describe("adapter results and the SDKs' request types", () => {
     assert.equal(bedrockParams(assembly).toolConfig?.tools?.length, 1);
     assert.equal(geminiParams(assembly).config?.tools?.length, 1);
     assert.ok(aiSDKParams(assembly).tools?.bash);
+    const history = [{ role: "user" as const, content: "List the files." }];
+    assert.equal(anthropicCachedParams(assembly, history).messages.length, 1);
+    assert.equal(
+      bedrockCachedParams(assembly, [{
+        role: "user",
+        content: [{ text: "Hi" }],
+      }])
+        .messages?.[0]?.content?.length,
+      2,
+    );
+    assert.ok(
+      aiSDKCachedParams(assembly, history).messages?.[0]?.providerOptions,
+    );
   });
 });

@@ -8,6 +8,7 @@ import {
   type ToolSchema,
 } from "../mod.ts";
 import { toolOwner } from "../inspect.ts";
+import { stepBlocks } from "../src/adapters/_blocks.ts";
 
 const tool = (name: string): ToolSchema => ({
   name,
@@ -41,6 +42,7 @@ describe("SystemPrompt.render()", () => {
       prompt: renderPrompt(assembly),
       tools: assembly.tools,
       context: renderContext(assembly),
+      blocks: stepBlocks(assembly),
     });
   });
 
@@ -211,6 +213,7 @@ describe("SystemPrompt.render()", () => {
               prompt: renderPrompt(assembly),
               tools: assembly.tools,
               context: renderContext(assembly),
+              blocks: stepBlocks(assembly),
             });
           }
         },

@@ -1,66 +1,297 @@
 /**
- * What every adapter does around its provider's shape: the plan, the
- * breakpoints it chose, the prompt's text, and the runtime context as the
- * provider's message.
+ * What every adapter does around its provider's shape: the blocks and the
+ * tools of its source, the plan, the breakpoints it chose, and the runtime
+ * context as the provider's message; and what it remembers. A step from
+ * `render()` keeps its `blocks` and `tools` arrays while they do not
+ * change, so its request's system blocks, tools and plan are found by
+ * them, and the same step again is the same result. An assembly is
+ * rendered and cut every call; its texts' and tools' token counts are
+ * remembered by content.
  *
  * @module
  */
 
 import {
   type PromptAssembly,
+  PromptError,
   renderContext,
+  type RenderedStep,
+  type StepBlock,
   type ToolSchema,
 } from "../../mod.ts";
-import type { JsonObject } from "./json.ts";
-import { type AdapterOptions, type CachePlan, planCache } from "./plan.ts";
+import { isRegistrySchema } from "../core/tools.ts";
+import { assemblyBlocks } from "../render/_blocks.ts";
+import { BoundedCache } from "../render/_bounded_cache.ts";
+import { isStep } from "./_blocks.ts";
+import { type ToolEntry, toolEntry, toolTokens } from "./_counts.ts";
+import {
+  type AdapterOptions,
+  type CachePlan,
+  planFrom,
+  sameSettings,
+  type Settings,
+  settingsOf,
+} from "./plan.ts";
 import type { ProviderProfile } from "./profiles.ts";
 
 /** A breakpoint as the providers spell it: `ttl` only for `"1h"`, not the default 5 minutes. */
 export type Mark<T extends string> = { type: T; ttl?: "1h" };
 
-/** The parts of one request before the provider's shape is applied. */
-export interface Prepared {
-  plan: CachePlan;
-  /** The blocks' texts joined: exactly `renderPrompt(assembly)`. */
-  text(): string;
-  /** The breakpoint after the tools or a block, if the plan put one there. */
-  mark<T extends string>(after: "tools" | number, type: T): Mark<T> | undefined;
-  /** The request, with the runtime context (if any) as `contextMessage`. */
-  finish<R extends { contextMessage?: unknown }>(
-    request: R,
-    message: (context: string) => NonNullable<R["contextMessage"]>,
-  ): R;
+/** The breakpoint after the tools or a block, if the plan put one there. */
+export type Marker = <T extends string>(
+  after: "tools" | number,
+  type: T,
+) => Mark<T> | undefined;
+
+/** A request: its fields, and its plan and context message out of sight. */
+export type Request = { plan: CachePlan; contextMessage?: unknown };
+/** A request's own fields. */
+export type Fields<R extends Request> = Omit<R, "plan" | "contextMessage">;
+
+/** What an adapter builds from a plan: the request's own fields. */
+export interface Shape<R extends Request> {
+  /** The request fields, built once per blocks, tools and options. */
+  build(
+    plan: CachePlan,
+    blocks: readonly StepBlock[],
+    tools: readonly ToolEntry[],
+    mark: Marker,
+    extra: unknown,
+  ): Fields<R>;
+  /** The runtime context as the provider's message. */
+  message(context: string): NonNullable<R["contextMessage"]>;
 }
 
-export function prepare(
-  assembly: PromptAssembly,
-  profile: ProviderProfile,
-  options: AdapterOptions,
-): Prepared {
-  const plan = planCache(assembly, options.profile ?? profile, options);
-  const context = renderContext(assembly);
-  return {
-    plan,
-    text: () => plan.blocks.map((block) => block.text).join(""),
-    mark: (after, type) => {
+/** A request's fields with their plan, shared by steps with the same parts. */
+interface Shared<F> {
+  readonly blocks: readonly StepBlock[];
+  readonly tools: readonly ToolSchema[];
+  readonly entries: readonly ToolEntry[];
+  readonly settings: Settings;
+  readonly extra: unknown;
+  readonly plan: CachePlan;
+  readonly fields: F;
+}
+
+/** A step's result, while the step and the options stay as they were. */
+interface Known<R> {
+  readonly prompt: string;
+  readonly tools: readonly ToolSchema[];
+  readonly blocks: readonly StepBlock[];
+  readonly context: string;
+  readonly settings: Settings;
+  readonly extra: unknown;
+  readonly result: R;
+}
+
+/** How many requests a blocks array (or a prompt text) keeps. */
+const SHARED_PER_BLOCKS = 8;
+
+/** One adapter's memory: weak, so a step's go when it does. */
+export class Adapter<R extends Request> {
+  readonly #results = new WeakMap<RenderedStep, Known<unknown>>();
+  readonly #shared = new WeakMap<readonly StepBlock[], Shared<Fields<R>>[]>();
+  /** An assembly's, by its prompt's text: bounded like the parse cache. */
+  readonly #byText = new BoundedCache<Shared<Fields<R>>[]>();
+
+  constructor(
+    readonly profile: ProviderProfile,
+    readonly shape: Shape<R>,
+  ) {}
+
+  /** The request for a source: remembered for a step, built for an assembly. */
+  request(
+    source: PromptAssembly | RenderedStep,
+    options: AdapterOptions,
+    extra?: unknown,
+  ): R {
+    const settings = settingsOf(options, this.profile);
+    if (!isStep(source)) {
+      const { prompt, blocks } = assemblyBlocks(source);
+      const entries = source.tools.map(toolEntry);
+      const list = this.#byText.get(prompt);
+      let shared = list?.find((known) =>
+        sameBlocks(known.blocks, blocks) &&
+        sameEntries(known.entries, entries) && known.extra === extra &&
+        sameSettings(known.settings, settings)
+      );
+      if (shared === undefined) {
+        shared = this.#build(blocks, source.tools, entries, settings, extra);
+        this.#byText.set(prompt, kept(list?.slice(), shared));
+      }
+      return this.#result(shared, renderContext(source));
+    }
+    const known = this.#results.get(source);
+    if (
+      known !== undefined && known.prompt === source.prompt &&
+      known.tools === source.tools && known.blocks === source.blocks &&
+      known.context === source.context && known.extra === extra &&
+      sameSettings(known.settings, settings)
+    ) return known.result as R;
+    const { prompt, tools, blocks, context } = source;
+    const fixed = fixedBlocks(blocks, prompt) && fixedTools(tools);
+    if (!fixed) {
+      const entries = tools.map(toolEntry);
+      const shared = this.#build(blocks, tools, entries, settings, extra);
+      return this.#result(shared, context);
+    }
+    // The same tools array, or fresh copies of the same tools.
+    let entries: readonly ToolEntry[] | undefined;
+    const list = this.#shared.get(blocks);
+    let shared = list?.find((known) =>
+      known.extra === extra && sameSettings(known.settings, settings) &&
+      (known.tools === tools ||
+        sameEntries(known.entries, entries ??= tools.map(toolEntry)))
+    );
+    if (shared === undefined) {
+      entries ??= tools.map(toolEntry);
+      shared = this.#build(blocks, tools, entries, settings, extra);
+      this.#shared.set(blocks, kept(list, shared));
+    }
+    const result = this.#result(shared, context);
+    this.#results.set(source, {
+      prompt,
+      tools,
+      blocks,
+      context,
+      settings,
+      extra,
+      result,
+    });
+    return result;
+  }
+
+  #build(
+    blocks: readonly StepBlock[],
+    tools: readonly ToolSchema[],
+    entries: readonly ToolEntry[],
+    settings: Settings,
+    extra: unknown,
+  ): Shared<Fields<R>> {
+    const count = settings.count;
+    const tokens = entries.map((entry) => toolTokens(count, entry));
+    const plan = planFrom(blocks, tokens, settings);
+    const mark: Marker = (after, type) => {
       const ttl = plan.choices.find((choice) =>
         choice.chosen && choice.after === after
       )?.ttl;
       if (ttl === undefined) return undefined;
       return ttl === "1h" ? { type, ttl } : { type };
-    },
-    finish: (request, message) => {
-      if (context !== "") request.contextMessage = message(context);
-      return request;
-    },
-  };
+    };
+    const fields = this.shape.build(plan, blocks, entries, mark, extra);
+    const frozen = Object.freeze(fields);
+    return { blocks, tools, entries, settings, extra, plan, fields: frozen };
+  }
+
+  /**
+   * The request: its fields enumerable, `plan` and `contextMessage` not,
+   * so a spread or `JSON.stringify` holds only what the provider takes.
+   */
+  #result(shared: Shared<Fields<R>>, context: string): R {
+    const result = { ...shared.fields };
+    Object.defineProperty(result, "plan", { value: shared.plan });
+    if (context !== "") {
+      const message = Object.freeze(this.shape.message(context));
+      Object.defineProperty(result, "contextMessage", { value: message });
+    }
+    return Object.freeze(result) as unknown as R;
+  }
+}
+
+/** A list of requests with one more, the oldest dropped past the bound. */
+function kept<T>(list: T[] | undefined, one: T): T[] {
+  const out = list ?? [];
+  if (out.push(one) > SHARED_PER_BLOCKS) out.shift();
+  return out;
+}
+
+/** Whether two tool lists hold the same tools: the same entries, or equal. */
+function sameEntries(
+  a: readonly ToolEntry[],
+  b: readonly ToolEntry[],
+): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [a[i]!, b[i]!];
+    if (x !== y && (x.name !== y.name || x.json !== y.json)) return false;
+  }
+  return true;
+}
+
+/** Whether two blocks lists say the same: texts, stabilities, parts, spans. */
+function sameBlocks(
+  a: readonly StepBlock[],
+  b: readonly StepBlock[],
+): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [a[i]!, b[i]!];
+    if (x.text !== y.text || x.stability !== y.stability) return false;
+    if (x.parts.length !== y.parts.length) return false;
+    for (let k = 0; k < x.parts.length; k++) {
+      const [s, t] = [x.spans[k]!, y.spans[k]!];
+      if (
+        x.parts[k] !== y.parts[k] || s.start !== t.start || s.end !== t.end ||
+        s.owner !== t.owner || s.layer !== t.layer
+      ) return false;
+    }
+  }
+  return true;
+}
+
+/** Blocks arrays checked to join to their prompt and to stay as they are. */
+const FIXED_BLOCKS = new WeakMap<readonly StepBlock[], string>();
+/** Tools arrays of the registry's frozen copies. */
+const FIXED_TOOLS = new WeakSet<readonly ToolSchema[]>();
+
+/**
+ * Whether a step's blocks are frozen and join to its prompt (checked once
+ * per array); a step whose blocks do not is refused.
+ */
+function fixedBlocks(blocks: readonly StepBlock[], prompt: string): boolean {
+  if (FIXED_BLOCKS.get(blocks) === prompt) return true;
+  let text = "";
+  let frozen = Object.isFrozen(blocks);
+  for (const block of blocks) {
+    const ok = typeof block === "object" && block !== null &&
+      typeof block.text === "string" && STABILITIES.has(block.stability) &&
+      Array.isArray(block.parts) && Array.isArray(block.spans);
+    if (!ok) throw badBlocks("hold a block that is not a StepBlock");
+    text += block.text;
+    frozen &&= Object.isFrozen(block) && Object.isFrozen(block.parts) &&
+      Object.isFrozen(block.spans);
+  }
+  if (text !== prompt) throw badBlocks("do not join to its prompt");
+  if (frozen) FIXED_BLOCKS.set(blocks, prompt);
+  return frozen;
+}
+
+const STABILITIES: ReadonlySet<unknown> = new Set([
+  "static",
+  "session",
+  "step",
+]);
+
+const badBlocks = (state: string) =>
+  new PromptError(
+    "invalid-value",
+    `Cannot build the request: the step's blocks ${state}; pass the step render() returned, or an assembly`,
+  );
+
+/** Whether a tools array and its tools are frozen registry copies. */
+function fixedTools(tools: readonly ToolSchema[]): boolean {
+  if (FIXED_TOOLS.has(tools)) return true;
+  if (!Object.isFrozen(tools)) return false;
+  for (const tool of tools) {
+    if (!Object.isFrozen(tool) || !isRegistrySchema(tool.parameters)) {
+      return false;
+    }
+  }
+  FIXED_TOOLS.add(tools);
+  return true;
 }
 
 /** The runtime context as a user message of text. */
 export const userMessage = (
   content: string,
 ): { role: "user"; content: string } => ({ role: "user", content });
-
-/** A tool's parameters as JSON (the registry keeps them JSON-safe). */
-export const parametersOf = (tool: ToolSchema): JsonObject =>
-  tool.parameters as JsonObject;

@@ -6,9 +6,11 @@
  * @module
  */
 
-import type { PromptAssembly } from "../../mod.ts";
-import { parametersOf, prepare, userMessage } from "./_request.ts";
+import type { PromptAssembly, RenderedStep } from "../../mod.ts";
+import { Adapter, type Marker, userMessage } from "./_request.ts";
+import { type ToolEntry, wireOf } from "./_counts.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
+import { PromptError } from "../core/errors.ts";
 import { ANTHROPIC } from "./profiles.ts";
 
 /**
@@ -17,10 +19,11 @@ import { ANTHROPIC } from "./profiles.ts";
  * default the Anthropic profile: `{ anthropic: { cacheControl } }`; with
  * the Bedrock profile `{ bedrock: { cachePoint } }`; none for a provider
  * that caches by itself). The messages' contents join to exactly
- * `renderPrompt(assembly)`.
+ * the step's prompt (`renderPrompt(assembly)`). Every tool name is an own
+ * property of `tools` (`__proto__` too).
  *
  * @typeParam S What `jsonSchema` returns.
- * @param assembly The assembly.
+ * @param source A step from `render()`, or an assembly.
  * @param options The SDK's `jsonSchema`, and the adapter options.
  * @returns The call's fields, the context message and the plan.
  * @throws {PromptError} As {@linkcode planCache} does.
@@ -41,42 +44,70 @@ import { ANTHROPIC } from "./profiles.ts";
  * ```
  */
 export function toAISDK<S>(
-  assembly: PromptAssembly,
+  source: PromptAssembly | RenderedStep,
   options: AISDKOptions<S>,
 ): AISDKRequest<S> {
-  const { plan, mark, finish } = prepare(assembly, ANTHROPIC, options);
-  const jsonSchema = options.jsonSchema as (schema: object) => S;
-  const provider = plan.provider;
-  const cache = (after: "tools" | number) => {
-    let providerOptions: AISDKCacheOptions | undefined;
-    if (provider === "anthropic") {
-      const cacheControl = mark(after, "ephemeral");
-      if (cacheControl) providerOptions = { anthropic: { cacheControl } };
-    } else if (provider === "bedrock") {
-      const cachePoint = mark(after, "default");
-      if (cachePoint) providerOptions = { bedrock: { cachePoint } };
-    }
-    return providerOptions === undefined ? {} : { providerOptions };
-  };
-  const tools: Record<string, AISDKTool<S>> = {};
-  const last = assembly.tools.length - 1;
-  assembly.tools.forEach((tool, i) => {
-    tools[tool.name] = {
-      description: tool.description,
-      inputSchema: jsonSchema(parametersOf(tool)),
-      ...(i === last ? cache("tools") : {}),
-    };
-  });
-  return finish<AISDKRequest<S>>({
-    system: plan.blocks.map((block, i) => ({
-      role: "system",
-      content: block.text,
-      ...cache(i),
-    })),
-    tools,
-    plan,
-  }, userMessage);
+  const jsonSchema = options.jsonSchema;
+  if (typeof jsonSchema !== "function") {
+    throw new PromptError(
+      "invalid-option",
+      `Cannot build the request: toAISDK needs the AI SDK's jsonSchema function, got ${typeof jsonSchema}`,
+    );
+  }
+  return AI_SDK.request(source, options, jsonSchema) as AISDKRequest<S>;
 }
+
+/** The breakpoint as the provider's options, for the profile's provider. */
+function cacheOptions(mark: Marker, provider: string, after: "tools" | number) {
+  let providerOptions: AISDKCacheOptions | undefined;
+  if (provider === "anthropic") {
+    const cacheControl = mark(after, "ephemeral");
+    if (cacheControl) providerOptions = { anthropic: { cacheControl } };
+  } else if (provider === "bedrock") {
+    const cachePoint = mark(after, "default");
+    if (cachePoint) providerOptions = { bedrock: { cachePoint } };
+  }
+  return providerOptions === undefined ? {} : { providerOptions };
+}
+
+const AI_SDK = new Adapter<AISDKRequest<unknown>>(ANTHROPIC, {
+  build(plan, blocks, tools, mark, extra) {
+    const jsonSchema = extra as (schema: object) => unknown;
+    const toolOf = (tool: ToolEntry): AISDKTool<unknown> => ({
+      description: tool.description,
+      inputSchema: jsonSchema(tool.parameters),
+    });
+    // Every name is an own property, `__proto__` too.
+    const set: Record<string, AISDKTool<unknown>> = {};
+    const last = tools.length - 1;
+    tools.forEach((tool, i) => {
+      const wire = wireOf(tool, jsonSchema, toolOf);
+      const marked = i === last
+        ? cacheOptions(mark, plan.provider, "tools")
+        : {};
+      const value = "providerOptions" in marked
+        ? Object.freeze({ ...wire, ...marked })
+        : wire;
+      Object.defineProperty(set, tool.name, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    });
+    return {
+      system: Object.freeze(blocks.map((block, i) =>
+        Object.freeze({
+          role: "system" as const,
+          content: block.text,
+          ...cacheOptions(mark, plan.provider, i),
+        })
+      )) as AISDKSystemMessage[],
+      tools: Object.freeze(set),
+    };
+  },
+  message: userMessage,
+});
 
 /**
  * The provider options that carry a breakpoint: Anthropic's `cacheControl`

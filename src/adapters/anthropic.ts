@@ -4,18 +4,22 @@
  * @module
  */
 
-import type { PromptAssembly } from "../../mod.ts";
-import { parametersOf, prepare, userMessage } from "./_request.ts";
+import type { PromptAssembly, RenderedStep } from "../../mod.ts";
+import { Adapter, userMessage } from "./_request.ts";
+import { type ToolEntry, wireOf } from "./_counts.ts";
+import type { JsonObject } from "./json.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { ANTHROPIC } from "./profiles.ts";
 
 /**
- * The `system` and `tools` of an Anthropic Messages request for an
- * assembly, with cache breakpoints where {@linkcode planCache} puts them
- * by the Anthropic profile (tools, then system, are the cached prefix).
- * The blocks' texts join to exactly `renderPrompt(assembly)`.
+ * The `system` and `tools` of an Anthropic Messages request for a step
+ * (from `render()`) or an assembly, with cache breakpoints where
+ * {@linkcode planCache} puts them by the Anthropic profile (tools, then
+ * system, are the cached prefix). The blocks' texts join to exactly the
+ * step's prompt (`renderPrompt(assembly)`). The result is frozen, `plan`
+ * and `contextMessage` are not enumerable: spread it into the SDK call.
  *
- * @param assembly The assembly.
+ * @param source The step or the assembly.
  * @param options The model, profile, token counter and cache options.
  * @returns The request fields, the context message and the plan.
  * @throws {PromptError} As {@linkcode planCache} does.
@@ -29,44 +33,68 @@ import { ANTHROPIC } from "./profiles.ts";
  * const prompt = new SystemPrompt<{ time: string }>();
  * prompt.section({ name: "persona", order: 0, text: "You are a careful coding agent. ".repeat(200) });
  * prompt.section({ name: "clock", order: 900, stability: "step", text: (c) => `It is ${c.time}.` });
- * const assembly = await prompt.assemble({ time: "09:00" });
+ * const step = await prompt.render({ time: "09:00" }, { agent: "main" });
  *
- * const { system, plan } = toAnthropic(assembly, { model: "claude-sonnet-4-5" });
- * assert.deepEqual(system.map((b) => b.cache_control), [{ type: "ephemeral" }, undefined]);
- * assert.equal(system.map((b) => b.text).join(""), renderPrompt(assembly));
- * assert.equal(plan.choices[0]?.reason, "stable-prefix");
+ * const request = toAnthropic(step, { model: "claude-sonnet-4-5" });
+ * assert.deepEqual(request.system.map((b) => b.cache_control), [{ type: "ephemeral" }, undefined]);
+ * assert.equal(request.system.map((b) => b.text).join(""), step.prompt);
+ * assert.equal(request.plan.choices[0]?.reason, "stable-prefix");
+ * assert.deepEqual(Object.keys(request), ["system", "tools"]);
+ * // The same step again: the same request.
+ * assert.equal(toAnthropic(step, { model: "claude-sonnet-4-5" }), request);
+ * // The same content as an assembly: an equal request.
+ * const assembly = await prompt.assemble({ time: "09:00" });
+ * assert.deepEqual(toAnthropic(assembly, { model: "claude-sonnet-4-5" }), request);
+ * assert.equal(renderPrompt(assembly), step.prompt);
  * ```
  */
 export function toAnthropic(
-  assembly: PromptAssembly,
+  source: PromptAssembly | RenderedStep,
   options: AdapterOptions = {},
 ): AnthropicRequest {
-  const { plan, mark, finish } = prepare(assembly, ANTHROPIC, options);
-  const control = (after: "tools" | number) => {
-    const cache_control = mark(after, "ephemeral");
-    return cache_control === undefined ? {} : { cache_control };
-  };
-  const last = assembly.tools.length - 1;
-  return finish<AnthropicRequest>({
-    system: plan.blocks.map((block, i) => ({
-      type: "text",
-      text: block.text,
-      ...control(i),
-    })),
-    tools: assembly.tools.map((tool, i) => {
-      const schema = parametersOf(tool);
-      return {
-        name: tool.name,
-        description: tool.description,
-        input_schema: (schema.type === undefined
-          ? { type: "object", ...schema }
-          : schema) as AnthropicTool["input_schema"],
-        ...(i === last ? control("tools") : {}),
-      };
-    }),
-    plan,
-  }, userMessage);
+  return ANTHROPIC_REQUESTS.request(source, options);
 }
+
+const toolOf = (tool: ToolEntry): AnthropicTool => {
+  const schema = tool.parameters as JsonObject;
+  return {
+    name: tool.name,
+    description: tool.description,
+    input_schema:
+      (schema.type === undefined
+        ? { type: "object", ...schema }
+        : schema) as AnthropicTool["input_schema"],
+  };
+};
+
+const ANTHROPIC_REQUESTS = new Adapter<AnthropicRequest>(ANTHROPIC, {
+  build(_plan, blocks, tools, mark) {
+    const control = (after: "tools" | number) => {
+      const cache_control = mark(after, "ephemeral");
+      return cache_control === undefined ? {} : { cache_control };
+    };
+    const last = tools.length - 1;
+    return {
+      system: Object.freeze(
+        blocks.map((block, i) =>
+          Object.freeze({
+            type: "text" as const,
+            text: block.text,
+            ...control(i),
+          })
+        ),
+      ) as AnthropicTextBlock[],
+      tools: Object.freeze(tools.map((tool, i) => {
+        const wire = wireOf(tool, toolOf, toolOf);
+        const marked = i === last ? control("tools") : {};
+        return "cache_control" in marked
+          ? Object.freeze({ ...wire, ...marked })
+          : wire;
+      })) as AnthropicTool[],
+    };
+  },
+  message: userMessage,
+});
 
 /**
  * A cache breakpoint: `ttl` is absent for the default 5 minutes.

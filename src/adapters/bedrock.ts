@@ -5,9 +5,10 @@
  * @module
  */
 
-import type { PromptAssembly } from "../../mod.ts";
+import type { PromptAssembly, RenderedStep } from "../../mod.ts";
 import type { JsonObject } from "./json.ts";
-import { parametersOf, prepare } from "./_request.ts";
+import { Adapter } from "./_request.ts";
+import { type ToolEntry, wireOf } from "./_counts.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { BEDROCK } from "./profiles.ts";
 
@@ -15,11 +16,11 @@ import { BEDROCK } from "./profiles.ts";
  * The `system` and `toolConfig` of a Bedrock Converse request, with
  * `cachePoint` blocks where {@linkcode planCache} puts them by the Bedrock
  * profile, whose minimum applies to each checkpoint's increment. The text
- * blocks join to exactly `renderPrompt(assembly)`. Converse wants user and
+ * blocks join to exactly the step's prompt (`renderPrompt(assembly)`). Converse wants user and
  * assistant turns to alternate: add `contextMessage.content` to the last
  * user message rather than sending a second one.
  *
- * @param assembly The assembly.
+ * @param source A step from `render()`, or an assembly.
  * @param options The model, profile, token counter and cache options.
  * @returns The request fields, the context message and the plan.
  * @throws {PromptError} As {@linkcode planCache} does.
@@ -39,40 +40,46 @@ import { BEDROCK } from "./profiles.ts";
  * ```
  */
 export function toBedrock(
-  assembly: PromptAssembly,
+  source: PromptAssembly | RenderedStep,
   options: AdapterOptions = {},
 ): BedrockRequest {
-  const { plan, mark, finish } = prepare(assembly, BEDROCK, options);
-  const point = (after: "tools" | number): BedrockCachePoint[] => {
-    const cachePoint = mark(after, "default");
-    return cachePoint === undefined ? [] : [{ cachePoint }];
-  };
-  const request: BedrockRequest = {
-    system: plan.blocks.flatMap((
-      block,
-      i,
-    ) => [{ text: block.text }, ...point(i)]),
-    plan,
-  };
-  if (assembly.tools.length > 0) {
-    request.toolConfig = {
-      tools: [
-        ...assembly.tools.map((tool) => ({
-          toolSpec: {
-            name: tool.name,
-            description: tool.description,
-            inputSchema: { json: parametersOf(tool) },
-          },
-        })),
-        ...point("tools"),
-      ],
-    };
-  }
-  return finish(
-    request,
-    (context) => ({ role: "user", content: [{ text: context }] }),
-  );
+  return BEDROCK_REQUESTS.request(source, options);
 }
+
+const toolSpec = (tool: ToolEntry): BedrockTool => ({
+  toolSpec: Object.freeze({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: Object.freeze({ json: tool.parameters as JsonObject }),
+  }),
+});
+
+const BEDROCK_REQUESTS = new Adapter<BedrockRequest>(BEDROCK, {
+  build: (_plan, blocks, tools, mark) => {
+    const point = (after: "tools" | number): BedrockCachePoint[] => {
+      const cachePoint = mark(after, "default");
+      return cachePoint === undefined
+        ? []
+        : [Object.freeze({ cachePoint: Object.freeze(cachePoint) })];
+    };
+    const request: Omit<BedrockRequest, "plan"> = {
+      system: Object.freeze(
+        blocks.flatMap((
+          block,
+          i,
+        ) => [Object.freeze({ text: block.text }), ...point(i)]),
+      ) as BedrockSystemBlock[],
+    };
+    if (tools.length > 0) {
+      const specs = tools.map((tool) => wireOf(tool, toolSpec, toolSpec));
+      request.toolConfig = Object.freeze({
+        tools: Object.freeze([...specs, ...point("tools")]) as never,
+      });
+    }
+    return request;
+  },
+  message: (context) => ({ role: "user", content: [{ text: context }] }),
+});
 
 /**
  * A cache checkpoint: `ttl` is absent for the default 5 minutes.

@@ -6,17 +6,18 @@
  * @module
  */
 
-import type { PromptAssembly } from "../../mod.ts";
+import type { PromptAssembly, RenderedStep } from "../../mod.ts";
 import type { JsonObject } from "./json.ts";
-import { parametersOf, prepare } from "./_request.ts";
+import { Adapter } from "./_request.ts";
+import { type ToolEntry, wireOf } from "./_counts.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { GEMINI } from "./profiles.ts";
 
 /**
  * The `systemInstruction` and `tools` of a Gemini request. The instruction's
- * text is exactly `renderPrompt(assembly)`.
+ * text is exactly the step's prompt (`renderPrompt(assembly)`).
  *
- * @param assembly The assembly.
+ * @param source A step from `render()`, or an assembly.
  * @param options The model, profile, token counter and cache options.
  * @returns The config fields, the context message and the plan.
  * @throws {PromptError} As {@linkcode planCache} does.
@@ -36,22 +37,38 @@ import { GEMINI } from "./profiles.ts";
  * ```
  */
 export function toGemini(
-  assembly: PromptAssembly,
+  source: PromptAssembly | RenderedStep,
   options: AdapterOptions = {},
 ): GeminiRequest {
-  const prepared = prepare(assembly, GEMINI, options);
-  const text = prepared.text();
-  const functionDeclarations = assembly.tools.map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    parametersJsonSchema: parametersOf(tool),
-  }));
-  return prepared.finish<GeminiRequest>({
-    systemInstruction: { parts: text === "" ? [] : [{ text }] },
-    tools: functionDeclarations.length === 0 ? [] : [{ functionDeclarations }],
-    plan: prepared.plan,
-  }, (context) => ({ role: "user", parts: [{ text: context }] }));
+  return GEMINI_REQUESTS.request(source, options);
 }
+
+const declaration = (tool: ToolEntry): GeminiFunctionDeclaration => ({
+  name: tool.name,
+  description: tool.description,
+  parametersJsonSchema: tool.parameters as JsonObject,
+});
+
+const GEMINI_REQUESTS = new Adapter<GeminiRequest>(GEMINI, {
+  build: (_plan, blocks, tools) => {
+    const text = blocks.map((block) => block.text).join("");
+    const functionDeclarations = Object.freeze(
+      tools.map((tool) => wireOf(tool, declaration, declaration)),
+    ) as GeminiFunctionDeclaration[];
+    const parts = Object.freeze(text === "" ? [] : [Object.freeze({ text })]);
+    return {
+      systemInstruction: Object.freeze({
+        parts,
+      }) as GeminiRequest["systemInstruction"],
+      tools: Object.freeze(
+        functionDeclarations.length === 0
+          ? []
+          : [Object.freeze({ functionDeclarations })],
+      ) as GeminiRequest["tools"],
+    };
+  },
+  message: (context) => ({ role: "user", parts: [{ text: context }] }),
+});
 
 /**
  * A function declaration, its parameters as JSON Schema.

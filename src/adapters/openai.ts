@@ -7,17 +7,18 @@
  * @module
  */
 
-import type { PromptAssembly } from "../../mod.ts";
+import type { PromptAssembly, RenderedStep } from "../../mod.ts";
 import type { JsonObject } from "./json.ts";
-import { parametersOf, prepare, userMessage } from "./_request.ts";
+import { Adapter, userMessage } from "./_request.ts";
+import { type ToolEntry, wireOf } from "./_counts.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { OPENAI } from "./profiles.ts";
 
 /**
  * The `instructions` and `tools` of an OpenAI Responses request.
- * `instructions` is exactly `renderPrompt(assembly)`.
+ * `instructions` is exactly the step's prompt (`renderPrompt(assembly)`).
  *
- * @param assembly The assembly.
+ * @param source A step from `render()`, or an assembly.
  * @param options The model, profile, token counter and cache options.
  * @returns The request fields, the context message and the plan.
  * @throws {PromptError} As {@linkcode planCache} does.
@@ -40,22 +41,29 @@ import { OPENAI } from "./profiles.ts";
  * ```
  */
 export function toOpenAIResponses(
-  assembly: PromptAssembly,
+  source: PromptAssembly | RenderedStep,
   options: AdapterOptions = {},
 ): OpenAIResponsesRequest {
-  const { plan, text, finish } = prepare(assembly, OPENAI, options);
-  return finish<OpenAIResponsesRequest>({
-    instructions: text(),
-    tools: assembly.tools.map((tool) => ({
-      type: "function",
-      name: tool.name,
-      description: tool.description,
-      parameters: parametersOf(tool),
-      strict: false,
-    })),
-    plan,
-  }, userMessage);
+  return RESPONSES.request(source, options);
 }
+
+const responsesTool = (tool: ToolEntry): OpenAIFunctionTool => ({
+  type: "function",
+  name: tool.name,
+  description: tool.description,
+  parameters: tool.parameters as JsonObject,
+  strict: false,
+});
+
+const RESPONSES = new Adapter<OpenAIResponsesRequest>(OPENAI, {
+  build: (_plan, blocks, tools) => ({
+    instructions: blocks.map((block) => block.text).join(""),
+    tools: Object.freeze(
+      tools.map((tool) => wireOf(tool, responsesTool, responsesTool)),
+    ) as OpenAIFunctionTool[],
+  }),
+  message: userMessage,
+});
 
 /**
  * A function tool of the Responses API.
@@ -107,9 +115,9 @@ export interface OpenAIResponsesRequest {
 
 /**
  * The system message and `tools` of an OpenAI Chat Completions request.
- * The message's content is exactly `renderPrompt(assembly)`.
+ * The message's content is exactly the step's prompt (`renderPrompt(assembly)`).
  *
- * @param assembly The assembly.
+ * @param source A step from `render()`, or an assembly.
  * @param options The model, profile, token counter and cache options.
  * @returns The request fields, the context message and the plan.
  * @throws {PromptError} As {@linkcode planCache} does.
@@ -129,24 +137,35 @@ export interface OpenAIResponsesRequest {
  * ```
  */
 export function toOpenAIChat(
-  assembly: PromptAssembly,
+  source: PromptAssembly | RenderedStep,
   options: AdapterOptions = {},
 ): OpenAIChatRequest {
-  const { plan, text, finish } = prepare(assembly, OPENAI, options);
-  const content = text();
-  return finish<OpenAIChatRequest>({
-    messages: content === "" ? [] : [{ role: "system", content }],
-    tools: assembly.tools.map((tool) => ({
-      type: "function",
-      function: {
-        name: tool.name,
-        description: tool.description,
-        parameters: parametersOf(tool),
-      },
-    })),
-    plan,
-  }, userMessage);
+  return CHAT.request(source, options);
 }
+
+const chatTool = (tool: ToolEntry): OpenAIChatTool => ({
+  type: "function",
+  function: Object.freeze({
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters as JsonObject,
+  }),
+});
+
+const CHAT = new Adapter<OpenAIChatRequest>(OPENAI, {
+  build: (_plan, blocks, tools) => {
+    const content = blocks.map((block) => block.text).join("");
+    const system = Object.freeze({ role: "system" as const, content });
+    return {
+      messages: Object.freeze(content === "" ? [] : [system]) as never,
+      tools: Object.freeze(
+        tools.map((tool) => wireOf(tool, chatTool, chatTool)),
+      ) as OpenAIChatTool[],
+    };
+  },
+  message: userMessage,
+});
+
 /**
  * A function tool of Chat Completions.
  *

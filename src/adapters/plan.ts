@@ -4,8 +4,18 @@
  * @module
  */
 
-import { type PromptAssembly, PromptError, type Stability } from "../../mod.ts";
-import { estimateTokens, explainPrompt } from "../../inspect.ts";
+import {
+  type PartSpan,
+  type PromptAssembly,
+  PromptError,
+  type RenderedStep,
+  type Stability,
+  type StepBlock,
+} from "../../mod.ts";
+import { estimateTokens } from "../inspect/estimate_tokens.ts";
+import { sectionsOf } from "../render/_blocks.ts";
+import { stepBlocks } from "./_blocks.ts";
+import { blockTokens, type Counter, toolEntry, toolTokens } from "./_counts.ts";
 import { minimumFor, type ProviderProfile } from "./profiles.ts";
 
 /**
@@ -90,7 +100,14 @@ export type PlanCacheOptions = Omit<AdapterOptions, "profile">;
  *   { sections: [{ name: "a", order: 0, text: "Hi." }], tools: [], variables: {} },
  *   ANTHROPIC,
  * ).blocks;
- * assert.deepEqual(block, { text: "Hi.", sections: ["a"], stability: "static", tokens: 2 });
+ * assert.deepEqual(block, {
+ *   text: "Hi.",
+ *   sections: ["a"],
+ *   stability: "static",
+ *   tokens: 2,
+ *   parts: ["a"],
+ *   spans: [{ start: 0, end: 3 }],
+ * });
  * ```
  */
 export interface SystemBlock {
@@ -102,6 +119,10 @@ export interface SystemBlock {
   stability: Stability;
   /** Its tokens, by `countTokens`. */
   tokens: number;
+  /** Its parts, as in the step's blocks: sections, or a cut list's heading and item paths. */
+  parts: readonly string[];
+  /** Each part's owner, layer and span in `text`, aligned with `parts`. */
+  spans: readonly PartSpan[];
 }
 
 /**
@@ -191,14 +212,6 @@ export interface CachePlan {
   notes: string[];
 }
 
-const VOLATILITY: Readonly<Record<Stability, number>> = {
-  static: 0,
-  session: 1,
-  step: 2,
-};
-const moreVolatile = (a: Stability, b: Stability): Stability =>
-  VOLATILITY[a] >= VOLATILITY[b] ? a : b;
-
 /**
  * Plans the cache breakpoints of one request by a provider's documented
  * rules: it never places more than the profile's maximum (less the
@@ -212,13 +225,15 @@ const moreVolatile = (a: Stability, b: Stability): Stability =>
  * (OpenAI, Gemini) it places none and notes whether the stable prefix
  * reaches the minimum.
  *
- * @param assembly The assembly.
+ * @param source The assembly, or a step from `render()` (its blocks and
+ * tools, no render again).
  * @param profile The provider's rules.
  * @param options The model, a token counter, the reserve and TTL.
- * @returns The plan.
+ * @returns The plan, frozen.
  * @throws {PromptError} `invalid-option` for a `reserve` that is not a
- * non-negative integer or a TTL the profile does not offer; otherwise as
- * `renderPrompt` does.
+ * non-negative integer, a TTL the profile does not offer, or a
+ * `countTokens` that throws or returns anything but a non-negative finite
+ * number; otherwise as `renderPrompt` does.
  *
  * @example Usage
  * ```ts
@@ -241,22 +256,90 @@ const moreVolatile = (a: Stability, b: Stability): Stability =>
  * ```
  */
 export function planCache(
-  assembly: PromptAssembly,
+  source: PromptAssembly | RenderedStep,
   profile: ProviderProfile,
   options: PlanCacheOptions = {},
 ): CachePlan {
-  const count = options.countTokens ?? estimateTokens;
-  const { reserve, ttl } = checkedCache(options.cache, profile);
-  const { minTokens, matched } = minimumFor(profile, options.model);
-  const blocks = systemBlocks(assembly, count);
-  const toolTokens = assembly.tools.map((tool) => count(JSON.stringify(tool)));
+  const settings = settingsOf(options, profile);
+  const count = settings.count;
+  const tools = source.tools.map((tool) => toolTokens(count, toolEntry(tool)));
+  return planFrom(stepBlocks(source), tools, settings);
+}
+
+/** The options of one request, read once. */
+export interface Settings {
+  readonly profile: ProviderProfile;
+  readonly model: string | undefined;
+  readonly count: Counter;
+  /** `cache: false`. */
+  readonly off: boolean;
+  readonly reserve: number;
+  readonly ttl: "5m" | "1h";
+}
+
+/** Each option read once and checked. */
+export function settingsOf(
+  options: AdapterOptions,
+  fallback: ProviderProfile,
+): Settings {
+  const { model, profile = fallback, countTokens, cache } = options;
+  const { reserve, ttl } = checkedCache(cache, profile);
+  if (countTokens !== undefined && typeof countTokens !== "function") {
+    throw new PromptError(
+      "invalid-option",
+      `Cannot plan cache breakpoints: countTokens must be a function, got ${typeof countTokens}`,
+    );
+  }
+  const count = countTokens ?? estimateTokens;
+  return { profile, model, count, off: cache === false, reserve, ttl };
+}
+
+/** Whether two requests' options are the same values. */
+export function sameSettings(a: Settings, b: Settings): boolean {
+  return a.profile === b.profile && a.model === b.model &&
+    a.count === b.count && a.off === b.off && a.reserve === b.reserve &&
+    a.ttl === b.ttl;
+}
+
+/** What a plan left for the host's message breakpoints. */
+export interface Reserved {
+  /** Breakpoints left for the messages: 0 with `cache: false`. */
+  readonly slots: number;
+  /** The TTL of the plan's breakpoints. */
+  readonly ttl: "5m" | "1h";
+}
+const RESERVED = new WeakMap<CachePlan, Reserved>();
+
+/** What a plan left for the messages; `undefined` for one not planned here. */
+export function reservedBy(plan: CachePlan): Reserved | undefined {
+  return RESERVED.get(plan);
+}
+
+/** The plan for blocks and the tools' tokens, frozen. */
+export function planFrom(
+  source: readonly StepBlock[],
+  toolTokens: number[],
+  settings: Settings,
+): CachePlan {
+  const { profile, model, count, ttl, reserve } = settings;
+  const { minTokens, matched } = minimumFor(profile, model);
+  const blocks = source.map((block): SystemBlock => ({
+    text: block.text,
+    sections: sectionsOf(block).slice(),
+    stability: block.stability,
+    tokens: blockTokens(count, block),
+    parts: block.parts,
+    spans: block.spans,
+  }));
   const notes: string[] = [];
+  const breakpoints = settings.off ? 0 : profile.breakpoints;
+  const slots = Math.min(reserve, breakpoints);
   if (!matched) {
     notes.push(
       `${
-        options.model === undefined
+        model === undefined
           ? "No model given"
-          : `Model "${options.model}" is not in the table`
+          : `Model "${model}" is not in the table`
       }: the most conservative ${profile.provider} minimum applies, ${minTokens} tokens`,
     );
   }
@@ -303,12 +386,13 @@ export function planCache(
     choices,
     notes,
   };
+  RESERVED.set(plan, { slots, ttl });
   const open = choices.filter((choice) => choice.reason !== "after-step");
   const stable = open.at(-1)?.tokens ?? 0;
-  if (options.cache === false || profile.breakpoints === 0) {
+  if (settings.off || profile.breakpoints === 0) {
     for (const choice of open) {
-      choice.reason = options.cache === false ? "disabled" : "automatic";
-      choice.detail = options.cache === false
+      choice.reason = settings.off ? "disabled" : "automatic";
+      choice.detail = settings.off
         ? "cache: false"
         : `${profile.provider} caches a repeated prefix by itself`;
     }
@@ -320,7 +404,7 @@ export function planCache(
             : `under the minimum of ${minTokens}, nothing is cached`),
       );
     }
-    return plan;
+    return frozen(plan);
   }
 
   // Candidates by what they keep cached, best first.
@@ -367,7 +451,7 @@ export function planCache(
     choice.detail =
       `it would leave a chosen breakpoint under the minimum (${short.detail})`;
   }
-  return plan;
+  return frozen(plan);
 }
 
 const CHOSEN: Readonly<Partial<Record<CacheReason, string>>> = {
@@ -421,54 +505,13 @@ function checkedCache(
   return { reserve, ttl };
 }
 
-/**
- * The rendered prompt cut where stability changes: at section boundaries,
- * and inside a list whose items differ in stability.
- */
-function systemBlocks(
-  assembly: PromptAssembly,
-  count: (text: string) => number,
-): SystemBlock[] {
-  // The runtime context is its own channel: a broken one does not block this.
-  const { contexts: _contexts, ...prompt } = assembly;
-  const { text, sections } = explainPrompt(prompt);
-  const declared = new Map(
-    assembly.sections.map((s) => [s.name, s.stability ?? "static"]),
-  );
-  const parts: { from: number; name: string; stability: Stability }[] = [];
-  for (const section of sections) {
-    const own = declared.get(section.name) ?? "static";
-    const items = section.items ?? [];
-    const from = parts.length === 0 ? 0 : section.separatorStart;
-    if (items.every((item) => moreVolatile(own, item.stability) === own)) {
-      parts.push({ from, name: section.name, stability: section.stability });
-      continue;
-    }
-    parts.push({ from, name: section.name, stability: own });
-    for (const item of items) {
-      const stability = moreVolatile(own, item.stability);
-      parts.push({ from: item.separatorStart, name: section.name, stability });
-    }
-  }
-  const blocks: (SystemBlock & { from: number })[] = [];
-  for (const part of parts) {
-    const last = blocks.at(-1);
-    if (last?.stability === part.stability) {
-      if (last.sections.at(-1) !== part.name) last.sections.push(part.name);
-    } else {
-      blocks.push({
-        from: part.from,
-        text: "",
-        sections: [part.name],
-        stability: part.stability,
-        tokens: 0,
-      });
-    }
-  }
-  return blocks
-    .map(({ from, sections, stability }, i) => {
-      const block = text.slice(from, blocks[i + 1]?.from ?? text.length);
-      return { text: block, sections, stability, tokens: count(block) };
-    })
-    .filter((block) => block.text !== "");
+/** A plan shared by requests cannot be edited through one of them. */
+function frozen(plan: CachePlan): CachePlan {
+  for (const block of plan.blocks) Object.freeze(block.sections);
+  for (const list of [plan.blocks, plan.choices]) list.forEach(Object.freeze);
+  Object.freeze(plan.blocks);
+  Object.freeze(plan.choices);
+  Object.freeze(plan.toolTokens);
+  Object.freeze(plan.notes);
+  return Object.freeze(plan);
 }

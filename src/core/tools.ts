@@ -103,3 +103,12 @@ export function toolOwner(tool: ToolSchema): string | undefined {
 export function toolLayer(tool: ToolSchema): string | undefined {
   return provenanceOf(tool)?.layer;
 }
+
+/**
+ * Whether a value is a schema the registry copied and froze, deeply: its
+ * content is fixed for good, so its identity may stand for it.
+ */
+export function isRegistrySchema(value: unknown): boolean {
+  return typeof value === "object" && value !== null &&
+    Object.isFrozen(value) && Object.hasOwn(value, PROVENANCE);
+}

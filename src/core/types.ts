@@ -862,7 +862,68 @@ export interface RenderOptions extends AssembleOptions {
 }
 
 /**
- * One rendered step: what an agent loop sends.
+ * Where one part sits in a {@linkcode StepBlock}'s text, and who owns it.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type PartSpan, SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const prompt = new SystemPrompt();
+ * prompt.scope("bash").section({ name: "tool:bash", order: 0, text: "Check exit codes." });
+ * const [block] = (await prompt.render()).blocks;
+ * const span: PartSpan = block!.spans[0]!;
+ * assert.deepEqual(span, { owner: "bash", start: 0, end: 17 });
+ * ```
+ */
+export interface PartSpan {
+  /** The part's owner; absent for the root registry. */
+  readonly owner?: string;
+  /** The layer that registered it; absent for a global part. */
+  readonly layer?: string;
+  /** Where it starts in the block's `text` (the separator before it included). */
+  readonly start: number;
+  /** Where it ends, exclusive; the spans of a block tile its text. */
+  readonly end: number;
+}
+
+/**
+ * A run of the system prompt with one stability: the unit a cache
+ * breakpoint can follow. Joined in order, the blocks' texts are the prompt.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type StepBlock, SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const prompt = new SystemPrompt<{ time: string }>();
+ * prompt.section({ name: "persona", order: 0, text: "Be brief." });
+ * prompt.section({ name: "clock", order: 9, stability: "step", text: (c) => `It is ${c.time}.` });
+ * const blocks: readonly StepBlock[] = (await prompt.render({ time: "09:00" })).blocks;
+ * assert.deepEqual(blocks.map((b) => [b.text, b.stability, b.parts]), [
+ *   ["Be brief.", "static", ["persona"]],
+ *   ["\n\nIt is 09:00.", "step", ["clock"]],
+ * ]);
+ * ```
+ */
+export interface StepBlock {
+  /** Its text, with the separator before it (none for the first). */
+  readonly text: string;
+  /** The stability of everything in it. */
+  readonly stability: Stability;
+  /**
+   * The parts it holds, in order: a section's name; where a list is cut
+   * because its items differ in stability, the list's name for its heading
+   * and each item's path joined by "/" (`"skills/git"`, nested lists deeper).
+   */
+  readonly parts: readonly string[];
+  /** Each part's owner, layer and span in `text`, aligned with `parts`. */
+  readonly spans: readonly PartSpan[];
+}
+
+/**
+ * One rendered step: what an agent loop sends. Pass it to an adapter of
+ * `@dsh/system-prompt/adapters` for the provider's request.
  *
  * @example Usage
  * ```ts
@@ -872,7 +933,12 @@ export interface RenderOptions extends AssembleOptions {
  * const prompt = new SystemPrompt();
  * prompt.section({ name: "persona", order: 0, text: "Be brief." });
  * const step: RenderedStep = await prompt.render();
- * assert.deepEqual(step, { prompt: "Be brief.", tools: [], context: "" });
+ * assert.deepEqual(step, {
+ *   prompt: "Be brief.",
+ *   tools: [],
+ *   context: "",
+ *   blocks: [{ text: "Be brief.", stability: "static", parts: ["persona"], spans: [{ start: 0, end: 9 }] }],
+ * });
  * ```
  */
 export interface RenderedStep {
@@ -882,6 +948,12 @@ export interface RenderedStep {
   tools: readonly ToolSchema[];
   /** The runtime context, as `renderContext()` gives it (`""` for none). */
   context: string;
+  /**
+   * The prompt cut, at part boundaries (and inside a list whose items
+   * differ in stability), into runs of one stability; frozen, and the same
+   * array while the prompt does not change.
+   */
+  blocks: readonly StepBlock[];
 }
 
 /**

@@ -16,7 +16,13 @@ import type {
   RenderedStep,
   ToolSchema,
 } from "../core/types.ts";
-import { renderContext, renderPrompt } from "../render/render.ts";
+import { renderContext } from "../render/render.ts";
+import {
+  assemblyBlocks,
+  joinBlocks,
+  piecesOf,
+  type Rendered,
+} from "../render/_blocks.ts";
 import { renderAssembly, type RenderHow } from "../render/_walk.ts";
 import { referencesOf } from "../render/_template.ts";
 import { assemble, type AssembleState } from "./_assemble.ts";
@@ -43,6 +49,8 @@ interface Last {
   readonly parts: readonly (AssembledItem | undefined)[];
   /** Each top-level part's rendered text, `""` when it dropped out. */
   readonly texts: readonly (string | undefined)[];
+  /** Each top-level section as cut into blocks, while its part and text stand. */
+  readonly cut: readonly (Rendered | undefined)[];
   /** The variables each part's texts reference, found when first asked. */
   readonly uses: (ReadonlySet<string> | undefined)[];
   /** The step's variables, updated in place by the next changed step. */
@@ -180,11 +188,35 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
   // A complete section is the whole prompt: the others are only checked.
   const complete = snapshot.completeAt;
   const [from, to] = complete < 0 ? [0, split] : [complete, complete + 1];
+  // The blocks stand while every part of the prompt does, text and all.
+  let blocks = last?.step.blocks;
+  for (let t = from; blocks !== undefined && t < to; t++) {
+    if (texts[t] === undefined || parts[t] !== last!.parts[t]) {
+      blocks = undefined;
+    }
+  }
+  const prompt = render("section", from, to);
+  const cut = last?.cut.slice() ?? [];
+  if (blocks === undefined) {
+    // A part's pieces stand while it is the same part with the same text.
+    const rendered: Rendered[] = [];
+    for (let t = from; t < to; t++) {
+      const [part, text] = [parts[t]!, texts[t]!];
+      let known = cut[t];
+      if (known?.part !== part || known.text !== text) {
+        const pieces = piecesOf(part, text, variables, true, known?.pieces);
+        known = cut[t] = { part, text, pieces };
+      }
+      rendered.push(known);
+    }
+    blocks = joinBlocks(rendered, state.separator ?? "\n\n", last?.step.blocks);
+  }
   // Frozen: an edit of one step by its caller cannot reach a later one.
   const step: RenderedStep = Object.freeze({
-    prompt: render("section", from, to),
+    prompt,
     tools: tools ?? Object.freeze(records.map((record) => record.copy)),
     context: render("context", split, count),
+    blocks,
   });
   state.memory.set(agent, {
     snapshot,
@@ -193,6 +225,7 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
     step,
     parts,
     texts,
+    cut,
     uses,
     variables,
   });
@@ -231,6 +264,7 @@ function fromAssembly(
     // Its provenance, if any, is its `parameters`'.
     return Object.freeze(fields as unknown as ToolSchema);
   }));
-  const prompt = renderPrompt(assembly);
-  return Object.freeze({ prompt, tools, context: renderContext(assembly) });
+  const { prompt, blocks } = assemblyBlocks(assembly);
+  const context = renderContext(assembly);
+  return Object.freeze({ prompt, tools, context, blocks });
 }

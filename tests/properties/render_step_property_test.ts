@@ -4,19 +4,24 @@
 // registered and provided items, footers, literal parts, separators, a
 // complete section, context entries) through random steps of two agents,
 // with variables that come and go (an absent value referenced fails the
-// step) and texts that switch; every step's result — text, tools and
-// context, or the error — must equal assemble() + renderPrompt() +
-// renderContext() on a twin registry.
+// step), texts that switch and stabilities that differ; every step's
+// result — text, tools, context, blocks and its Anthropic request, or the
+// error — must equal assemble() + renderPrompt() + renderContext() and the
+// request of the assembly on a twin registry.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { isDeepStrictEqual } from "node:util";
 import {
   PromptError,
   renderContext,
   renderPrompt,
+  type StepBlock,
   SystemPrompt,
   type ToolSchema,
 } from "../../mod.ts";
+import { toAnthropic } from "../../adapters.ts";
+import { stepBlocks } from "../../src/adapters/_blocks.ts";
 
 const RUNS = { numRuns: 2_000, seed: 20261201 };
 const VARIABLES = ["v0", "v1", "v2", "v3"];
@@ -36,15 +41,18 @@ const text = fc.array(fc.oneof(ref, fc.constantFrom("a", " b ", "\n", "")), {
   maxLength: 3,
 }).map((pieces) => pieces.join(""));
 
+const stability = fc.constantFrom(undefined, "static", "session", "step");
+
 const partShape = fc.record({
   text,
   other: text,
+  stability,
   dynamic: fc.boolean(),
   literal: fc.boolean(),
   separator: fc.option(fc.constantFrom(" | ", "\n---\n"), { nil: undefined }),
   list: fc.option(
     fc.record({
-      items: fc.array(fc.record({ text, literal: fc.boolean() }), {
+      items: fc.array(fc.record({ text, literal: fc.boolean(), stability }), {
         maxLength: 3,
       }),
       provider: fc.boolean(),
@@ -79,6 +87,7 @@ function build(shape: Shape, world: World): SystemPrompt {
       order: i,
       text: p.dynamic ? () => (world.flip ? p.other : p.text) : p.text,
       ...(p.literal ? { literal: true } : {}),
+      ...(p.stability !== undefined ? { stability: p.stability } : {}),
       ...(p.separator !== undefined ? { separator: p.separator } : {}),
       ...(p.list !== undefined
         ? {
@@ -95,6 +104,7 @@ function build(shape: Shape, world: World): SystemPrompt {
         order: k,
         text: item.text,
         ...(item.literal ? { literal: true } : {}),
+        ...(item.stability !== undefined ? { stability: item.stability } : {}),
       })
     );
     if (p.list?.provider) {
@@ -105,6 +115,7 @@ function build(shape: Shape, world: World): SystemPrompt {
             name: `p${k}`,
             order: 10 + k,
             text: k % 2 === 0 ? p.text : p.other,
+            ...(k === 1 ? { stability: "step" as const } : {}),
           })),
       );
     }
@@ -152,22 +163,46 @@ describe("render() with per-agent memory (property)", () => {
         fc.array(worldStep, { minLength: 1, maxLength: 12 }),
         async (shape, steps) => {
           const world: World = { values: [], flip: false, provided: 0 };
+          const lastBlocks = new Map<
+            string,
+            { blocks: readonly StepBlock[] }
+          >();
           const rendered = build(shape, world);
           const assembled = build(shape, world);
           for (const step of steps) {
             Object.assign(world, step);
             const actual = await outcome(async () => {
-              const { prompt, tools, context } = await rendered.render({}, {
-                agent: step.agent,
+              // A failed step forgets: the agent's next step starts afresh.
+              const last = lastBlocks.get(step.agent);
+              lastBlocks.delete(step.agent);
+              const { prompt, tools, context, blocks } = await rendered.render(
+                {},
+                { agent: step.agent },
+              );
+              // Unchanged, the blocks are the agent's last ones.
+              if (last && isDeepStrictEqual(blocks, last.blocks)) {
+                assert.equal(blocks, last.blocks);
+              }
+              lastBlocks.set(step.agent, { blocks });
+              assert.equal(blocks.map((b) => b.text).join(""), prompt);
+              const tokens = toAnthropic({ prompt, tools, context, blocks }, {
+                countTokens: (t) => t.length,
               });
-              return { prompt, tools: tools.map((t) => t.name), context };
+              const request = { ...tokens, plan: tokens.plan };
+              const names = tools.map((t) => t.name);
+              return { prompt, tools: names, context, blocks, request };
             });
             const expected = await outcome(async () => {
               const assembly = await assembled.assemble();
+              const tokens = toAnthropic(assembly, {
+                countTokens: (t) => t.length,
+              });
               return {
                 prompt: renderPrompt(assembly),
                 tools: assembly.tools.map((t) => t.name),
                 context: renderContext(assembly),
+                blocks: stepBlocks(assembly),
+                request: { ...tokens, plan: tokens.plan },
               };
             });
             assert.equal(actual, expected);

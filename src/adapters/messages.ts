@@ -1,0 +1,305 @@
+/**
+ * The host's own message breakpoint: the conversation's last message marked
+ * for caching in the slot the plan reserved (`cache.reserve`), for the
+ * providers whose breakpoints are explicit.
+ *
+ * @module
+ */
+
+import { PromptError } from "../core/errors.ts";
+import { type CachePlan, reservedBy } from "./plan.ts";
+
+/**
+ * Options of the message helpers.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CacheMessagesOptions } from "@dsh/system-prompt/adapters";
+ *
+ * const options: CacheMessagesOptions = { ttl: "5m" };
+ * assert.equal(options.ttl, "5m");
+ * ```
+ */
+export interface CacheMessagesOptions {
+  /**
+   * The message breakpoint's TTL: never longer than the plan's, since a
+   * longer TTL must come before a shorter one.
+   * @default {"5m"}
+   */
+  ttl?: "5m" | "1h";
+}
+
+/** A request as the helpers read it: its plan. */
+type Planned = { readonly plan: CachePlan };
+
+/** The TTL of the message breakpoint, or `undefined` when there is no slot. */
+function slot(
+  request: Planned,
+  options: CacheMessagesOptions,
+  used: number,
+): { ttl?: "1h" } | undefined {
+  const { ttl = "5m" } = options;
+  if (ttl !== "5m" && ttl !== "1h") {
+    throw new PromptError(
+      "invalid-option",
+      `Cannot mark the last message for caching: ttl must be "5m" or "1h", got ${
+        JSON.stringify(ttl) ?? typeof ttl
+      }`,
+    );
+  }
+  const plan = request?.plan;
+  const reserved = typeof plan === "object" && plan !== null
+    ? reservedBy(plan)
+    : undefined;
+  if (reserved === undefined) {
+    throw new PromptError(
+      "invalid-option",
+      "Cannot mark the last message for caching: the request has no plan of this package; pass an adapter's result",
+    );
+  }
+  const planned = plan!.choices.some((choice) => choice.chosen);
+  if (ttl === "1h" && reserved.ttl === "5m" && planned) {
+    throw new PromptError(
+      "invalid-option",
+      'Cannot mark the last message for caching: its ttl "1h" is longer than the plan\'s "5m", and a longer TTL must come first',
+    );
+  }
+  if (used >= reserved.slots) return undefined;
+  return ttl === "1h" ? { ttl } : {};
+}
+
+/** A content block of an Anthropic message, as the helper reads it. */
+type AnthropicBlock = { type: string; cache_control?: unknown };
+
+/**
+ * An Anthropic Messages message, structurally (`MessageParam`).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AnthropicMessage } from "@dsh/system-prompt/adapters";
+ *
+ * const message: AnthropicMessage = { role: "user", content: "List the files." };
+ * assert.equal(message.role, "user");
+ * ```
+ */
+export interface AnthropicMessage {
+  /** `"user"` or `"assistant"`. */
+  role: string;
+  /** A text, or content blocks. */
+  content: string | readonly AnthropicBlock[];
+}
+
+/** Blocks that cannot carry a breakpoint themselves. */
+const UNMARKABLE: ReadonlySet<string> = new Set([
+  "thinking",
+  "redacted_thinking",
+]);
+
+/**
+ * The conversation with its last message marked for Anthropic's cache:
+ * `cache_control` on its last content block (a text content becomes one
+ * text block), in the slot the plan reserved, so every later step reads the
+ * conversation so far from cache. Returns a new array and a new last
+ * message; the caller's are never changed. Marks nothing when the plan
+ * reserved no slot (`cache: false`, `reserve: 0`), when the messages
+ * already hold as many breakpoints as it reserved, or when the last
+ * message has no block that can carry one. Mark the conversation, then
+ * append `contextMessage`: the context changes, the conversation does not.
+ *
+ * @typeParam M The SDK's message type.
+ * @param request What {@linkcode toAnthropic} returned.
+ * @param messages The conversation.
+ * @param options The breakpoint's TTL.
+ * @returns The messages, the last one marked.
+ * @throws {PromptError} `invalid-option` for a TTL longer than the plan's,
+ * or a request without a plan.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { cacheAnthropicMessages, toAnthropic } from "@dsh/system-prompt/adapters";
+ *
+ * const request = toAnthropic({ sections: [], tools: [], variables: {} });
+ * const conversation = [{ role: "user" as const, content: "List the files." }];
+ * const messages = cacheAnthropicMessages(request, conversation);
+ * assert.deepEqual(messages, [{
+ *   role: "user",
+ *   content: [{ type: "text", text: "List the files.", cache_control: { type: "ephemeral" } }],
+ * }]);
+ * assert.equal(conversation[0]!.content, "List the files.");
+ * ```
+ */
+export function cacheAnthropicMessages<M extends AnthropicMessage>(
+  request: Planned,
+  messages: readonly M[],
+  options: CacheMessagesOptions = {},
+): M[] {
+  let used = 0;
+  for (const message of messages) {
+    if (typeof message.content === "string") continue;
+    for (const block of message.content) {
+      if (block?.cache_control != null) used++;
+    }
+  }
+  const mark = slot(request, options, used);
+  const out = messages.slice();
+  const last = out.at(-1);
+  if (mark === undefined || last === undefined) return out;
+  const cache_control = { type: "ephemeral", ...mark };
+  const content = typeof last.content === "string"
+    ? [{ type: "text", text: last.content }]
+    : last.content.slice();
+  let at = content.length - 1;
+  while (at >= 0 && UNMARKABLE.has(content[at]!.type)) at--;
+  if (at < 0) return out;
+  content[at] = { ...content[at]!, cache_control };
+  out[out.length - 1] = { ...last, content };
+  return out;
+}
+
+/**
+ * A Bedrock Converse message, structurally (`Message`).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { BedrockMessage } from "@dsh/system-prompt/adapters";
+ *
+ * const message: BedrockMessage = { role: "user", content: [{ text: "List the files." }] };
+ * assert.equal(message.content?.length, 1);
+ * ```
+ */
+export interface BedrockMessage {
+  /** `"user"` or `"assistant"`. */
+  role?: string | undefined;
+  /** Content blocks. */
+  content?: readonly object[] | undefined;
+}
+
+/**
+ * The conversation with a `cachePoint` block appended to its last message,
+ * in the slot the plan of {@linkcode toBedrock} reserved. Returns a new
+ * array and a new last message. Marks nothing when the plan reserved no
+ * slot, when the messages already hold as many checkpoints as it reserved,
+ * or when the last message has no content. Converse wants turns to
+ * alternate: add `contextMessage.content` to the last user message after
+ * the checkpoint.
+ *
+ * @typeParam M The SDK's message type.
+ * @param request What {@linkcode toBedrock} returned.
+ * @param messages The conversation.
+ * @param options The checkpoint's TTL.
+ * @returns The messages, the last one with a checkpoint.
+ * @throws {PromptError} `invalid-option` for a TTL longer than the plan's,
+ * or a request without a plan.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { cacheBedrockMessages, toBedrock } from "@dsh/system-prompt/adapters";
+ *
+ * const request = toBedrock({ sections: [], tools: [], variables: {} });
+ * const messages = cacheBedrockMessages(request, [
+ *   { role: "user", content: [{ text: "List the files." }] },
+ * ]);
+ * assert.deepEqual(messages[0]!.content, [
+ *   { text: "List the files." },
+ *   { cachePoint: { type: "default" } },
+ * ]);
+ * ```
+ */
+export function cacheBedrockMessages<M extends BedrockMessage>(
+  request: Planned,
+  messages: readonly M[],
+  options: CacheMessagesOptions = {},
+): M[] {
+  let used = 0;
+  for (const message of messages) {
+    for (const block of message.content ?? []) {
+      if (block !== null && "cachePoint" in block) used++;
+    }
+  }
+  const mark = slot(request, options, used);
+  const out = messages.slice();
+  const last = out.at(-1);
+  if (mark === undefined || !last?.content?.length) return out;
+  const cachePoint = { type: "default", ...mark };
+  out[out.length - 1] = { ...last, content: [...last.content, { cachePoint }] };
+  return out;
+}
+
+/**
+ * An AI SDK message, structurally (`ModelMessage`).
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { AISDKMessage } from "@dsh/system-prompt/adapters";
+ *
+ * const message: AISDKMessage = { role: "user" };
+ * assert.equal(message.role, "user");
+ * ```
+ */
+export interface AISDKMessage {
+  /** The message's role. */
+  role: string;
+  /** Options per provider. */
+  providerOptions?: Record<string, Record<string, unknown>> | undefined;
+}
+
+/**
+ * The conversation with its last message marked for caching in the slot
+ * the plan of {@linkcode toAISDK} reserved: `providerOptions.anthropic.
+ * cacheControl` with the Anthropic profile, `providerOptions.bedrock.
+ * cachePoint` with the Bedrock one, nothing for a provider that caches by
+ * itself. Returns a new array and a new last message, the message's other
+ * provider options kept.
+ *
+ * @typeParam M The SDK's message type.
+ * @param request What {@linkcode toAISDK} returned.
+ * @param messages The conversation.
+ * @param options The breakpoint's TTL.
+ * @returns The messages, the last one marked.
+ * @throws {PromptError} `invalid-option` for a TTL longer than the plan's,
+ * or a request without a plan.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { jsonSchema, type ModelMessage } from "ai";
+ * import { cacheAISDKMessages, toAISDK } from "@dsh/system-prompt/adapters";
+ *
+ * const request = toAISDK({ sections: [], tools: [], variables: {} }, { jsonSchema });
+ * const conversation: ModelMessage[] = [{ role: "user", content: "List the files." }];
+ * const [message] = cacheAISDKMessages(request, conversation);
+ * assert.deepEqual(message!.providerOptions, { anthropic: { cacheControl: { type: "ephemeral" } } });
+ * ```
+ */
+export function cacheAISDKMessages<M extends AISDKMessage>(
+  request: Planned,
+  messages: readonly M[],
+  options: CacheMessagesOptions = {},
+): (M & Pick<AISDKMessage, "providerOptions">)[] {
+  const provider = request?.plan?.provider;
+  const [key, field, type] = provider === "bedrock"
+    ? ["bedrock", "cachePoint", "default"]
+    : ["anthropic", "cacheControl", "ephemeral"];
+  let used = 0;
+  for (const message of messages) {
+    if (message.providerOptions?.[key]?.[field] != null) used++;
+  }
+  const mark = slot(request, options, used);
+  const out = messages.slice();
+  const last = out.at(-1);
+  const explicit = provider === "anthropic" || provider === "bedrock";
+  if (mark === undefined || last === undefined || !explicit) return out;
+  const own = last.providerOptions ?? {};
+  const providerOptions = {
+    ...own,
+    [key]: { ...own[key], [field]: { type, ...mark } },
+  };
+  out[out.length - 1] = { ...last, providerOptions };
+  return out;
+}

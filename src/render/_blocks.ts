@@ -1,0 +1,249 @@
+/**
+ * A rendered prompt cut into blocks of one stability: each top-level part
+ * becomes pieces (one, unless it is a list whose items differ in
+ * stability), and consecutive pieces of one stability join into a block.
+ * `render()` keeps each part's pieces while its text stands and a block
+ * while its pieces do, so an unchanged run is the same block object.
+ *
+ * @module
+ */
+
+import type {
+  AssembledItem,
+  PartSpan,
+  PromptAssembly,
+  Stability,
+  StepBlock,
+} from "../core/types.ts";
+import { type PartSpan as WalkSpan, renderAssembly } from "./_walk.ts";
+
+/** Part of one top-level part's text, of one stability. */
+export interface Piece {
+  readonly text: string;
+  readonly stability: Stability;
+  /** Its name, or nested-list path. */
+  readonly part: string;
+  /** The top-level part it belongs to. */
+  readonly top: string;
+  readonly owner: string | undefined;
+  readonly layer: string | undefined;
+}
+
+const NAMES: readonly Stability[] = ["static", "session", "step"];
+const rank = (stability: unknown): number =>
+  stability === "step" ? 2 : stability === "session" ? 1 : 0;
+
+/** A part's stability with its items', at any depth. */
+function deepRank(part: AssembledItem): number {
+  let most = rank(part.stability);
+  const items = part.items;
+  for (let i = 0; items !== undefined && most < 2 && i < items.length; i++) {
+    most = Math.max(most, deepRank(items[i]!));
+  }
+  return most;
+}
+
+/** Whether a list has an item more volatile than the list itself. */
+function mixed(part: AssembledItem, own: number): boolean {
+  const items = part.items;
+  if (part.list === undefined || items === undefined) return false;
+  for (let i = 0; i < items.length; i++) {
+    if (deepRank(items[i]!) > own) return true;
+  }
+  return false;
+}
+
+/**
+ * The pieces of one top-level part rendered as `text`: one piece, or for a
+ * list whose items differ in stability, its heading and each item (cut
+ * deeper in a nested list that differs). Such a list is rendered once more
+ * alone, to find where its items landed; a piece equal to the one at its
+ * place in `old` is that one.
+ */
+export function piecesOf(
+  part: AssembledItem,
+  text: string,
+  variables: Record<string, unknown>,
+  own: boolean,
+  old: readonly Piece[] = [],
+): readonly Piece[] {
+  if (text === "") return [];
+  const top = part.name;
+  const one = (stability: number): Piece => ({
+    text,
+    stability: NAMES[stability]!,
+    part: top,
+    top,
+    owner: part.owner,
+    layer: part.layer,
+  });
+  if (!mixed(part, rank(part.stability))) {
+    const now = one(deepRank(part));
+    return old.length === 1 && samePiece(old[0]!, now) ? old : [now];
+  }
+  const spans: WalkSpan[] = [];
+  const alone = { sections: [part], tools: [], variables } as PromptAssembly;
+  renderAssembly(alone, { kind: "section", own, spans });
+  // Where each piece starts; each ends where the next starts (a list's
+  // footer is its last item's).
+  const starts: { at: number; piece: Omit<Piece, "text"> }[] = [];
+  const mark = (
+    span: WalkSpan,
+    at: number,
+    path: string,
+    inherited: number,
+  ) => {
+    const item = span.part;
+    const level = Math.max(inherited, rank(item.stability));
+    const name = path + item.name;
+    const fields = { part: name, top, owner: item.owner, layer: item.layer };
+    const items = span.items ?? [];
+    if (items.length === 0 || !mixed(item, level)) {
+      const stability = NAMES[Math.max(level, deepRank(item))]!;
+      starts.push({ at, piece: { ...fields, stability } });
+      return;
+    }
+    starts.push({ at, piece: { ...fields, stability: NAMES[level]! } });
+    // A list's items are placed from its start.
+    const origin = at + span.start - span.separatorStart;
+    for (const child of items) {
+      mark(child, origin + child.separatorStart, `${name}/`, level);
+    }
+  };
+  mark(spans[0]!, 0, "", 0);
+  const pieces: Piece[] = [];
+  for (let i = 0; i < starts.length; i++) {
+    const end = starts[i + 1]?.at ?? text.length;
+    const piece = text.slice(starts[i]!.at, end);
+    if (piece === "") continue;
+    // An unchanged piece is the one it was, so its block can be too.
+    const was = old[pieces.length];
+    const now = { ...starts[i]!.piece, text: piece };
+    pieces.push(was !== undefined && samePiece(was, now) ? was : now);
+  }
+  return pieces;
+}
+
+function samePiece(a: Piece, b: Piece): boolean {
+  return a.text === b.text && a.stability === b.stability &&
+    a.part === b.part && a.owner === b.owner && a.layer === b.layer;
+}
+
+/** A top-level part as rendered: its text, cut into pieces. */
+export interface Rendered {
+  readonly part: AssembledItem;
+  readonly text: string;
+  readonly pieces: readonly Piece[];
+}
+
+/** What built a block: its pieces, each after its lead (separator or ""). */
+interface Run {
+  readonly block: StepBlock;
+  readonly run: readonly (Piece | string)[];
+}
+const RUNS = new WeakMap<Piece, Run>();
+/** The top-level sections each block holds, for the cache plan. */
+const SECTIONS = new WeakMap<StepBlock, readonly string[]>();
+
+/** The sections a block holds: its parts' top-level parts. */
+export function sectionsOf(block: StepBlock): readonly string[] {
+  return SECTIONS.get(block) ?? block.parts;
+}
+
+/**
+ * The blocks of a sequence of top-level parts joined as `renderPrompt`
+ * joins them (a part that rendered empty is dropped with its separator).
+ * A run of the same pieces after the same leads is the block it was, and
+ * the same blocks as `last` are `last`.
+ */
+export function joinBlocks(
+  parts: readonly Rendered[],
+  separator: string,
+  last?: readonly StepBlock[],
+): readonly StepBlock[] {
+  const blocks: StepBlock[] = [];
+  let run: (Piece | string)[] = [];
+  let stability: Stability | undefined;
+  const close = () => {
+    if (run.length === 0) return;
+    const first = run[1] as Piece;
+    const known = RUNS.get(first);
+    if (known !== undefined && same(known.run, run)) {
+      blocks.push(known.block);
+    } else {
+      const block = blockOf(run);
+      RUNS.set(first, { block, run });
+      blocks.push(block);
+    }
+    run = [];
+  };
+  let started = false;
+  for (const { part, text, pieces } of parts) {
+    if (text === "") continue;
+    let lead = started ? part.separator ?? separator : "";
+    started = true;
+    for (const piece of pieces) {
+      if (piece.stability !== stability) close();
+      stability = piece.stability;
+      run.push(lead, piece);
+      lead = "";
+    }
+  }
+  close();
+  // The same blocks are the same array.
+  if (last !== undefined && same(last, blocks)) return last;
+  return Object.freeze(blocks);
+}
+
+function same(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function blockOf(run: readonly (Piece | string)[]): StepBlock {
+  let text = "";
+  const parts: string[] = [];
+  const spans: PartSpan[] = [];
+  const sections: string[] = [];
+  for (let i = 0; i < run.length; i += 2) {
+    const piece = run[i + 1] as Piece;
+    const start = text.length;
+    text += (run[i] as string) + piece.text;
+    const span: { -readonly [K in keyof PartSpan]: PartSpan[K] } = {
+      start,
+      end: text.length,
+    };
+    if (piece.owner !== undefined) span.owner = piece.owner;
+    if (piece.layer !== undefined) span.layer = piece.layer;
+    parts.push(piece.part);
+    spans.push(Object.freeze(span));
+    if (sections.at(-1) !== piece.top) sections.push(piece.top);
+  }
+  const stability = (run[1] as Piece).stability;
+  const block: StepBlock = Object.freeze({
+    text,
+    stability,
+    parts: Object.freeze(parts),
+    spans: Object.freeze(spans),
+  });
+  SECTIONS.set(block, Object.freeze(sections));
+  return block;
+}
+
+/**
+ * An assembly's prompt and its blocks, rendered once: the sections'
+ * texts (the complete section's alone when the registry kept only it).
+ */
+export function assemblyBlocks(
+  assembly: PromptAssembly,
+): { prompt: string; blocks: readonly StepBlock[] } {
+  const texts: (string | undefined)[] = [];
+  const prompt = renderAssembly(assembly, { kind: "section", rendered: texts });
+  const { sections, variables, separator = "\n\n" } = assembly;
+  const parts = sections.map((part, i): Rendered => {
+    const text = texts[i]!;
+    return { part, text, pieces: piecesOf(part, text, variables, false) };
+  });
+  return { prompt, blocks: joinBlocks(parts, separator) };
+}
