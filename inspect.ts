@@ -10,7 +10,8 @@
  * - {@linkcode cacheBlocks}: the prompt split where cache breakpoints pay.
  * - {@linkcode checkPrompt}: what would fail, or read worse, before the
  *   first step.
- * - {@linkcode estimateTokens}, {@linkcode toolOwner}, {@linkcode toolLayer}.
+ * - {@linkcode estimateTokens}, {@linkcode toolOwner}, {@linkcode toolLayer},
+ *   {@linkcode toolStability}.
  *
  * @example Usage
  * ```ts
@@ -34,7 +35,7 @@
  * @module
  */
 
-export { toolLayer, toolOwner } from "./src/core/tools.ts";
+export { toolLayer, toolOwner, toolStability } from "./src/core/tools.ts";
 export {
   type CacheBlock,
   cacheBlocks,

@@ -51,3 +51,4 @@ export * from "./src/render/escape_template.ts";
 export * from "./src/render/context_channel.ts";
 export * from "./src/registry/system_prompt.ts";
 export { TOOL_ORDER_REST } from "./src/core/tools.ts";
+export { toolFingerprint } from "./src/core/fingerprint.ts";

@@ -1,7 +1,12 @@
 // One test per row of docs/errors.md "Bad input catalogue", named by its row.
 import { describe, it, mock } from "node:test";
 import assert from "node:assert/strict";
-import { PromptError, renderPrompt, SystemPrompt } from "../mod.ts";
+import {
+  PromptError,
+  renderPrompt,
+  SystemPrompt,
+  toolFingerprint,
+} from "../mod.ts";
 import { assemblyOf } from "./support/assembly.ts";
 import { TEMPLATES } from "../src/render/_template.ts";
 
@@ -545,5 +550,48 @@ describe("bad-input catalogue: agents, async and the waterfall's result", () => 
     const prompt = new SystemPrompt();
     prompt.tools(() => [tool("<unlisted-tools>")]);
     await assert.rejects(prompt.assemble(), { code: "invalid-value" });
+  });
+  it("catalogue A27: a read inside tool parameters that throws is invalid-value naming the tool, its owner and the path", async () => {
+    const parameters = {
+      get type(): string {
+        throw 7;
+      },
+    };
+    const prompt = new SystemPrompt();
+    prompt.scope("mcp").tools(() => [{ ...tool("t"), parameters }]);
+    await assert.rejects(prompt.assemble(), {
+      code: "invalid-value",
+      tool: "t",
+      owner: "mcp",
+      cause: 7,
+      message:
+        'Cannot list tools of "mcp": the parameters of tool "t" threw at parameters.type when read: 7',
+    });
+  });
+  it("catalogue A28: a pinned tool whose fingerprint changed is tool-changed; bad toolPins are invalid-option", async () => {
+    const pin = toolFingerprint(tool("t"));
+    const prompt = new SystemPrompt({ toolPins: { t: pin } });
+    prompt.tools(() => [{ ...tool("t"), description: "new" }]);
+    await assert.rejects(prompt.assemble(), {
+      code: "tool-changed",
+      pinned: pin,
+    });
+    assert.throws(() => new SystemPrompt({ toolPins: { t: "x" } }), {
+      code: "invalid-option",
+    });
+  });
+  it("catalogue A29: a non-boolean deferLoading is invalid-value; an unknown tool stability is invalid-option", async () => {
+    await rejectsAssembly(
+      (p) => p.tools(() => [{ ...tool("t"), deferLoading: "yes" as never }]),
+      "invalid-value",
+    );
+    rejectsRegistration(
+      (p) => p.tools(() => [], { stability: "step" as never }),
+      "invalid-option",
+    );
+    rejectsRegistration(
+      (p) => p.tools(() => [], { stability: 1 as never }),
+      TypeError,
+    );
   });
 });

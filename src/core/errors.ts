@@ -34,6 +34,7 @@
  * | `unknown-layer` | `assemble()`, `layer()` | no live layer has the key (or a parent's) |
  * | `multiple-complete` | `assemble()` | two live `complete` sections |
  * | `aborted` | `assemble()`, `render()` | the signal aborted (`cause` is its reason) |
+ * | `tool-changed` | `assemble()`, `render()`, `onToolChanged` | a tool's fingerprint differs from its `toolPins` pin |
  *
  * @example Usage
  * ```ts
@@ -55,7 +56,8 @@ export type PromptErrorCode =
   | "multiple-complete"
   | "aborted"
   | "missing-value"
-  | "malformed-reference";
+  | "malformed-reference"
+  | "tool-changed";
 
 /**
  * Where an error happened: the structured fields of a {@linkcode PromptError}.
@@ -98,11 +100,15 @@ export interface PromptErrorOptions {
   offset?: number | undefined;
   /** A close name ("did you mean"). */
   suggestion?: string | undefined;
+  /** For `tool-changed`: the tool's pin. */
+  pinned?: string | undefined;
+  /** For `tool-changed`: the tool's fingerprint now. */
+  fingerprint?: string | undefined;
 }
 
 /** The fields of a {@linkcode PromptError}, in the order its JSON lists them. */
 const FIELDS = ("section context item variable tool owner handler layer " +
-  "reference line column offset suggestion")
+  "reference line column offset suggestion pinned fingerprint")
   .split(" ") as (keyof Omit<PromptErrorOptions, "cause">)[];
 
 /**
@@ -154,6 +160,10 @@ export class PromptError extends Error {
   readonly offset: number | undefined;
   /** A close name ("did you mean"). */
   readonly suggestion: string | undefined;
+  /** For `tool-changed`: the tool's pin. */
+  readonly pinned: string | undefined;
+  /** For `tool-changed`: the tool's fingerprint now. */
+  readonly fingerprint: string | undefined;
 
   /**
    * Makes an error.

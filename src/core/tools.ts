@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ToolSchema } from "./types.ts";
+import type { ToolSchema, ToolStability } from "./types.ts";
 
 /**
  * The `toolOrder` entry where the tools it does not list go, by name; the
@@ -35,6 +35,20 @@ export interface Provenance {
   readonly layer: string | undefined;
 }
 
+/** Who provided a tool, and how long its provider's tools stay the same. */
+export interface ToolProvenance extends Provenance {
+  readonly stability: ToolStability;
+}
+
+/**
+ * Each registry's tool pins for a layer's chain (merged, the nearest
+ * layer's winning), for `checkPrompt`: weak, so a registry can be freed.
+ */
+export const PINS_OF: WeakMap<
+  object,
+  (layer: string | undefined) => ReadonlyMap<string, string> | undefined
+> = new WeakMap();
+
 // On the registry's own copies, not enumerable: a copy still equals the
 // tool it was made from, and a spread of it (an assembly's fresh tool, a
 // handler's edit) is still found by its `parameters`.
@@ -46,8 +60,8 @@ export function owned<T extends object>(value: T, provenance: Provenance): T {
   return Object.freeze(value);
 }
 
-function provenanceOf(tool: ToolSchema): Provenance | undefined {
-  type Marked = { [PROVENANCE]?: Provenance } | null | undefined;
+function provenanceOf(tool: ToolSchema): ToolProvenance | undefined {
+  type Marked = { [PROVENANCE]?: ToolProvenance } | null | undefined;
   if (typeof tool !== "object") return undefined;
   try {
     return (tool as Marked)?.[PROVENANCE] ??
@@ -111,4 +125,31 @@ export function toolLayer(tool: ToolSchema): string | undefined {
 export function isRegistrySchema(value: unknown): boolean {
   return typeof value === "object" && value !== null &&
     Object.isFrozen(value) && Object.hasOwn(value, PROVENANCE);
+}
+
+/**
+ * How long the tools of the provider that returned the tool stay the same
+ * (`tools(provider, { stability })`): `"static"` or `"session"`, for a tool
+ * of an assembly the registry built; `undefined` for a tool a handler made.
+ *
+ * @param tool A tool of an assembly.
+ * @returns Its provider's stability, if any.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SystemPrompt } from "@dsh/system-prompt";
+ * import { toolStability } from "@dsh/system-prompt/inspect";
+ *
+ * const prompt = new SystemPrompt();
+ * prompt.tools(() => [{ name: "bash", description: "Run", parameters: {} }]);
+ * prompt.scope("mcp").tools(() => [{ name: "search", description: "Search", parameters: {} }], {
+ *   stability: "session",
+ * });
+ * const { tools } = await prompt.assemble();
+ * assert.deepEqual(tools.map(toolStability), ["static", "session"]);
+ * ```
+ */
+export function toolStability(tool: ToolSchema): ToolStability | undefined {
+  return provenanceOf(tool)?.stability;
 }

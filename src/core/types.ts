@@ -100,6 +100,21 @@ export type SectionText<C> =
 export type Stability = "static" | "session" | "step";
 
 /**
+ * How long a tool provider's tools stay the same: `"static"` for tools
+ * built into the host, `"session"` for a listing that may change during a
+ * session (an MCP server's).
+ *
+ * @example Usage
+ * ```ts
+ * import type { ToolStability } from "@dsh/system-prompt";
+ *
+ * const mcp: ToolStability = "session";
+ * console.assert(mcp === "session");
+ * ```
+ */
+export type ToolStability = "static" | "session";
+
+/**
  * What makes a section, context entry or item a list: its `text` becomes
  * the heading, and items registered under its name follow it.
  *
@@ -424,6 +439,11 @@ export interface ToolSchema {
   description: string;
   /** The JSON Schema of the tool's input. */
   parameters: JsonSchema;
+  /**
+   * Whether the model loads the tool only when it searches for it (the
+   * providers' `defer_loading`); carried on the registry's copy.
+   */
+  deferLoading?: boolean;
 }
 
 /**
@@ -531,6 +551,74 @@ export type ToolProvider<C = AssembleContext> = (
   context: C,
   options: ProviderOptions,
 ) => MaybePromise<readonly ToolSchema[]>;
+
+/**
+ * The options of a tool provider.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SystemPrompt, type ToolOptions } from "@dsh/system-prompt";
+ * import { toolStability } from "@dsh/system-prompt/inspect";
+ *
+ * const prompt = new SystemPrompt();
+ * const options: ToolOptions = { stability: "session" };
+ * prompt.scope("mcp").tools(() => [{ name: "search", description: "", parameters: {} }], options);
+ * assert.equal(toolStability((await prompt.assemble()).tools[0]!), "session");
+ * ```
+ */
+export interface ToolOptions {
+  /**
+   * How long the provider's tools stay the same: `"static"` (built into
+   * the host) or `"session"` (an MCP server's listing). It travels with
+   * the registry's copy of each tool (`toolStability()`).
+   * @default {"static"}
+   */
+  stability?: ToolStability;
+}
+
+/**
+ * Tool pins: for each pinned tool name, the fingerprint
+ * (`toolFingerprint()`) of the definition approved.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SystemPrompt, toolFingerprint, type ToolPins } from "@dsh/system-prompt";
+ *
+ * const bash = { name: "bash", description: "Run", parameters: {} };
+ * const toolPins: ToolPins = { bash: toolFingerprint(bash) };
+ * const prompt = new SystemPrompt({ toolPins });
+ * prompt.tools(() => [{ ...bash, description: "Run anything" }]);
+ * await assert.rejects(prompt.assemble(), { code: "tool-changed", tool: "bash" });
+ * ```
+ */
+export type ToolPins = { readonly [toolName: string]: string };
+
+/**
+ * The options of `prompt.layer(key, options)`.
+ *
+ * @example Usage
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type LayerOptions, SystemPrompt } from "@dsh/system-prompt";
+ *
+ * const prompt = new SystemPrompt();
+ * const options: LayerOptions = { parent: "main" };
+ * prompt.layer("main");
+ * assert.equal(prompt.layer("sub", options).parent, "main");
+ * ```
+ */
+export interface LayerOptions {
+  /** The parent layer's key. */
+  parent?: string;
+  /**
+   * Pins for the assemblies of this layer and its descendants (a nearer
+   * layer's pin of a name wins over a farther one's and the registry's).
+   * Given again for a live layer, they replace its pins.
+   */
+  toolPins?: ToolPins;
+}
 
 /**
  * Returns the items a collection holds in one assembly (context files,
@@ -718,8 +806,12 @@ export interface PromptRegistrar<C = AssembleContext> {
    * @throws {PromptError} If the name cannot be referenced or is taken.
    */
   variable(name: string, provider: VariableProvider<C>): Disposer;
-  /** Adds a tool provider. */
-  tools(provider: ToolProvider<C>): Disposer;
+  /**
+   * Adds a tool provider; `options.stability` says how long its tools stay
+   * the same (`"static"` by default, `"session"` for an MCP listing).
+   * @throws {TypeError} If the stability is neither.
+   */
+  tools(provider: ToolProvider<C>, options?: ToolOptions): Disposer;
   /**
    * Adds an item to a list (which need not exist yet).
    * @throws {PromptError} If the name is empty or taken in that list.
@@ -988,6 +1080,18 @@ export interface SystemPromptOptions {
    * @default {[TOOL_ORDER_REST]}
    */
   toolOrder?: readonly string[];
+  /**
+   * Pins: a tool whose fingerprint (`toolFingerprint()`) differs from its
+   * pin rejects the step with `tool-changed`, naming the tool, its owner,
+   * the pin and the new fingerprint; an unpinned tool is not checked.
+   */
+  toolPins?: ToolPins;
+  /**
+   * Receives a `tool-changed` error instead of the step rejecting (once
+   * per changed copy, until the registrations change); the step goes on.
+   * A throw rejects the step with what it threw.
+   */
+  onToolChanged?: (error: PromptError) => void;
 }
 
 /**

@@ -12,7 +12,7 @@
 import { describeWhere, messageOf, PromptError } from "../core/errors.ts";
 import type { Where } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
-import { TOOL_ORDER_REST, toolOwner } from "../core/tools.ts";
+import { PINS_OF, TOOL_ORDER_REST, toolOwner } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
 import { whereOf } from "../render/_problems.ts";
 import type { DiagnosticCode, PromptDiagnostic } from "./diagnostics.ts";
@@ -139,6 +139,7 @@ export async function checkPrompt<C>(
       }
       assembled = true;
       diagnoseAssembly(assembly, seen).forEach((d) => add(d, i));
+      unpinned(prompt, layer, assembly).forEach((d) => add(d, i));
     }
     // Registry-wide findings need some assembly to have succeeded.
     const checked = `the checked context${many ? "s" : ""}`;
@@ -158,6 +159,19 @@ export async function checkPrompt<C>(
     return [{ code: "check-failed", severity: "error", message }];
   }
   return [...found.values()];
+}
+
+/** The tools of an assembly that have no pin, when the chain has pins. */
+function unpinned(
+  prompt: object,
+  layer: string | undefined,
+  assembly: types.PromptAssembly,
+): PromptDiagnostic[] {
+  const pins = PINS_OF.get(prompt)?.(layer);
+  if (pins === undefined) return [];
+  return assembly.tools.filter((tool) => !pins.has(tool.name)).map((tool) =>
+    warning("unpinned-tool", { tool: tool.name, owner: toolOwner(tool) })
+  );
 }
 
 type Variable = types.PromptRegistrations["variables"][number];
@@ -200,6 +214,9 @@ const SAY: { [code in DiagnosticCode]?: (what: string, _: About) => string } = {
   "unknown-tool-order": (what, { checked, suggestion }) =>
     `No tool provider returns ${what}, listed in toolOrder, in ` +
     `${checked}${didYouMean(suggestion)}`,
+  "unpinned-tool": (what) =>
+    `toolPins are configured, and ${what} has no pin: its owner can ` +
+    "change it unnoticed",
   "unused-variable": (what, { checked }) =>
     `No section, context entry or item of ${checked} references ${what}`,
 };

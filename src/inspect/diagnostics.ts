@@ -21,6 +21,7 @@ import type { PromptErrorCode } from "../core/errors.ts";
  * | `tool-guidance-band` | warning | tool guidance (a `tool:` section, or a section of a scope that provides tools) outside orders 100–199 |
  * | `volatile-section` | warning | a section or item with stability `"step"` in the system prompt: it belongs in a context entry |
  * | `unknown-tool-order` | warning | a `toolOrder` name that no tool provider returns in any checked context |
+ * | `unpinned-tool` | warning | with `toolPins` configured for the checked chain, a tool of an assembly without a pin: its owner can change it unnoticed |
  *
  * @example Usage
  * ```ts
@@ -38,7 +39,8 @@ export type DiagnosticCode =
   | "duplicate-sentence"
   | "tool-guidance-band"
   | "volatile-section"
-  | "unknown-tool-order";
+  | "unknown-tool-order"
+  | "unpinned-tool";
 
 /**
  * One finding of `checkPrompt()`.

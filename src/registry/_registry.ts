@@ -17,6 +17,7 @@ import type { Provenance } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
 import { type ChangeEvents, handlerName } from "./_resolve.ts";
 import { type Snapshot, snapshot } from "./_snapshot.ts";
+import { toolPins } from "./_tool_pins.ts";
 import {
   addPart,
   addVariable,
@@ -139,6 +140,35 @@ export class Registry {
 const YES = true as const;
 
 /** The `scope-disposed` error of an action on a disposed scope or layer. */
+const STABILITIES: readonly unknown[] = ["static", "session"];
+
+/** Checks the options of `tools(provider, options)`; the stability given. */
+function toolStabilityOption(
+  options: unknown,
+  place: Provenance,
+): types.ToolStability | undefined {
+  if (options === undefined) return undefined;
+  const what = `Cannot add tool provider${
+    place.owner ? ` of "${place.owner}"` : ""
+  }`;
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError(
+      `${what}: options must be an object, got ${typeof options}`,
+    );
+  }
+  const { stability } = options as { stability?: unknown };
+  if (stability === undefined) return undefined;
+  if (typeof stability !== "string") {
+    const state = `stability must be a string, got ${typeof stability}`;
+    throw new TypeError(`${what}: ${state}`);
+  }
+  if (!STABILITIES.includes(stability)) {
+    const state = `stability is "${stability}", not "static" or "session"`;
+    throw failure("invalid-option", "add tool provider", place, state);
+  }
+  return stability as types.ToolStability;
+}
+
 function refused(action: string, { owner, layer }: Provenance): PromptError {
   const state = owner === undefined
     ? `layer "${layer}" is disposed`
@@ -151,7 +181,11 @@ const EXPECTED = `"${EVENTS.join('" or "')}"`;
 
 type Kind = types.PromptChange["kind"];
 /** One registration's value, and its list, name or event. */
-type Given = { readonly value: unknown; readonly key?: unknown };
+type Given = {
+  readonly value: unknown;
+  readonly key?: unknown;
+  readonly stability?: types.ToolStability | undefined;
+};
 type Named = readonly [string, ("tools" | "itemProviders" | "handlers")?];
 
 /** How messages name a kind (if not by the kind), and a provider's set. */
@@ -203,8 +237,9 @@ export class Registrar {
     return this.#add("variable", { value: provider, key: name });
   }
 
-  tools(provider: unknown): types.Disposer {
-    return this.#add("tools", { value: provider });
+  tools(provider: unknown, options?: unknown): types.Disposer {
+    const stability = toolStabilityOption(options, this.#place);
+    return this.#add("tools", { value: provider, stability });
   }
 
   item(list: unknown, item: unknown): types.Disposer {
@@ -251,7 +286,7 @@ export class Registrar {
    * Checks and stores one registration; returns the disposer that undoes
    * it. Both are announced as change events.
    */
-  #add(kind: Kind, { value, key }: Given): types.Disposer {
+  #add(kind: Kind, { value, key, stability }: Given): types.Disposer {
     const registry = this.#registry;
     const { owner, layer } = this.#place;
     const handler = kind === "assemble-handler";
@@ -285,7 +320,8 @@ export class Registrar {
       undo = addVariable(table, { fn, name: named, path, owner, layer });
     } else {
       const label = handler ? handlerName(value, table.handlerCount++) : "";
-      const entry = { fn, name: label, path, owner, layer };
+      const entry: FunctionEntry = { fn, name: label, path, owner, layer };
+      if (stability !== undefined) Object.assign(entry, { stability });
       table[set!].add(entry);
       undo = () => table[set!].delete(entry);
     }
@@ -354,13 +390,26 @@ export class Layer extends Registrar {
   }
 
   /** The live layer of a key, or a new one (`invalid-option` for another parent). */
-  static open(registry: Registry, key: string, parent: unknown): Layer {
+  static open(
+    registry: Registry,
+    key: string,
+    options: { parent?: unknown; toolPins?: unknown },
+  ): Layer {
+    const { parent } = options;
+    const pins = toolPins(options.toolPins, {
+      action: "open layer",
+      layer: key,
+    });
     const live = registry.layers.get(key)?.handle as Layer | undefined;
     if (live !== undefined && !live.disposed) {
       if (parent !== undefined && parent !== live.parent) {
         const shown = JSON.stringify(live.parent ?? null);
         const state = `it is live with parent ${shown}`;
         throw failure("invalid-option", "open layer", { layer: key }, state);
+      }
+      if (pins !== undefined) {
+        registry.layers.get(key)!.pins = pins;
+        registry.invalidate();
       }
       return live;
     }
@@ -376,6 +425,8 @@ export class Layer extends Registrar {
       const state = "a layer cannot be its own parent";
       throw failure("invalid-option", "add layer", { layer: key }, state);
     }
-    return new Layer(registry, key, parent);
+    const layer = new Layer(registry, key, parent);
+    registry.layers.get(key)!.pins = pins;
+    return layer;
   }
 }

@@ -12,6 +12,7 @@
 import { failure, type PromptError, type Where } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
 import type { AssembledList } from "../core/types.ts";
+import { mergePins } from "./_tool_pins.ts";
 import {
   byNumericOrder,
   defined,
@@ -186,6 +187,8 @@ export function snapshot(chain: readonly Table[]) {
     contexts,
     variables,
     tools,
+    /** The chain's tool pins by name, the nearest layer's winning. */
+    pins: mergePins(chain.map((table) => table.pins)),
     /** Every list's item providers, in call order. */
     itemProviders: listProviders,
     handlers: merged("handlers"),

@@ -10,7 +10,7 @@ import { checkPart, type PartKind } from "../core/_fields.ts";
 import { describeOwner, failure, type Where } from "../core/errors.ts";
 import { byOrderThenName, isReferenceName } from "../core/names.ts";
 import type { Provenance } from "../core/tools.ts";
-import type { PartLayout } from "../core/types.ts";
+import type { PartLayout, ToolStability } from "../core/types.ts";
 
 /** A function a provider slot holds; called with the context and options. */
 // deno-lint-ignore no-explicit-any -- every provider shape goes through one call site
@@ -40,6 +40,8 @@ export interface FunctionEntry extends Provenance {
   readonly name: string;
   /** For an item provider, the path of its list. */
   readonly path: readonly string[];
+  /** For a tool provider, how long its tools stay the same. */
+  readonly stability?: ToolStability;
 }
 
 /** One layer's registrations (the global layer has no key). */
@@ -54,6 +56,8 @@ export class Table {
   handlerCount = 0;
   /** A layer's public handle (`PromptLayer`), while the layer lives. */
   handle: unknown;
+  /** The `toolPins` of this layer (or of the registry, for the global table). */
+  pins: ReadonlyMap<string, string> | undefined;
   constructor(readonly key?: string, readonly parent?: string) {}
 }
 

@@ -1,44 +1,48 @@
 /**
- * Tools: each provider's result checked, copied once per distinct object
- * into the registry's own frozen copy (the caller's objects are never
- * touched), owners recorded beside the copies, and the canonical order.
+ * Tools: each provider's result compared with the registry's last copy of
+ * each of its tools (by name), and only what changed copied again into the
+ * registry's own frozen copy (the caller's objects are never touched),
+ * owners recorded beside the copies, and the canonical order.
  *
  * @module
  */
 
-import { describeValue, failure, type Where } from "../core/errors.ts";
-import type { JsonSchema, ToolSchema } from "../core/types.ts";
+import {
+  describeValue,
+  failure,
+  type PromptError,
+  type Where,
+} from "../core/errors.ts";
+import type { JsonSchema, ToolSchema, ToolStability } from "../core/types.ts";
+import { BoundedCache } from "../render/_bounded_cache.ts";
 import { callError, ignoreRejections, isThenable } from "./_resolve.ts";
-import { owned, type Provenance, TOOL_ORDER_REST } from "../core/tools.ts";
+import { owned, TOOL_ORDER_REST, type ToolProvenance } from "../core/tools.ts";
 import type { Provider, Snapshot } from "./_snapshot.ts";
 import { orderTools, type ToolOrder } from "./_tool_order.ts";
+import { copyJson, counted, countKeys, sameJson } from "./_tool_json.ts";
+import { checkPins } from "./_tool_pins.ts";
+
+export { countKeys };
 
 /** A tool as the registry keeps it: the fields it read and its frozen copy. */
-export interface ToolRecord extends Provenance {
+export interface ToolRecord extends ToolProvenance {
   readonly name: string;
-  readonly parameters: unknown;
-  /** Host fields as read, and how many keys the object had. */
-  readonly host: readonly (readonly [string, unknown])[];
+  /**
+   * Host fields as copied: JSON data deep-copied and frozen (`deep`),
+   * anything else (an `execute`) as given; and how many keys the tool had.
+   */
+  readonly host: readonly (readonly [string, unknown, boolean])[];
   readonly keys: number;
   readonly copy: ToolSchema;
-  /** The caller's object it was read from. */
-  readonly source: object;
+  /** Its fingerprint, once a pin asked for it. */
+  fingerprint?: string;
 }
 
 const SCHEMA_KEYS: readonly string[] = ["name", "description", "parameters"];
-/** The `typeof` of the JSON values that are not objects, but `null`. */
-const SCALARS: ReadonlySet<string> = new Set(["string", "number", "boolean"]);
-
-/** Enumerable keys, counted without allocating. */
-export function countKeys(value: object): number {
-  let count = 0;
-  for (const _ in value) count++;
-  return count;
-}
 
 /**
  * Whether a tool holds a record's name and description, `parameters`, its
- * host fields and `keys` keys.
+ * host fields and `keys` keys, each by identity: for a spread of a copy.
  */
 export function matches(
   tool: Record<string, unknown>,
@@ -56,9 +60,30 @@ export function matches(
   return expected.keys === countKeys(tool);
 }
 
-/** The record's own tool, answering as it did. */
+/**
+ * Whether `value` is the tool a record was copied from, as it was: name,
+ * description and host fields, `parameters` compared deep. Allocates
+ * nothing and never throws (a read that throws is a change).
+ */
 function unchanged(known: ToolRecord, value: unknown): boolean {
-  return value === known.source && matches(value as never, known, known);
+  try {
+    if (typeof value !== "object" || value === null) return false;
+    const tool = value as Record<string, unknown>;
+    const copy = known.copy;
+    if (tool.name !== known.name || tool.description !== copy.description) {
+      return false;
+    }
+    if (!sameJson(tool.parameters, copy.parameters)) return false;
+    const host = known.host;
+    for (let i = 0; i < host.length; i++) {
+      const [key, kept, deep] = host[i]!;
+      const field = tool[key];
+      if (deep ? !sameJson(field, kept) : field !== kept) return false;
+    }
+    return known.keys === countKeys(tool);
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a provider's result holds its last result's tools, unchanged. */
@@ -85,22 +110,39 @@ function steady(last: Results, chain: Snapshot, values: readonly unknown[]) {
 }
 
 /** A tool provider's result refused. */
-function refused(where: Where, state: string, fields?: { tool: string }) {
+function refused(where: Where, state: string, fields?: object) {
   return failure("invalid-value", "list tools", where, state, fields);
 }
 
-/** The registry's memory of the tools it has seen, by the caller's object. */
+/** A provider's last result: its records, and each by name. */
+interface Listing {
+  readonly records: readonly ToolRecord[];
+  readonly byName: ReadonlyMap<string, ToolRecord>;
+}
+
+/** How many tools' key orders are remembered after their provider went. */
+const KEY_ORDERS = 4096;
+
+/** The registry's memory of the tools it has seen, by provider and name. */
 export class ToolCopies {
-  readonly #records = new WeakMap<object, ToolRecord>();
-  // Checked schemas: the caller's object to its frozen copy, and each copy
-  // of ours to itself, so that it needs no check.
-  readonly #schemas = new WeakMap<object, JsonSchema>();
-  readonly #byPlace = new WeakMap<object, Map<string, JsonSchema>>();
-  // Per tool provider: its last result's tools and their records.
-  readonly #byProvider = new WeakMap<object, ToolRecord[]>();
+  // The root of each schema copy of ours, so that it needs no check.
+  readonly #schemas = new WeakSet<object>();
+  // Per tool provider: its last result's records.
+  readonly #byProvider = new WeakMap<object, Listing>();
+  // Per owner, layer and name: the last record, whose key order a tool
+  // keeps when its provider is registered again (an MCP reconnect).
+  readonly #seen = new BoundedCache<ToolRecord>({ maxEntries: KEY_ORDERS });
+  // Per chain snapshot: the records whose changed fingerprint was reported.
+  readonly #reported = new WeakMap<object, WeakSet<ToolRecord>>();
+  readonly #onToolChanged: ((error: PromptError) => void) | undefined;
   // Per chain snapshot: each provider's records of its last step, and all
   // of them, as collected and checked in order.
   readonly #last = new WeakMap<object, [Results, ToolRecord[], ToolRecord[]]>();
+
+  /** @param onToolChanged Where a changed pinned tool goes instead of a rejection. */
+  constructor(onToolChanged?: (error: PromptError) => void) {
+    this.#onToolChanged = onToolChanged;
+  }
 
   /**
    * The step's records, checked and in canonical order. When every
@@ -114,7 +156,7 @@ export class ToolCopies {
     order: ToolOrder,
   ): readonly ToolRecord[] {
     const last = this.#last.get(snapshot);
-    // Fast path: a record stays true of its tool while the tool is unchanged.
+    // Fast path: one compare walk per tool, allocating nothing.
     if (last !== undefined && steady(last[0], snapshot, values)) return last[2];
     const providers = snapshot.tools;
     const raw: ToolRecord[] = [];
@@ -125,7 +167,9 @@ export class ToolCopies {
         throw callError(snapshot.calls[provider.call]!, error);
       }
     }
-    const results = providers.map((p) => this.#byProvider.get(p.entry)!);
+    const results = providers.map((p) =>
+      this.#byProvider.get(p.entry)!.records as ToolRecord[]
+    );
     // Read again: a getter the copies ran may have run a step.
     const [, before = [], was] = this.#last.get(snapshot) ?? [];
     let i = 0;
@@ -134,6 +178,16 @@ export class ToolCopies {
     // Not frozen: internal, and a frozen array is slower to read every step.
     const ordered = kept ? was : raw.slice();
     if (!kept) orderTools(ordered, order);
+    if (snapshot.pins !== undefined) {
+      let reported = this.#reported.get(snapshot);
+      if (reported === undefined) {
+        this.#reported.set(snapshot, reported = new WeakSet());
+      }
+      checkPins(ordered, snapshot.pins, {
+        onChanged: this.#onToolChanged,
+        reported,
+      });
+    }
     this.#last.set(snapshot, [results, raw, ordered]);
     return ordered;
   }
@@ -144,9 +198,9 @@ export class ToolCopies {
   }
 
   /**
-   * Checks one provider's result and appends its records. Unchanged tools
-   * (same object, same fields, same provider) cost a comparison when the
-   * provider's last result held them at the same places, else a lookup.
+   * Checks one provider's result and appends its records. An unchanged
+   * tool costs a compare walk against its record at the same place, else
+   * the one of its name; a changed one is copied where it changed.
    */
   #collect(provided: unknown, provider: Provider, into: ToolRecord[]): void {
     const where = provider.where;
@@ -154,33 +208,47 @@ export class ToolCopies {
       const state = `returned ${describeValue(provided)}, not an array`;
       throw refused(where, `its tool provider ${state}`);
     }
-    let now = this.#byProvider.get(provider.entry);
+    let listing = this.#byProvider.get(provider.entry);
     // Fast path: the tools of the last result, at their places, unchanged.
-    if (now === undefined || !same(now, provided)) {
-      now = [];
+    if (listing === undefined || !same(listing.records, provided)) {
+      const records: ToolRecord[] = [];
+      const byName = new Map<string, ToolRecord>();
+      const stability = provider.entry.stability ?? "static";
+      const place = { where, stability };
       try {
         for (let index = 0, length = provided.length; index < length; index++) {
           const value: unknown = provided[index];
-          const known = this.#records.get(value as object);
-          now.push(
-            known !== undefined && known.owner === where.owner &&
-              known.layer === where.layer && unchanged(known, value)
-              ? known
-              : this.#record(value, { where, index }),
-          );
+          let known = listing?.records[index];
+          if (known === undefined || !unchanged(known, value)) {
+            known = this.#record(value, { ...place, index, listing, known });
+          }
+          records.push(known);
+          byName.set(known.name, known);
         }
       } catch (error) {
         // Refused: nothing else will read the promises the array holds.
         ignoreRejections(provided);
         throw error;
       }
-      this.#byProvider.set(provider.entry, now);
+      this.#byProvider.set(provider.entry, listing = { records, byName });
     }
-    for (let i = 0; i < now.length; i++) into.push(now[i]!);
+    for (let i = 0; i < listing.records.length; i++) {
+      into.push(listing.records[i]!);
+    }
   }
 
-  #record(value: unknown, at: { where: Where; index: number }): ToolRecord {
-    const { where, index } = at;
+  #record(
+    value: unknown,
+    at: {
+      where: Where;
+      index: number;
+      stability: ToolStability;
+      /** The provider's last result, and the record compared already. */
+      listing: Listing | undefined;
+      known: ToolRecord | undefined;
+    },
+  ): ToolRecord {
+    const { where, index, stability } = at;
     if (typeof value !== "object" || value === null || isThenable(value)) {
       const state = `is ${describeValue(value)}, not a tool`;
       throw refused(where, `item ${index} ${state}`);
@@ -206,106 +274,144 @@ export class ToolCopies {
       const state = `has ${describeValue(description)} as description`;
       throw fail(`${state}, not a string`);
     }
+    const defer = own.deferLoading;
+    if (defer !== undefined && typeof defer !== "boolean") {
+      const state = `has ${describeValue(defer)} as deferLoading`;
+      throw fail(`${state}, not a boolean`);
+    }
+    const { owner, layer } = where;
+    const key = seenKey(where, name);
+    // The last record of its name: of this provider, or of another of the
+    // same owner and layer (a tool that moved). Its parts are reused, its
+    // key order kept; it is the record while the tool equals it.
+    const was = at.listing?.byName.get(name) ?? this.#seen.get(key);
+    if (
+      was !== undefined && was !== at.known && was.stability === stability &&
+      unchanged(was, value)
+    ) return was;
     const what = `the parameters of tool "${name}"`;
-    const bad = (state: string) => refused(where, `${what} ${state}`, fields);
-    const schema = this.#carried(this.checkSchema(parameters, bad), where);
-    // Host fields (an `execute`, say) survive on the copy; its provenance
-    // is its schema's, so the copy stays a plain object, quick to spread.
-    const copy = { ...own, name, description, parameters: schema };
+    const bad = (state: string, cause?: unknown) =>
+      refused(where, `${what} ${state}`, { ...fields, cause });
+    const provenance = { owner, layer, stability };
+    const schema = this.#schema(parameters, { was, bad, provenance });
+    const host: [string, unknown, boolean][] = [];
+    const copy: Record<string, unknown> = {};
+    const put = (key: string) => {
+      if (key === "name") copy[key] = name;
+      else if (key === "description") copy[key] = description;
+      else if (key === "parameters") copy[key] = schema;
+      else if (key in own) {
+        const kept = was?.host.find(([known]) => known === key);
+        const [value, deep] = hostField(own[key], kept);
+        host.push([key, value, deep]);
+        copy[key] = value;
+      }
+    };
+    // The last copy's keys first, in its order; then the new ones.
+    const keys = Object.keys(was?.copy ?? {});
+    for (const key of keys) {
+      if (key in own || SCHEMA_KEYS.includes(key)) put(key);
+    }
+    for (const key of [...Object.keys(own), ...SCHEMA_KEYS]) {
+      if (!(key in copy) && !keys.includes(key)) put(key);
+    }
     const record: ToolRecord = {
       name,
-      parameters,
-      host: Object.entries(own).filter(([key]) => !SCHEMA_KEYS.includes(key)),
+      host,
       keys: countKeys(value),
-      copy: Object.freeze(copy),
-      owner: where.owner,
-      layer: where.layer,
-      source: value,
+      // Its provenance is its schema's: the copy stays a plain object,
+      // quick to spread.
+      copy: Object.freeze(copy) as unknown as ToolSchema,
+      owner,
+      layer,
+      stability,
     };
-    this.#records.set(value, record);
+    this.#seen.set(key, record);
     return record;
   }
 
   /**
-   * The schema copy that says who provided a tool: one per schema and
-   * provenance, so a tool's copies are found by their `parameters`.
+   * The schema copy that says who provided a tool: the last one when it
+   * still holds, else a copy of what changed, its root marked.
    */
-  #carried(schema: JsonSchema, { owner, layer }: Where): JsonSchema {
-    const byPlace = this.#byPlace.get(schema) ?? new Map<string, JsonSchema>();
-    this.#byPlace.set(schema, byPlace);
-    const key = JSON.stringify([owner, layer]);
-    let carried = byPlace.get(key);
-    if (carried === undefined) {
-      carried = owned({ ...schema }, { owner, layer });
-      byPlace.set(key, carried);
-      this.#schemas.set(carried, carried);
+  #schema(
+    parameters: unknown,
+    at: {
+      was: ToolRecord | undefined;
+      bad: (state: string, cause?: unknown) => Error;
+      provenance: ToolProvenance;
+    },
+  ): JsonSchema {
+    const { was, bad, provenance } = at;
+    const before = was?.copy.parameters;
+    if (typeof parameters !== "object" || parameters === null) {
+      throw bad(`are ${describeValue(parameters)}, not a JSON Schema object`);
     }
-    return carried;
+    const copied = copyJson(parameters, before, {
+      root: "parameters",
+      refuse: bad,
+    });
+    if (Array.isArray(copied)) {
+      throw bad(`are ${describeValue(parameters)}, not a JSON Schema object`);
+    }
+    if (copied === before && sameProvenance(was!, provenance)) return before!;
+    const root = owned(counted({ ...copied as JsonSchema }), provenance);
+    this.#schemas.add(root);
+    return root;
   }
 
   /**
-   * Refuses a schema that is not JSON data, unless it is a copy of ours;
-   * returns its frozen copy.
+   * Refuses a schema that is not JSON data, unless it is a copy of ours.
+   * A handler's own schema is walked each time: an edit in place is seen.
    */
   checkSchema(
     parameters: unknown,
     fail: (state: string) => Error,
-  ): JsonSchema {
+  ): void {
     if (
       typeof parameters !== "object" || parameters === null ||
       Array.isArray(parameters)
     ) {
       throw fail(`are ${describeValue(parameters)}, not a JSON Schema object`);
     }
-    const known = this.#schemas.get(parameters);
-    if (known !== undefined) return known;
-    const schema = frozenJson(parameters, fail) as JsonSchema;
-    this.#schemas.set(parameters, schema);
-    return schema;
+    if (this.#schemas.has(parameters)) return;
+    copyJson(parameters, undefined, { root: "parameters", refuse: fail });
   }
 }
 
+/** The key of a tool's last record across its owner and layer's providers. */
+function seenKey({ owner, layer }: Where, name: string): string {
+  return JSON.stringify([owner, layer, name]);
+}
+
+function sameProvenance(
+  record: ToolRecord,
+  provenance: ToolProvenance,
+): boolean {
+  return record.owner === provenance.owner &&
+    record.layer === provenance.layer &&
+    record.stability === provenance.stability;
+}
+
+const NOT_JSON: Error = new Error("not JSON data");
+
 /**
- * A frozen deep copy of JSON data: plain objects, arrays, strings, finite
- * numbers, booleans and null. Anything else (a cycle, a BigInt, a class
- * instance such as a zod schema) is refused with the path at fault.
+ * A host field as the copy carries it: JSON data as a frozen copy (the
+ * last one while it holds), anything else (a function, a class instance)
+ * as given, compared by identity.
  */
-function frozenJson(schema: object, fail: (state: string) => Error): unknown {
-  const seen = new Set<object>();
-  const copy = (value: unknown, path: string): unknown => {
-    if (typeof value === "number" && !Number.isFinite(value)) {
-      throw fail(`hold ${value} at ${path}, which JSON cannot carry`);
-    }
-    if (value === null || SCALARS.has(typeof value)) return value;
-    if (typeof value !== "object") {
-      const state = `hold ${describeValue(value)} at ${path}`;
-      throw fail(`${state}; a schema is JSON data`);
-    }
-    if (seen.has(value)) {
-      throw fail(`refer to themselves at ${path}; a schema is JSON data`);
-    }
-    seen.add(value);
-    let result: unknown;
-    if (Array.isArray(value)) {
-      result = value.map((item, i) => copy(item, `${path}[${i}]`));
-    } else {
-      const proto = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) {
-        const state = `hold a class instance at ${path}; a schema is JSON data`;
-        throw fail(`${state} (convert it first)`);
-      }
-      const fields: [string, unknown][] = [];
-      for (const key of Object.keys(value)) {
-        const field = (value as Record<string, unknown>)[key];
-        // An entry, not an assignment: a `__proto__` key stays an own property.
-        if (field !== undefined) {
-          fields.push([key, copy(field, `${path}.${key}`)]);
-        }
-      }
-      result = Object.fromEntries(fields);
-    }
-    seen.delete(value);
-    return Object.freeze(result);
-  };
-  return copy(schema, "parameters");
+function hostField(
+  value: unknown,
+  kept: readonly [string, unknown, boolean] | undefined,
+): [unknown, boolean] {
+  if (typeof value !== "object" || value === null) {
+    return [value, typeof value !== "function"];
+  }
+  const before = kept?.[2] === true ? kept[1] : undefined;
+  try {
+    const refuse = () => NOT_JSON;
+    return [copyJson(value, before, { root: "", refuse }), true];
+  } catch {
+    return [value, false];
+  }
 }

@@ -12,6 +12,7 @@ import type {
   Disposer,
   EventHandler,
   ItemProvider,
+  LayerOptions,
   ListPath,
   PromptAssembly,
   PromptContextEntry,
@@ -25,6 +26,7 @@ import type {
   RenderedStep,
   RenderOptions,
   SystemPromptOptions,
+  ToolOptions,
   ToolProvider,
   VariableProvider,
 } from "../core/types.ts";
@@ -34,6 +36,8 @@ import { Layer, Registrar, Registry, Scope } from "./_registry.ts";
 import { renderStep, StepMemory } from "./_step.ts";
 import { type ToolOrder, toolOrder } from "./_tool_order.ts";
 import { ToolCopies } from "./_tools.ts";
+import { toolPins } from "./_tool_pins.ts";
+import { PINS_OF } from "../core/tools.ts";
 
 /**
  * The system-prompt registry of one agent host.
@@ -57,14 +61,14 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   readonly #root: Registrar;
   readonly #separator: string | undefined;
   readonly #order: ToolOrder;
-  readonly #copies = new ToolCopies();
+  readonly #copies: ToolCopies;
   readonly #memory = new StepMemory();
 
   /**
    * Makes an empty registry.
    *
    * @param options The prompt separator, the tool order, the listener-error hook.
-   * @throws {PromptError} `invalid-option` for a `toolOrder` without exactly one rest entry, or with a duplicate.
+   * @throws {PromptError} `invalid-option` for a `toolOrder` without exactly one rest entry, or with a duplicate, or for `toolPins` that are not an object of fingerprints.
    */
   constructor(options: SystemPromptOptions = {}) {
     const { separator } = options;
@@ -74,8 +78,18 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
     }
     this.#separator = separator;
     this.#order = toolOrder(options.toolOrder);
+    const { onToolChanged } = options;
+    if (onToolChanged !== undefined && typeof onToolChanged !== "function") {
+      const state =
+        `onToolChanged must be a function, got ${typeof onToolChanged}`;
+      throw new TypeError(`Cannot create SystemPrompt: ${state}`);
+    }
+    const pins = toolPins(options.toolPins, { action: "create SystemPrompt" });
+    this.#copies = new ToolCopies(onToolChanged);
     const onError = options.onListenerError ?? ((e) => console.error(e));
     this.#registry = new Registry(new ChangeEvents(onError));
+    this.#registry.global.pins = pins;
+    PINS_OF.set(this, (layer) => this.#registry.snapshot(layer).pins);
     this.#root = new Registrar(this.#registry);
   }
 
@@ -150,6 +164,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * Adds a tool provider, evaluated at every assembly.
    *
    * @param provider The tools of one assembly.
+   * @param options How long its tools stay the same (`stability`).
    * @returns Its disposer.
    *
    * @example Usage
@@ -162,8 +177,8 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * assert.equal((await prompt.assemble()).tools[0]?.name, "bash");
    * ```
    */
-  tools(provider: ToolProvider<C>): Disposer {
-    return this.#root.tools(provider);
+  tools(provider: ToolProvider<C>, options?: ToolOptions): Disposer {
+    return this.#root.tools(provider, options);
   }
 
   /**
@@ -267,9 +282,9 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * same-named ones of the global registry and of its parent chain.
    *
    * @param key The layer's key.
-   * @param options Its parent layer.
+   * @param options Its parent layer, its tool pins.
    * @returns The live layer of that key.
-   * @throws {PromptError} `invalid-option` when a live layer has another parent.
+   * @throws {PromptError} `invalid-option` when a live layer has another parent, or for bad `toolPins`.
    *
    * @example Usage
    * ```ts
@@ -283,8 +298,8 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * assert.equal(sub.parent, "reviewer");
    * ```
    */
-  layer(key: string, options: { parent?: string } = {}): PromptLayer<C> {
-    return Layer.open(this.#registry, key, options.parent);
+  layer(key: string, options: LayerOptions = {}): PromptLayer<C> {
+    return Layer.open(this.#registry, key, options);
   }
 
   /**

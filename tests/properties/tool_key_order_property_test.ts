@@ -1,0 +1,148 @@
+// Stable key order: a listing that only reorders keys (at any depth of
+// `parameters`, and the tool's own fields) gives the same bytes in the
+// step's tools and in every adapter's request; a real change does not.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import {
+  type PromptAssembly,
+  SystemPrompt,
+  type ToolSchema,
+} from "../../mod.ts";
+import {
+  toAISDK,
+  toAnthropic,
+  toBedrock,
+  toGemini,
+  toOpenAIChat,
+  toOpenAIResponses,
+} from "../../adapters.ts";
+
+const RUNS = { numRuns: 300, seed: 20261202 };
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+const key = fc.oneof(
+  fc.constantFrom(
+    "type",
+    "properties",
+    "items",
+    "enum",
+    "description",
+    "__proto__",
+    "a",
+    "b",
+  ),
+  fc.string({ minLength: 1, maxLength: 6 }),
+);
+const { schema } = fc.letrec<{ value: Json; schema: { [key: string]: Json } }>((
+  tie,
+) => ({
+  value: fc.oneof(
+    { depthSize: "small" },
+    fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)),
+    fc.array(tie("value"), { maxLength: 3 }),
+    tie("schema"),
+  ) as fc.Arbitrary<Json>,
+  schema: fc.dictionary(key, tie("value"), { maxKeys: 5 }) as fc.Arbitrary<
+    { [key: string]: Json }
+  >,
+}));
+
+/** `value` with the keys of every object in an order `seed` picks. */
+function permuted(value: Json, seed: number[]): Json {
+  let next = 0;
+  const pick = (n: number) => (seed[next++ % seed.length] ?? 0) % n;
+  const walk = (value: Json): Json => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (typeof value !== "object" || value === null) return value;
+    const keys = Object.keys(value);
+    const order: string[] = [];
+    while (keys.length > 0) order.push(keys.splice(pick(keys.length), 1)[0]!);
+    return Object.fromEntries(order.map((key) => [key, walk(value[key]!)]));
+  };
+  return walk(value);
+}
+
+const jsonSchema = (schema: object) => ({ jsonSchema: schema });
+const ADAPTERS: ((assembly: PromptAssembly) => unknown)[] = [
+  (assembly) => toAnthropic(assembly),
+  (assembly) => toOpenAIResponses(assembly),
+  (assembly) => toOpenAIChat(assembly),
+  (assembly) => toBedrock(assembly),
+  (assembly) => toGemini(assembly),
+  (assembly) => toAISDK(assembly, { jsonSchema }),
+];
+
+async function bytes(prompt: SystemPrompt): Promise<string[]> {
+  const step = await prompt.render();
+  const assembly = await prompt.assemble();
+  return [
+    JSON.stringify(step.tools),
+    JSON.stringify(assembly.tools),
+    ...ADAPTERS.map((adapter) => JSON.stringify(adapter(assembly))),
+  ];
+}
+
+describe("tool key order", () => {
+  it("a listing that only reorders keys gives byte-identical tools and requests", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        schema,
+        fc.array(fc.nat(), { minLength: 1, maxLength: 8 }),
+        async (parameters, seed) => {
+          const tool = {
+            name: "t",
+            description: "d",
+            parameters,
+            deferLoading: true,
+          };
+          let current: unknown = tool;
+          const prompt = new SystemPrompt();
+          prompt.scope("mcp").tools(() => [current as ToolSchema]);
+          const first = await bytes(prompt);
+          current = permuted(tool as unknown as Json, seed);
+          assert.deepEqual(await bytes(prompt), first);
+          // A fresh registry that saw only the reordered listing keeps its
+          // order: the same content, maybe other bytes.
+          const fresh = new SystemPrompt();
+          fresh.scope("mcp").tools(() => [current as ToolSchema]);
+          const [tools] = await bytes(fresh);
+          assert.deepEqual(JSON.parse(tools!), JSON.parse(first[0]!));
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it("a real change gives other bytes, a key added goes last, a key removed disappears", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        schema,
+        fc.array(fc.nat(), { minLength: 1, maxLength: 8 }),
+        async (parameters, seed) => {
+          let current: unknown = { name: "t", description: "d", parameters };
+          const prompt = new SystemPrompt();
+          prompt.scope("mcp").tools(() => [current as ToolSchema]);
+          const [first] = await bytes(prompt);
+          const changed = {
+            ...permuted(parameters, seed) as object,
+            zz_added: 1,
+          };
+          current = { name: "t", description: "d", parameters: changed };
+          const [second] = await bytes(prompt);
+          assert.notEqual(second, first);
+          const copy = JSON.parse(second!)[0].parameters;
+          assert.deepEqual(Object.keys(copy), [
+            ...Object.keys(parameters).filter((k) => k !== "zz_added"),
+            "zz_added",
+          ]);
+          current = { name: "t", description: "d", parameters };
+          const [third] = await bytes(prompt);
+          assert.equal(third, first);
+        },
+      ),
+      RUNS,
+    );
+  });
+});
