@@ -15,7 +15,13 @@ import {
 import { estimateTokens } from "../inspect/estimate_tokens.ts";
 import { sectionsOf } from "../render/_blocks.ts";
 import { stepBlocks } from "./_blocks.ts";
-import { blockTokens, type Counter, toolEntry, toolTokens } from "./_counts.ts";
+import {
+  blockTokens,
+  type Counter,
+  type ToolEntry,
+  toolEntry,
+  toolTokens,
+} from "./_counts.ts";
 import { minimumFor, type ProviderProfile } from "./profiles.ts";
 
 /**
@@ -129,6 +135,8 @@ export interface SystemBlock {
  * Why a place got a breakpoint or did not. Chosen: `"stable-prefix"` (the
  * end of all that does not change every step), `"static-prefix"` (the end
  * of the static part, still read after a session-stable block changed),
+ * `"tools-static"` (the end of the static tools before the first session
+ * tool: still read after a session tool, an MCP server's, changed),
  * `"tools"` (the end of the tools, still read after the system prompt
  * changed), `"boundary"` (another change of stability). Skipped:
  * `"under-minimum"`, `"over-budget"`, `"after-step"`, `"automatic"` (the
@@ -146,6 +154,7 @@ export interface SystemBlock {
 export type CacheReason =
   | "stable-prefix"
   | "static-prefix"
+  | "tools-static"
   | "tools"
   | "boundary"
   | "under-minimum"
@@ -155,7 +164,8 @@ export type CacheReason =
   | "disabled";
 
 /**
- * One place a breakpoint could go: after the tools, or after a system block.
+ * One place a breakpoint could go: after the tools, after the static tools
+ * that come before the first session tool, or after a system block.
  *
  * @example Usage
  * ```ts
@@ -171,8 +181,18 @@ export type CacheReason =
  * ```
  */
 export interface CacheChoice {
-  /** `"tools"`, or the index in `blocks` of the block it follows. */
-  after: "tools" | number;
+  /**
+   * `"tools"` (after the last tool), `"tools-static"` (after the last
+   * static tool before the first session tool: offered only when session
+   * tools follow it), or the index in `blocks` of the block it follows.
+   */
+  after: "tools" | "tools-static" | number;
+  /**
+   * For `"tools"` and `"tools-static"`: the index, in the step's tools, of
+   * the tool the mark goes on (a deferred tool never gets it: it is not in
+   * the prompt).
+   */
+  tool?: number;
   /** Tokens of the request's prefix up to here, in the provider's order. */
   tokens: number;
   /** Whether the plan puts a breakpoint here. */
@@ -204,7 +224,11 @@ export interface CachePlan {
   minTokens: number;
   /** The system prompt in blocks: their texts join to `renderPrompt`'s. */
   blocks: SystemBlock[];
-  /** Tokens of each tool, in assembly order. */
+  /**
+   * Tokens of each tool, in assembly order. A tool the request defers
+   * (`deferLoading`, where the provider takes it) is not in the prompt
+   * until the model loads it: its tokens are in no choice's prefix.
+   */
   toolTokens: number[];
   /** Every place a breakpoint could go, in the provider's prefix order. */
   choices: CacheChoice[];
@@ -261,9 +285,9 @@ export function planCache(
   options: PlanCacheOptions = {},
 ): CachePlan {
   const settings = settingsOf(options, profile);
-  const count = settings.count;
-  const tools = source.tools.map((tool) => toolTokens(count, toolEntry(tool)));
-  return planFrom(stepBlocks(source), tools, settings);
+  const tools = source.tools.map(toolEntry);
+  const defers = profile.deferLoading === true;
+  return planFrom(stepBlocks(source), tools, settings, defers);
 }
 
 /** The options of one request, read once. */
@@ -315,13 +339,18 @@ export function reservedBy(plan: CachePlan): Reserved | undefined {
   return RESERVED.get(plan);
 }
 
-/** The plan for blocks and the tools' tokens, frozen. */
+/**
+ * The plan for blocks and tools, frozen; `defers`: whether the request
+ * sends a deferred tool as deferred (out of the prompt) or in full.
+ */
 export function planFrom(
   source: readonly StepBlock[],
-  toolTokens: number[],
+  tools: readonly ToolEntry[],
   settings: Settings,
+  defers: boolean,
 ): CachePlan {
   const { profile, model, count, ttl, reserve } = settings;
+  const toolCounts = tools.map((entry) => toolTokens(count, entry));
   const { minTokens, matched } = minimumFor(profile, model);
   const blocks = source.map((block): SystemBlock => ({
     text: block.text,
@@ -349,12 +378,14 @@ export function planFrom(
   let tokens = 0;
   let step: string | undefined;
   const place = (
-    after: "tools" | number,
+    after: CacheChoice["after"],
     stability: Stability,
     name: string,
+    tool?: number,
   ) => {
     const choice: CacheChoice = {
       after,
+      ...(tool === undefined ? {} : { tool }),
       tokens,
       chosen: false,
       reason: "boundary",
@@ -367,10 +398,26 @@ export function planFrom(
     }
     choices.push(choice);
   };
+  const run = toolRun(tools, defers);
+  for (const entry of tools) {
+    if (entry.deferred && !defers) {
+      notes.push(
+        `Tool "${entry.name}" has deferLoading, which this request's API does not take: it is sent in full and counted`,
+      );
+    }
+  }
   for (const part of profile.order) {
-    if (part === "tools" && toolTokens.length > 0) {
-      tokens += toolTokens.reduce((sum, n) => sum + n, 0);
-      place("tools", "static", "tools");
+    if (part === "tools" && run.last !== -1) {
+      const inPrompt = (i: number) => !tools[i]!.deferred || !defers;
+      const sum = (to: number) =>
+        toolCounts.reduce((n, k, i) => i <= to && inPrompt(i) ? n + k : n, 0);
+      const before = tokens;
+      if (run.staticEnd !== -1) {
+        tokens = before + sum(run.staticEnd);
+        place("tools-static", "static", "tools", run.staticEnd);
+      }
+      tokens = before + sum(run.last);
+      place("tools", run.stability, "tools", run.last);
     } else if (part === "system") {
       blocks.forEach((block, i) => {
         tokens += block.tokens;
@@ -382,7 +429,7 @@ export function planFrom(
     provider: profile.provider,
     minTokens,
     blocks,
-    toolTokens,
+    toolTokens: toolCounts,
     choices,
     notes,
   };
@@ -408,12 +455,21 @@ export function planFrom(
   }
 
   // Candidates by what they keep cached, best first.
+  // The tools end is session-stable when a session tool is in the prompt:
+  // the static part then ends with the static tools before it.
   const isStatic = (choice: CacheChoice) =>
-    choice.after === "tools" || blocks[choice.after]!.stability === "static";
+    choice.after === "tools-static" ||
+    (choice.after === "tools"
+      ? run.stability === "static"
+      : blocks[choice.after]!.stability === "static");
   const staticEnd = open.findIndex((choice) => !isStatic(choice));
+  const staticPrefix = staticEnd === -1 ? undefined : open[staticEnd - 1];
   const ranked: [CacheChoice | undefined, CacheReason][] = [
     [open.at(-1), "stable-prefix"],
-    [staticEnd === -1 ? undefined : open[staticEnd - 1], "static-prefix"],
+    [
+      staticPrefix,
+      staticPrefix?.after === "tools-static" ? "tools-static" : "static-prefix",
+    ],
     [open.find((choice) => choice.after === "tools"), "tools"],
     ...open.slice().reverse().map((
       c,
@@ -435,12 +491,13 @@ export function planFrom(
         `for tools and system, ${reserve} left for the messages; all spent`;
     } else {
       chosen.push(choice);
-      Object.assign(choice, {
-        chosen: true,
-        reason,
-        detail: CHOSEN[reason],
-        ttl,
-      });
+      const detail = reason === "tools-static"
+        ? `the end of the static tools, before the first session tool ` +
+          `("${
+            tools[run.firstSession]!.name
+          }"): read again after a session tool changed`
+        : CHOSEN[reason];
+      Object.assign(choice, { chosen: true, reason, detail, ttl });
     }
   }
   for (const choice of open) {
@@ -461,6 +518,38 @@ const CHOSEN: Readonly<Partial<Record<CacheReason, string>>> = {
   tools: "the end of the tools: read again after a system-prompt change",
   boundary: "a change of stability",
 };
+
+/**
+ * Where the tools' marks can go, over the tools in the prompt (deferred
+ * ones skipped where the request defers them): the last one, and the last
+ * static one before the first session tool when a session tool follows.
+ */
+function toolRun(
+  tools: readonly ToolEntry[],
+  defers: boolean,
+): {
+  last: number;
+  staticEnd: number;
+  firstSession: number;
+  stability: "static" | "session";
+} {
+  let last = -1;
+  let staticEnd = -1;
+  let firstSession = -1;
+  tools.forEach((entry, i) => {
+    if (entry.deferred && defers) return;
+    last = i;
+    if (entry.stability === "session") {
+      if (firstSession === -1) firstSession = i;
+    } else if (firstSession === -1) staticEnd = i;
+  });
+  return {
+    last,
+    staticEnd: firstSession === -1 ? -1 : staticEnd,
+    firstSession,
+    stability: firstSession === -1 ? "static" : "session",
+  };
+}
 
 /** The first breakpoint of a set that the profile would not cache, and why. */
 function shortfall(
