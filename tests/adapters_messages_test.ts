@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { PromptAssembly } from "@dsh/system-prompt";
 import {
+  type AISDKMessage,
   BEDROCK,
   cacheAISDKMessages,
   cacheAnthropicMessages,
@@ -170,10 +171,8 @@ describe("cacheAISDKMessages()", () => {
       sendReasoning: true,
     });
     const bedrock = toAISDK(long, { jsonSchema, profile: BEDROCK });
-    const [viaBedrock] = cacheAISDKMessages(bedrock, [{
-      role: "user" as const,
-      content: "Hi.",
-    }]);
+    const plainMessage: AISDKMessage = { role: "user" };
+    const [viaBedrock] = cacheAISDKMessages(bedrock, [plainMessage]);
     assert.deepEqual(viaBedrock!.providerOptions, {
       bedrock: { cachePoint: { type: "default" } },
     });

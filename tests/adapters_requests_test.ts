@@ -8,7 +8,7 @@ import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { createAnthropic } from "@ai-sdk/anthropic";
-import { generateText, jsonSchema } from "ai";
+import { generateText, jsonSchema, type ModelMessage } from "ai";
 import {
   type PromptAssembly,
   renderPrompt,
@@ -168,7 +168,7 @@ describe("toOpenAIResponses() and toOpenAIChat() through openai", () => {
     const client = new OpenAI({ apiKey: "test", fetch, maxRetries: 0 });
     await client.chat.completions.create({
       model: "gpt-5",
-      tools: request.tools,
+      ...request,
       messages: [...request.messages, {
         role: "user",
         content: "List the files.",
@@ -248,14 +248,15 @@ describe("a spread result and the marked last message through the real clients",
   it("AI SDK: the last message's cacheControl reaches the wire, no warning", async () => {
     const a = await assembly();
     const request = toAISDK(a, { jsonSchema, model: "claude-sonnet-5" });
+    const conversation: ModelMessage[] = [
+      { role: "user", content: "List the files." },
+    ];
     const { bodies, fetch } = capture(ANTHROPIC_REPLY);
     const anthropic = createAnthropic({ apiKey: "test", fetch });
     const result = await generateText({
       model: anthropic("claude-sonnet-5"),
       ...request,
-      messages: cacheAISDKMessages(request, [
-        { role: "user", content: "List the files." },
-      ]),
+      messages: cacheAISDKMessages(request, conversation),
       maxRetries: 0,
     });
     assert.deepEqual(result.warnings, []);

@@ -334,18 +334,48 @@ describe("adapters from a rendered step", () => {
     ];
     const prompt = new SystemPrompt();
     prompt.tools(() => names.map((n) => tool(n)));
-    for (const source of [await prompt.render(), await prompt.assemble()]) {
-      const { tools } = toAISDK(source, { jsonSchema });
-      assert.deepEqual(Object.keys(tools), source.tools.map((t) => t.name));
-      assert.deepEqual(Object.keys(tools).sort(), names.slice().sort());
-      assert.ok(Object.hasOwn(tools, "__proto__"));
-      assert.equal(Object.getPrototypeOf(tools), Object.prototype);
-      assert.deepEqual(Object.keys({ ...tools }), Object.keys(tools));
-      const parsed = JSON.parse(JSON.stringify(tools));
-      assert.deepEqual(Object.keys(parsed), Object.keys(tools));
+    // Deno removes Object.prototype.__proto__; Node, Bun and browsers have
+    // it, and an assignment `tools["__proto__"] = …` sets the prototype.
+    const native = Object.getOwnPropertyDescriptor(
+      Object.prototype,
+      "__proto__",
+    );
+    if (native === undefined) {
+      Object.defineProperty(Object.prototype, "__proto__", {
+        get(this: object) {
+          return Object.getPrototypeOf(this);
+        },
+        set(this: object, value: unknown) {
+          if (typeof value === "object") Object.setPrototypeOf(this, value);
+        },
+        configurable: true,
+      });
+    }
+    try {
+      await everyName(prompt, names);
+    } finally {
+      if (native === undefined) {
+        delete (Object.prototype as { __proto__?: unknown }).__proto__;
+      }
     }
   });
+});
 
+/** Every tool name is an own key of the tool set, of a spread and of its JSON. */
+async function everyName(prompt: SystemPrompt, names: string[]) {
+  for (const source of [await prompt.render(), await prompt.assemble()]) {
+    const { tools } = toAISDK(source, { jsonSchema });
+    assert.deepEqual(Object.keys(tools), source.tools.map((t) => t.name));
+    assert.deepEqual(Object.keys(tools).sort(), names.slice().sort());
+    assert.ok(Object.hasOwn(tools, "__proto__"));
+    assert.equal(Object.getPrototypeOf(tools), Object.prototype);
+    assert.deepEqual(Object.keys({ ...tools }), Object.keys(tools));
+    const parsed = JSON.parse(JSON.stringify(tools));
+    assert.deepEqual(Object.keys(parsed), Object.keys(tools));
+  }
+}
+
+describe("adapters from a rendered step, at scale", () => {
   it("handle a huge prompt and many tools", async () => {
     const prompt = new SystemPrompt();
     prompt.section({ name: "persona", order: 0, text: words(100_000) });
@@ -356,5 +386,51 @@ describe("adapters from a rendered step", () => {
     assert.equal(request.system[0]!.text, step.prompt);
     assert.equal(request.tools.length, 500);
     assert.equal(request.plan.blocks[0]!.tokens, estimateTokens(step.prompt));
+  });
+});
+
+describe("requests the provider accepts", () => {
+  it("toOpenAIChat sends no tools field when there are no tools (Chat Completions rejects an empty array)", async () => {
+    const prompt = new SystemPrompt();
+    prompt.section({ name: "persona", order: 0, text: "Be brief." });
+    for (const source of [await prompt.render(), await prompt.assemble()]) {
+      const request = toOpenAIChat(source);
+      assert.equal("tools" in request, false);
+      assert.equal(
+        JSON.stringify(request),
+        '{"messages":[{"role":"system","content":"Be brief."}]}',
+      );
+    }
+  });
+
+  it("every adapter's result holds only request fields: plan and contextMessage are not enumerable", async () => {
+    const prompt = new SystemPrompt();
+    prompt.section({ name: "persona", order: 0, text: words(300) });
+    prompt.context({ name: "clock", order: 0, text: "09:00" });
+    prompt.tools(() => [tool("bash")]);
+    const fields: Record<string, string[]> = {
+      toAnthropic: ["system", "tools"],
+      toOpenAIResponses: ["instructions", "tools"],
+      toOpenAIChat: ["messages", "tools"],
+      toBedrock: ["system", "toolConfig"],
+      toGemini: ["systemInstruction", "tools"],
+      toAISDK: ["system", "tools"],
+      "toAISDK (Bedrock)": ["system", "tools"],
+    };
+    for (const source of [await prompt.render(), await prompt.assemble()]) {
+      for (const [name, adapt] of ADAPTERS) {
+        const request = adapt(source, { model: "claude-sonnet-4-5" });
+        assert.deepEqual(Object.keys(request), fields[name], name);
+        assert.deepEqual(
+          Object.keys(JSON.parse(JSON.stringify(request))),
+          fields[name],
+          name,
+        );
+        assert.deepEqual(Object.keys({ ...request }), fields[name], name);
+        assert.ok(request.plan, name);
+        assert.ok(request.contextMessage, name);
+        assert.ok(Object.isFrozen(request), name);
+      }
+    }
   });
 });

@@ -52,10 +52,12 @@ export function openAIResponsesParams(
 export function openAIChatParams(
   assembly: PromptAssembly,
 ): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming {
-  const { messages, tools, contextMessage } = toOpenAIChat(assembly);
+  // `tools` is absent when there are none: spread the request.
+  const request = toOpenAIChat(assembly);
+  const { messages, contextMessage } = request;
   return {
     model: "gpt-5",
-    tools,
+    ...request,
     messages: [
       ...messages,
       ...conversation,

@@ -246,7 +246,7 @@ export interface AISDKMessage {
   /** The message's role. */
   role: string;
   /** Options per provider. */
-  providerOptions?: Record<string, Record<string, unknown>> | undefined;
+  providerOptions?: Record<string, Record<string, unknown> | undefined>;
 }
 
 /**
@@ -281,7 +281,7 @@ export function cacheAISDKMessages<M extends AISDKMessage>(
   request: Planned,
   messages: readonly M[],
   options: CacheMessagesOptions = {},
-): (M & Pick<AISDKMessage, "providerOptions">)[] {
+): M[] {
   const provider = request?.plan?.provider;
   const [key, field, type] = provider === "bedrock"
     ? ["bedrock", "cachePoint", "default"]

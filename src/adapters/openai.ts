@@ -9,7 +9,7 @@
 
 import type { PromptAssembly, RenderedStep } from "../../mod.ts";
 import type { JsonObject } from "./json.ts";
-import { Adapter, userMessage } from "./_request.ts";
+import { Adapter, type Fields, userMessage } from "./_request.ts";
 import { type ToolEntry, wireOf } from "./_counts.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { OPENAI } from "./profiles.ts";
@@ -140,7 +140,7 @@ export interface OpenAIResponsesRequest {
  *   variables: {},
  * });
  * assert.deepEqual(messages, [{ role: "system", content: "You are a coding agent." }]);
- * assert.equal(tools[0]?.function.name, "bash");
+ * assert.equal(tools?.[0]?.function.name, "bash");
  * ```
  */
 export function toOpenAIChat(
@@ -165,12 +165,16 @@ const CHAT = new Adapter<OpenAIChatRequest>(OPENAI, {
   build: (_plan, blocks, tools) => {
     const content = blocks.map((block) => block.text).join("");
     const system = Object.freeze({ role: "system" as const, content });
-    return {
+    const request: Fields<OpenAIChatRequest> = {
       messages: Object.freeze(content === "" ? [] : [system]) as never,
-      tools: Object.freeze(
-        tools.map((tool) => wireOf(tool, chatTool, chatTool)),
-      ) as OpenAIChatTool[],
     };
+    // Chat Completions refuses an empty `tools`: none is no field.
+    if (tools.length > 0) {
+      request.tools = Object.freeze(
+        tools.map((tool) => wireOf(tool, chatTool, chatTool)),
+      ) as OpenAIChatTool[];
+    }
+    return request;
   },
   message: userMessage,
 });
@@ -210,8 +214,8 @@ export interface OpenAIChatTool {
 export interface OpenAIChatRequest {
   /** The system prompt as the first message; empty for an empty prompt. */
   messages: { role: "system"; content: string }[];
-  /** The tools, in assembly order. */
-  tools: OpenAIChatTool[];
+  /** The tools, in assembly order; absent for none (the API refuses `[]`). */
+  tools?: OpenAIChatTool[];
   /** The runtime context as a user message; absent when there is none. */
   contextMessage?: { role: "user"; content: string };
   /** Where the breakpoints are, and why. */
