@@ -243,9 +243,12 @@ export interface CachePlan {
  * where the profile says nothing would be cached (a prefix, or for
  * Bedrock an increment since the previous breakpoint, under the model's
  * minimum). It picks, in this order while the budget lasts: the end of the
- * stable prefix (every later step reads it), the end of the static part,
- * the end of the tools, other stability boundaries; and says why each
- * place was chosen or skipped. For a provider that caches by itself
+ * stable prefix (every later step reads it), the end of the static part
+ * (with session tools, an MCP server's, after static ones: the end of
+ * those static tools, `"tools-static"`), the end of the tools, other
+ * stability boundaries; and says why each place was chosen or skipped. A
+ * deferred tool (`deferLoading`, where the profile's API takes it) is not
+ * in the prompt: it is counted in no prefix and never marked. For a provider that caches by itself
  * (OpenAI, Gemini) it places none and notes whether the stable prefix
  * reaches the minimum.
  *
