@@ -22,6 +22,7 @@ import {
   toOpenAIChat,
   toOpenAIResponses,
 } from "@dsh/system-prompt/adapters";
+import { type Json, permuted, schema } from "../support/json_permutations.ts";
 import {
   anthropicPieces,
   bedrockPieces,
@@ -31,41 +32,6 @@ import {
 const RUNS = { numRuns: 150, seed: 20261202 };
 const MODEL = "claude-sonnet-4-5";
 const BEDROCK_MODEL = "anthropic.claude-sonnet-4-5-20250929-v1:0";
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-const key = fc.oneof(
-  fc.constantFrom("type", "properties", "items", "enum", "required", "a", "b"),
-  fc.string({ minLength: 1, maxLength: 6 }),
-);
-const { schema } = fc.letrec<{ value: Json; schema: { [key: string]: Json } }>((
-  tie,
-) => ({
-  value: fc.oneof(
-    { depthSize: "small" },
-    fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)),
-    fc.array(tie("value"), { maxLength: 3 }),
-    tie("schema"),
-  ) as fc.Arbitrary<Json>,
-  schema: fc.dictionary(key, tie("value"), { maxKeys: 5 }) as fc.Arbitrary<
-    { [key: string]: Json }
-  >,
-}));
-
-/** `value` with the keys of every object in an order `seed` picks. */
-function permuted(value: Json, seed: number[]): Json {
-  let next = 0;
-  const pick = (n: number) => (seed[next++ % seed.length] ?? 0) % n;
-  const walk = (value: Json): Json => {
-    if (Array.isArray(value)) return value.map(walk);
-    if (typeof value !== "object" || value === null) return value;
-    const keys = Object.keys(value);
-    const order: string[] = [];
-    while (keys.length > 0) order.push(keys.splice(pick(keys.length), 1)[0]!);
-    return Object.fromEntries(order.map((key) => [key, walk(value[key]!)]));
-  };
-  return walk(value);
-}
 
 const words = (n: number) => "Check the exit code of every command. ".repeat(n);
 const spec = fc.record({ parameters: schema, deferLoading: fc.boolean() });
