@@ -33,13 +33,17 @@ const tool = (name: string, size: number, extra = {}): ToolSchema => ({
 /** Built-in tools first (static), an MCP server's after them (session). */
 function harness(
   mcp: () => ToolSchema[],
-  options: { builtinSize?: number } = {},
+  options: { builtinSize?: number; persona?: number } = {},
 ) {
   const size = options.builtinSize ?? 120;
   const prompt = new SystemPrompt<{ time: string }>({
     toolOrder: ["bash", "read", "edit", TOOL_ORDER_REST],
   });
-  prompt.section({ name: "persona", order: 0, text: words(200) });
+  prompt.section({
+    name: "persona",
+    order: 0,
+    text: words(options.persona ?? 200),
+  });
   prompt.section({
     name: "clock",
     order: 900,
@@ -140,6 +144,81 @@ describe("planCache: the tools breakpoint after the static run", () => {
     assert.equal(byAfter.get("tools-static")?.chosen, true);
     assert.equal(byAfter.get("tools")?.chosen, false);
     assert.equal(byAfter.get("tools")?.reason, "under-minimum");
+  });
+});
+
+describe("planCache: the static run's breakpoint only where it keeps more cached", () => {
+  /** Built-in tools, MCP tools, a static persona, a session block, a clock. */
+  async function sessionStep(personaWords: number, builtinSize = 120) {
+    const prompt = harness(() => [tool("search", 40)], {
+      builtinSize,
+      persona: personaWords,
+    });
+    prompt.section({
+      name: "workspace",
+      order: 500,
+      stability: "session",
+      text: "The working directory is /repo.",
+    });
+    return await prompt.render({ time: "09:00" });
+  }
+
+  it("with the budget short, the end of the static system text beats the end of the tools it covers", async () => {
+    const plan = planCache(await sessionStep(400), ANTHROPIC, {
+      model: MODEL,
+    });
+    assert.deepEqual(summary(plan), [
+      ["tools-static", 2, true, "tools-static"],
+      ["tools", 3, false, "over-budget"],
+      [0, undefined, true, "boundary"],
+      [1, undefined, true, "stable-prefix"],
+      [2, undefined, false, "after-step"],
+    ]);
+    const [staticRun, tools, persona] = plan.choices;
+    assert.match(
+      tools!.detail,
+      /^the budget went to block 0, which keeps more cached: (\d+) tokens read after the session changes, against (\d+)$/,
+    );
+    // What each set reads after a session tool change and after a session
+    // block change: the static run and the persona, or the static run and
+    // the tools.
+    assert.match(
+      persona!.detail,
+      new RegExp(
+        `in place of "tools": ${
+          staticRun!.tokens + persona!.tokens
+        } tokens read after the session changes, against ${
+          staticRun!.tokens + tools!.tokens
+        }`,
+      ),
+    );
+    assert.equal(persona!.ttl, "5m");
+    assert.equal(tools!.ttl, undefined);
+  });
+
+  it("with two breakpoints, it yields to a later place that keeps more than the static run twice over", async () => {
+    const big = planCache(await sessionStep(1200), ANTHROPIC, {
+      model: MODEL,
+      cache: { reserve: 2 },
+    });
+    assert.deepEqual(summary(big), [
+      ["tools-static", 2, false, "over-budget"],
+      ["tools", 3, false, "over-budget"],
+      [0, undefined, true, "boundary"],
+      [1, undefined, true, "stable-prefix"],
+      [2, undefined, false, "after-step"],
+    ]);
+    assert.match(big.choices[0]!.detail, /^the budget went to block 0/);
+
+    const small = planCache(await sessionStep(20), ANTHROPIC, {
+      model: MODEL,
+      cache: { reserve: 2 },
+    });
+    assert.deepEqual(summary(small).slice(0, 3), [
+      ["tools-static", 2, true, "tools-static"],
+      ["tools", 3, false, "over-budget"],
+      [0, undefined, false, "over-budget"],
+    ]);
   });
 });
 

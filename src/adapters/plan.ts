@@ -23,6 +23,8 @@ import {
   toolTokens,
 } from "./_counts.ts";
 import { minimumFor, type ProviderProfile } from "./profiles.ts";
+import { rebalance, staticRunDetail, toolRun } from "./_tool_places.ts";
+import { shortfall } from "./_shortfall.ts";
 
 /**
  * How an adapter caches. `false` (in {@linkcode AdapterOptions}) places no
@@ -353,7 +355,6 @@ export function planFrom(
   defers: boolean,
 ): CachePlan {
   const { profile, model, count, ttl, reserve } = settings;
-  const toolCounts = tools.map((entry) => toolTokens(count, entry));
   const { minTokens, matched } = minimumFor(profile, model);
   const blocks = source.map((block): SystemBlock => ({
     text: block.text,
@@ -401,26 +402,15 @@ export function planFrom(
     }
     choices.push(choice);
   };
-  const run = toolRun(tools, defers);
-  for (const entry of tools) {
-    if (entry.deferred && !defers) {
-      notes.push(
-        `Tool "${entry.name}" has deferLoading, which this request's API does not take: it is sent in full and counted`,
-      );
-    }
-  }
+  const run = toolRun(tools, (entry) => toolTokens(count, entry), defers);
+  notes.push(...run.notes);
   for (const part of profile.order) {
-    if (part === "tools" && run.last !== -1) {
-      const inPrompt = (i: number) => !tools[i]!.deferred || !defers;
-      const sum = (to: number) =>
-        toolCounts.reduce((n, k, i) => i <= to && inPrompt(i) ? n + k : n, 0);
+    if (part === "tools") {
       const before = tokens;
-      if (run.staticEnd !== -1) {
-        tokens = before + sum(run.staticEnd);
-        place("tools-static", "static", "tools", run.staticEnd);
+      for (const at of run.places) {
+        tokens = before + at.tokens;
+        place(at.after, at.stability, "tools", at.tool);
       }
-      tokens = before + sum(run.last);
-      place("tools", run.stability, "tools", run.last);
     } else if (part === "system") {
       blocks.forEach((block, i) => {
         tokens += block.tokens;
@@ -432,7 +422,7 @@ export function planFrom(
     provider: profile.provider,
     minTokens,
     blocks,
-    toolTokens: toolCounts,
+    toolTokens: run.counts,
     choices,
     notes,
   };
@@ -463,7 +453,7 @@ export function planFrom(
   const isStatic = (choice: CacheChoice) =>
     choice.after === "tools-static" ||
     (choice.after === "tools"
-      ? run.stability === "static"
+      ? run.firstSession === -1
       : blocks[choice.after]!.stability === "static");
   const staticEnd = open.findIndex((choice) => !isStatic(choice));
   const staticPrefix = staticEnd === -1 ? undefined : open[staticEnd - 1];
@@ -495,14 +485,17 @@ export function planFrom(
     } else {
       chosen.push(choice);
       const detail = reason === "tools-static"
-        ? `the end of the static tools, before the first session tool ` +
-          `("${
-            tools[run.firstSession]!.name
-          }"): read again after a session tool changed`
+        ? staticRunDetail(tools[run.firstSession]!.name)
         : CHOSEN[reason];
       Object.assign(choice, { chosen: true, reason, detail, ttl });
     }
   }
+  // The static run's breakpoint, only where it keeps more cached.
+  rebalance(chosen, open, blocks, {
+    starves: (set) => shortfall(set, profile, minTokens),
+    detail: (reason) => CHOSEN[reason]!,
+    ttl,
+  });
   for (const choice of open) {
     if (choice.detail !== "") continue;
     // Fine alone, but it would cut a chosen increment under the minimum.
@@ -521,61 +514,6 @@ const CHOSEN: Readonly<Partial<Record<CacheReason, string>>> = {
   tools: "the end of the tools: read again after a system-prompt change",
   boundary: "a change of stability",
 };
-
-/**
- * Where the tools' marks can go, over the tools in the prompt (deferred
- * ones skipped where the request defers them): the last one, and the last
- * static one before the first session tool when a session tool follows.
- */
-function toolRun(
-  tools: readonly ToolEntry[],
-  defers: boolean,
-): {
-  last: number;
-  staticEnd: number;
-  firstSession: number;
-  stability: "static" | "session";
-} {
-  let last = -1;
-  let staticEnd = -1;
-  let firstSession = -1;
-  tools.forEach((entry, i) => {
-    if (entry.deferred && defers) return;
-    last = i;
-    if (entry.stability === "session") {
-      if (firstSession === -1) firstSession = i;
-    } else if (firstSession === -1) staticEnd = i;
-  });
-  return {
-    last,
-    staticEnd: firstSession === -1 ? -1 : staticEnd,
-    firstSession,
-    stability: firstSession === -1 ? "static" : "session",
-  };
-}
-
-/** The first breakpoint of a set that the profile would not cache, and why. */
-function shortfall(
-  set: CacheChoice[],
-  profile: ProviderProfile,
-  minTokens: number,
-): { at: CacheChoice; detail: string } | undefined {
-  const sorted = set.slice().sort((a, b) => a.tokens - b.tokens);
-  let previous = 0;
-  for (const at of sorted) {
-    const size = profile.minimum === "increment"
-      ? at.tokens - previous
-      : at.tokens;
-    if (size < minTokens) {
-      const what = profile.minimum === "increment"
-        ? `${size} tokens since the previous breakpoint`
-        : `a prefix of ${size} tokens`;
-      return { at, detail: `${what}, under the minimum of ${minTokens}` };
-    }
-    previous = at.tokens;
-  }
-  return undefined;
-}
 
 function checkedCache(
   cache: AdapterOptions["cache"],
