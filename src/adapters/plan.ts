@@ -248,11 +248,12 @@ export interface CachePlan {
  * stable prefix (every later step reads it), the end of the static part
  * (with session tools, an MCP server's, after static ones: the end of
  * those static tools, `"tools-static"`), the end of the tools, other
- * stability boundaries; and says why each place was chosen or skipped. A
- * deferred tool (`deferLoading`, where the profile's API takes it) is not
- * in the prompt: it is counted in no prefix and never marked. For a provider that caches by itself
- * (OpenAI, Gemini) it places none and notes whether the stable prefix
- * reaches the minimum.
+ * stability boundaries; and says why each place was chosen or skipped
+ * (the static tools' place only where it keeps more cached than another
+ * use of the budget). A deferred tool (`deferLoading`, where the profile's
+ * API takes it) is not in the prompt: it is counted in no prefix and never
+ * marked. For a provider that caches by itself (OpenAI, Gemini) it places
+ * none and notes whether the stable prefix reaches the minimum.
  *
  * @param source The assembly, or a step from `render()` (its blocks and
  * tools, no render again).
