@@ -215,7 +215,7 @@ export function breakpoints(request: AnthropicRequest): string[] {
   });
 }
 
-if (import.meta.main) {
+if ((import.meta as { main?: boolean }).main) {
   const server = new SimulatedServer();
   const pins = approve(mcpTools(server));
   const warnings: string[] = [];
