@@ -6,15 +6,14 @@
  * @module
  */
 
-import type { CacheChoice } from "./plan.ts";
 import type { ProviderProfile } from "./profiles.ts";
 
 /** The first breakpoint of a set that the profile would not cache, and why. */
-export function shortfall(
-  set: CacheChoice[],
+export function shortfall<C extends { readonly tokens: number }>(
+  set: readonly C[],
   profile: ProviderProfile,
   minTokens: number,
-): { at: CacheChoice; detail: string } | undefined {
+): { at: C; detail: string } | undefined {
   const sorted = set.slice().sort((a, b) => a.tokens - b.tokens);
   let previous = 0;
   for (const at of sorted) {

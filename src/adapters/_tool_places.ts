@@ -8,7 +8,15 @@
  */
 
 import type { ToolEntry } from "./_counts.ts";
-import type { CacheChoice, CacheReason, SystemBlock } from "./plan.ts";
+/** The fields of a plan's choice that the tools' places read and set. */
+interface Choice {
+  after: "tools" | "tools-static" | number;
+  tokens: number;
+  chosen: boolean;
+  reason: string;
+  detail: string;
+  ttl?: "5m" | "1h";
+}
 
 /** A place after some tools: the tool that carries the mark, the tools' tokens up to it. */
 export interface ToolPlace {
@@ -86,13 +94,13 @@ export const staticRunDetail = (firstSession: string): string =>
  * each session block), the longest chosen prefix before it. The static
  * run's breakpoint must keep strictly more than the place it displaces.
  */
-export function rebalance(
-  chosen: CacheChoice[],
-  open: readonly CacheChoice[],
-  blocks: readonly SystemBlock[],
+export function rebalance<C extends Choice>(
+  chosen: C[],
+  open: readonly C[],
+  blocks: readonly { readonly stability: string; readonly tokens: number }[],
   how: {
-    starves: (set: CacheChoice[]) => unknown;
-    detail: (reason: CacheReason) => string;
+    starves: (set: C[]) => unknown;
+    detail: (reason: "tools" | "boundary") => string;
     ttl: "5m" | "1h";
   },
 ): void {
@@ -104,7 +112,7 @@ export function rebalance(
     const block = typeof c.after === "number" ? blocks[c.after]! : undefined;
     if (block?.stability === "session") starts.push(c.tokens - block.tokens);
   }
-  const kept = (set: readonly CacheChoice[]) =>
+  const kept = (set: readonly C[]) =>
     starts.reduce((sum, start) => {
       let best = 0;
       for (const c of set) {
@@ -113,7 +121,7 @@ export function rebalance(
       return sum + best;
     }, 0);
   const was = kept(chosen);
-  let best: { out: CacheChoice; into: CacheChoice; now: number } | undefined;
+  let best: { out: C; into: C; now: number } | undefined;
   for (const out of chosen) {
     if (out.after !== "tools-static" && out.after !== "tools") continue;
     for (const into of left) {
@@ -128,7 +136,7 @@ export function rebalance(
   }
   if (best === undefined) return;
   const { out, into, now } = best;
-  const reason: CacheReason = into.after === "tools" ? "tools" : "boundary";
+  const reason = into.after === "tools" ? "tools" as const : "boundary";
   const figures =
     `${now} tokens read after the session changes, against ${was}`;
   const place = typeof into.after === "number"
