@@ -10,10 +10,11 @@
  *   schema constants each step;
  * - `parsed from JSON`: an MCP-style listing parsed from its JSON each
  *   step, and `JSON.parse alone`, the provider's own cost, so that the
- *   library's is the difference;
- * - `100k-node schema, fresh wrapper`: one tool whose shared schema holds
- *   100,000 nodes, in a fresh wrapper each step, against the same tool as
- *   a stable array.
+ *   library's is the difference; `pre-parsed listings`, a different listing
+ *   parsed before timing each step: the library's own cost alone;
+ * - `100k-node schema`: one tool whose shared schema holds 100,000 nodes,
+ *   in a fresh wrapper each step, and with a fresh root object around its
+ *   shared subtrees, against the same tool as a stable array.
  *
  * Every candidate of a group is checked to give the same step (the JSON of
  * its tools and prompt) before anything is timed.
@@ -72,6 +73,16 @@ const wrappers = (tools: readonly ToolSchema[]): Provider => () =>
     parameters: tool.parameters,
   }));
 const parsed: Provider = () => JSON.parse(JSON_TEXT);
+/**
+ * Listings parsed before timing, a different one each step: the library's
+ * own cost on a fresh listing, without the parse (nor its garbage).
+ */
+const POOL: ToolSchema[][] = Array.from(
+  { length: 64 },
+  () => JSON.parse(JSON_TEXT),
+);
+let next = 0;
+const pooled: Provider = () => POOL[next++ % POOL.length]!;
 
 function registry(provider: Provider): SystemPrompt {
   const prompt = new SystemPrompt();
@@ -112,6 +123,7 @@ for (
     "stable array": of(registry(stable(TOOLS))),
     "fresh wrappers": of(registry(wrappers(TOOLS))),
     "parsed from JSON": of(registry(parsed)),
+    "pre-parsed listings": of(registry(pooled)),
   };
   await checkSame(group, candidates);
   for (const [name, fn] of Object.entries(candidates)) {
@@ -127,6 +139,10 @@ for (
   const bigCandidates = {
     "stable array": of(registry(stable([BIG]))),
     "fresh wrapper": of(registry(wrappers([BIG]))),
+    // A fresh root object around the shared subtrees (a spread schema).
+    "fresh root": of(
+      registry(() => [{ ...BIG, parameters: { ...BIG.parameters } }]),
+    ),
   };
   await checkSame(big, bigCandidates);
   for (const [name, fn] of Object.entries(bigCandidates)) {

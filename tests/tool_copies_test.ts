@@ -4,7 +4,12 @@
 // never frozen or modified.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { type JsonSchema, SystemPrompt, type ToolSchema } from "../mod.ts";
+import {
+  type JsonSchema,
+  PromptError,
+  SystemPrompt,
+  type ToolSchema,
+} from "../mod.ts";
 import { toolOwner } from "../inspect.ts";
 
 const SCHEMA = {
@@ -182,5 +187,113 @@ describe("tool copies", () => {
   it("keeps registrations() as it was", () => {
     const prompt = registry(() => [READ]);
     assert.deepEqual(prompt.registrations().toolProviders, [{ owner: "fs" }]);
+  });
+});
+
+describe("tool copies under attack", () => {
+  it("a tool provider whose array turns hostile after a good step is reported as the array's fault", async () => {
+    let hostile = false;
+    const tools = [READ];
+    const prompt = registry(() =>
+      hostile
+        ? new Proxy(tools, {
+          get(target, key) {
+            if (key === "0") throw new Error("index");
+            return Reflect.get(target, key);
+          },
+        })
+        : tools
+    );
+    await prompt.render();
+    hostile = true;
+    await assert.rejects(prompt.render(), {
+      code: "provider-failed",
+      owner: "fs",
+    });
+  });
+
+  it("a Proxy whose keys differ on every read is copied as one of its answers, never looping", async () => {
+    let reads = 0;
+    const parameters = new Proxy({}, {
+      ownKeys: () => [`k${reads++}`],
+      getOwnPropertyDescriptor: () => ({
+        value: 1,
+        enumerable: true,
+        configurable: true,
+      }),
+      get: () => 1,
+    });
+    const prompt = registry(() => [{ name: "x", description: "", parameters }]);
+    const step = await prompt.render();
+    assert.equal(Object.keys(step.tools[0]!.parameters).length, 1);
+    const next = await prompt.render();
+    assert.equal(Object.keys(next.tools[0]!.parameters).length, 1);
+  });
+
+  it("a getter that disposes the provider or registers another mid-copy leaves the step consistent", async () => {
+    const prompt = new SystemPrompt();
+    const scope = prompt.scope("fs");
+    let dispose: (() => void) | undefined;
+    const parameters = {
+      get type() {
+        dispose?.();
+        prompt.scope("late").tools(
+          () => [{ name: "late", description: "", parameters: {} }],
+        );
+        return "object";
+      },
+    };
+    dispose = scope.tools(() => [{ name: "x", description: "", parameters }]);
+    const step = await prompt.render();
+    assert.deepEqual(step.tools.map((t) => t.name), ["x"]);
+    dispose = undefined;
+    assert.deepEqual((await prompt.render()).tools.map((t) => t.name), [
+      "late",
+    ]);
+  });
+
+  it("copies a 100,000-node schema once and compares it after", async () => {
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 10_000; i++) {
+      properties[`f${i}`] = {
+        type: "string",
+        enum: ["a", "b"],
+        description: `${i}`,
+      };
+    }
+    const shared = { type: "object", properties };
+    const prompt = registry(
+      () => [{ name: "big", description: "", parameters: shared }],
+    );
+    const first = await prompt.render();
+    assert.equal(await prompt.render(), first);
+    (properties.f9999 as { description: string }).description = "changed";
+    const second = await prompt.render();
+    const copy = second.tools[0]!.parameters.properties as Record<
+      string,
+      Record<string, unknown>
+    >;
+    assert.equal(copy.f9999!.description, "changed");
+    const was = first.tools[0]!.parameters.properties as Record<
+      string,
+      unknown
+    >;
+    assert.equal(copy.f0, was.f0);
+  });
+
+  it("a thrown non-Error from a schema getter is the cause, shown in the message", async () => {
+    const cause = Object.create(null);
+    const parameters = {
+      get type(): string {
+        throw cause;
+      },
+    };
+    const prompt = registry(() => [{ name: "x", description: "", parameters }]);
+    await assert.rejects(prompt.assemble(), (error: unknown) => {
+      assert.ok(error instanceof PromptError);
+      assert.equal(error.cause, cause);
+      assert.equal(error.code, "invalid-value");
+      return true;
+    });
   });
 });

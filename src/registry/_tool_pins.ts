@@ -9,7 +9,16 @@
 
 import { describeValue, failure, type PromptError } from "../core/errors.ts";
 import { toolFingerprint } from "../core/fingerprint.ts";
-import type { ToolRecord } from "./_tools.ts";
+import type { ToolSchema } from "../core/types.ts";
+
+/** What a pin check reads of a tool's record (`_tools.ts`), and caches. */
+export interface Pinned {
+  readonly name: string;
+  readonly owner: string | undefined;
+  readonly layer: string | undefined;
+  readonly copy: ToolSchema;
+  fingerprint?: string;
+}
 
 /** A chain's pins by tool name. */
 export type Pins = ReadonlyMap<string, string>;
@@ -58,7 +67,7 @@ export function mergePins(
 }
 
 /** The `tool-changed` error of a record whose fingerprint is not its pin. */
-function changed(record: ToolRecord, pinned: string, fingerprint: string) {
+function changed(record: Pinned, pinned: string, fingerprint: string) {
   const { owner, layer, name } = record;
   const state = `tool "${name}" changed: its fingerprint is ${fingerprint}, ` +
     `its pin ${pinned}`;
@@ -76,11 +85,11 @@ function changed(record: ToolRecord, pinned: string, fingerprint: string) {
  * goes on.
  */
 export function checkPins(
-  records: readonly ToolRecord[],
+  records: readonly Pinned[],
   pins: Pins,
   report: {
     onChanged: ((error: PromptError) => void) | undefined;
-    reported: WeakSet<ToolRecord>;
+    reported: WeakSet<Pinned>;
   },
 ): void {
   for (const record of records) {

@@ -86,15 +86,22 @@ function unchanged(known: ToolRecord, value: unknown): boolean {
   }
 }
 
-/** Whether a provider's result holds its last result's tools, unchanged. */
+/**
+ * Whether a provider's result holds its last result's tools, unchanged;
+ * never throws (a read that throws is a change, which the copy reports).
+ */
 function same(records: readonly ToolRecord[], provided: unknown): boolean {
-  if (!Array.isArray(provided) || records.length !== provided.length) {
+  try {
+    if (!Array.isArray(provided) || records.length !== provided.length) {
+      return false;
+    }
+    for (let i = 0; i < records.length; i++) {
+      if (!unchanged(records[i]!, provided[i])) return false;
+    }
+    return true;
+  } catch {
     return false;
   }
-  for (let i = 0; i < records.length; i++) {
-    if (!unchanged(records[i]!, provided[i])) return false;
-  }
-  return true;
 }
 
 /** Each provider's records of one step. */
