@@ -57,7 +57,7 @@ const PARAGRAPH =
   "Read the code before you change it, keep each change small, " +
   "run the tests that cover it, and say what you verified and what you did not. ";
 
-function registry(): SystemPrompt<Context> {
+function registry(fresh: boolean): SystemPrompt<Context> {
   const prompt = new SystemPrompt<Context>();
   prompt.scope("agent-loop").section({
     name: "persona",
@@ -89,8 +89,11 @@ function registry(): SystemPrompt<Context> {
     order: 0,
     text: (c) => `It is ${c.clock}.`,
   });
-  // Fresh objects every step, around the shared schema constants.
-  prompt.scope("tools").tools(() => SCHEMAS.map((tool) => ({ ...tool })));
+  // Fresh objects every step around the shared schema constants, or the
+  // same objects.
+  prompt.scope("tools").tools(() =>
+    fresh ? SCHEMAS.map((tool) => ({ ...tool })) : SCHEMAS
+  );
   return prompt;
 }
 
@@ -156,9 +159,13 @@ const median = (values: number[]) => {
 
 let sink = 0;
 
-async function run(counterName: string, countTokens: (text: string) => number) {
+async function run(
+  counterName: string,
+  countTokens: (text: string) => number,
+  fresh: boolean,
+) {
   const options: AdapterOptions = { model: MODEL, countTokens };
-  const prompt = registry();
+  const prompt = registry(fresh);
   // Other agents already use the registry: its schemas are copied, its
   // texts parsed and counted.
   for (let i = 0; i < 4; i++) {
@@ -179,10 +186,10 @@ async function run(counterName: string, countTokens: (text: string) => number) {
     }
     return sink;
   };
-  let fresh = 0;
+  let agentId = 0;
   const coldAgent: Candidate = async (n) => {
     for (let i = 0; i < n; i++) {
-      const step = await prompt.render(BASE, { agent: { id: fresh++ } });
+      const step = await prompt.render(BASE, { agent: { id: agentId++ } });
       sink += toAnthropic(step, options).system.length;
     }
     return sink;
@@ -244,7 +251,7 @@ async function run(counterName: string, countTokens: (text: string) => number) {
     }]
   ) {
     const expected = JSON.stringify(
-      body(toAnthropic(await registry().assemble(context), options)),
+      body(toAnthropic(await registry(fresh).assemble(context), options)),
     );
     check(await prompt.render(context, { agent: {} }), expected);
   }
@@ -316,6 +323,9 @@ function assertSame(actual: string, expected: string) {
   }
 }
 
-await run("estimateTokens (default)", estimateTokens);
-await run("trivial (length / 4)", (text) => text.length >> 2);
+const trivial = (text: string) => text.length >> 2;
+for (const fresh of [true, false]) {
+  await run("estimateTokens (default)", estimateTokens, fresh);
+  await run("trivial (length / 4)", trivial, fresh);
+}
 if (sink === -1) console.log(sink);

@@ -8,6 +8,7 @@
 import type {
   PromptAssembly,
   PromptScope,
+  RenderedStep,
   SystemPrompt,
 } from "@dsh/system-prompt";
 import type { AgentContext } from "./agent.ts";
@@ -30,8 +31,13 @@ export interface PluginContext {
   readonly prompt: PromptScope<AgentContext>;
   /** The config the host was started with. */
   readonly config: AgentConfig;
-  /** Assembles the shared registry for one agent (what the agent loop calls). */
+  /** Assembles the shared registry for one agent (to inspect a step). */
   assemble(context: AgentContext): Promise<PromptAssembly>;
+  /**
+   * Renders one step for `agent` (a key kept for the agent's lifetime),
+   * remembering its last step: what the agent loop sends.
+   */
+  render(context: AgentContext, agent: object): Promise<RenderedStep>;
   /** Offers a service to plugins loaded later; withdrawn on unload. */
   provide<K extends keyof Services>(key: K, service: Services[K]): void;
   /** A service a plugin loaded earlier offers, or `undefined`. */
@@ -89,6 +95,7 @@ export class PluginHost {
         prompt: scope,
         config: this.config,
         assemble: (context) => this.prompt.assemble(context),
+        render: (context, agent) => this.prompt.render(context, { agent }),
         provide: (key, service) => {
           const existing = this.#services.get(key);
           if (existing !== undefined) {

@@ -458,7 +458,8 @@ describe("assemble() starts every provider before it awaits any", () => {
         return "B";
       },
     });
-    assert.deepEqual(await prompt.render(), {
+    const { prompt: text, tools, context } = await prompt.render();
+    assert.deepEqual({ prompt: text, tools, context }, {
       prompt: "A",
       tools: [],
       context: "B",

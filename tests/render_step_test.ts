@@ -38,7 +38,8 @@ describe("SystemPrompt.render()", () => {
     const state = { branch: "main", clock: "9:00", tools: [tool("bash")] };
     const prompt = host(state);
     const assembly = await prompt.assemble();
-    assert.deepEqual(await prompt.render(), {
+    const step = await prompt.render();
+    assert.deepEqual({ ...step, blocks: step.blocks }, {
       prompt: renderPrompt(assembly),
       tools: assembly.tools,
       context: renderContext(assembly),
@@ -207,7 +208,8 @@ describe("SystemPrompt.render()", () => {
               off();
               off = undefined;
             }
-            const rendered = await prompt.render({}, { agent: step.agent });
+            const step_ = await prompt.render({}, { agent: step.agent });
+            const rendered = { ...step_, blocks: step_.blocks };
             const assembly = await prompt.assemble();
             assert.deepEqual(rendered, {
               prompt: renderPrompt(assembly),

@@ -8,6 +8,7 @@
 
 import {
   type PromptAssembly,
+  type RenderedStep,
   renderPrompt,
   type ToolSchema,
 } from "@dsh/system-prompt";
@@ -28,12 +29,18 @@ export interface StepRequest {
 export interface AgentLoop {
   /** Builds one step's request for `agent`, at `time` (ISO 8601) if given. */
   step(agent: Agent, time?: string): Promise<StepRequest>;
+  /**
+   * Renders the step `agent` sends, at `time` if given: the fast path, its
+   * unchanged parts the same objects as last step's (the agent object is
+   * the memory's key). Hand it to an adapter for the provider's request.
+   */
+  send(agent: Agent, time?: string): Promise<RenderedStep>;
 }
 
 /** Registers `agent:persona` at order 0: identity renders before tool guidance. */
 export const agentLoopPlugin: Plugin = {
   name: "agent-loop",
-  load({ prompt, config, assemble, provide }) {
+  load({ prompt, config, assemble, render, provide }) {
     const { identity, behaviour } = config.persona;
     prompt.section({
       name: "agent:persona",
@@ -53,6 +60,8 @@ export const agentLoopPlugin: Plugin = {
           assembly,
         };
       },
+      send: (agent, time) =>
+        render(time === undefined ? { agent } : { agent, time }, agent),
     });
   },
 };

@@ -69,9 +69,6 @@ function slot(
   return ttl === "1h" ? { ttl } : {};
 }
 
-/** A content block of an Anthropic message, as the helper reads it. */
-type AnthropicBlock = { type: string; cache_control?: unknown };
-
 /**
  * An Anthropic Messages message, structurally (`MessageParam`).
  *
@@ -88,7 +85,7 @@ export interface AnthropicMessage {
   /** `"user"` or `"assistant"`. */
   role: string;
   /** A text, or content blocks. */
-  content: string | readonly AnthropicBlock[];
+  content: string | readonly { type: string; cache_control?: unknown }[];
 }
 
 /** Blocks that cannot carry a breakpoint themselves. */
@@ -132,7 +129,7 @@ const UNMARKABLE: ReadonlySet<string> = new Set([
  * ```
  */
 export function cacheAnthropicMessages<M extends AnthropicMessage>(
-  request: Planned,
+  request: { readonly plan: CachePlan },
   messages: readonly M[],
   options: CacheMessagesOptions = {},
 ): M[] {
@@ -211,7 +208,7 @@ export interface BedrockMessage {
  * ```
  */
 export function cacheBedrockMessages<M extends BedrockMessage>(
-  request: Planned,
+  request: { readonly plan: CachePlan },
   messages: readonly M[],
   options: CacheMessagesOptions = {},
 ): M[] {
@@ -278,7 +275,7 @@ export interface AISDKMessage {
  * ```
  */
 export function cacheAISDKMessages<M extends AISDKMessage>(
-  request: Planned,
+  request: { readonly plan: CachePlan },
   messages: readonly M[],
   options: CacheMessagesOptions = {},
 ): M[] {

@@ -1015,7 +1015,9 @@ export interface StepBlock {
 
 /**
  * One rendered step: what an agent loop sends. Pass it to an adapter of
- * `@dsh/system-prompt/adapters` for the provider's request.
+ * `@dsh/system-prompt/adapters` for the provider's request. A step from
+ * `render()` is frozen; its `blocks` are joined when first read (a getter:
+ * a spread of the step leaves them out, its JSON holds them).
  *
  * @example Usage
  * ```ts
@@ -1025,12 +1027,11 @@ export interface StepBlock {
  * const prompt = new SystemPrompt();
  * prompt.section({ name: "persona", order: 0, text: "Be brief." });
  * const step: RenderedStep = await prompt.render();
- * assert.deepEqual(step, {
- *   prompt: "Be brief.",
- *   tools: [],
- *   context: "",
- *   blocks: [{ text: "Be brief.", stability: "static", parts: ["persona"], spans: [{ start: 0, end: 9 }] }],
- * });
+ * const { prompt: text, tools, context, blocks } = step;
+ * assert.deepEqual({ text, tools, context }, { text: "Be brief.", tools: [], context: "" });
+ * assert.deepEqual(blocks, [
+ *   { text: "Be brief.", stability: "static", parts: ["persona"], spans: [{ start: 0, end: 9 }] },
+ * ]);
  * ```
  */
 export interface RenderedStep {

@@ -14,11 +14,13 @@ import type {
   AssembledSection,
   PromptAssembly,
   RenderedStep,
+  StepBlock,
   ToolSchema,
 } from "../core/types.ts";
 import { renderContext } from "../render/render.ts";
 import {
   assemblyBlocks,
+  isMixed,
   joinBlocks,
   piecesOf,
   type Rendered,
@@ -50,7 +52,9 @@ interface Last {
   /** Each top-level part's rendered text, `""` when it dropped out. */
   readonly texts: readonly (string | undefined)[];
   /** Each top-level section as cut into blocks, while its part and text stand. */
-  readonly cut: readonly (Rendered | undefined)[];
+  readonly cut: (Rendered | undefined)[];
+  /** The step's blocks, joined when first read; shared while they stand. */
+  readonly cell: BlocksCell;
   /** The variables each part's texts reference, found when first asked. */
   readonly uses: (ReadonlySet<string> | undefined)[];
   /** The step's variables, updated in place by the next changed step. */
@@ -189,35 +193,38 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
   const complete = snapshot.completeAt;
   const [from, to] = complete < 0 ? [0, split] : [complete, complete + 1];
   // The blocks stand while every part of the prompt does, text and all.
-  let blocks = last?.step.blocks;
-  for (let t = from; blocks !== undefined && t < to; t++) {
-    if (texts[t] === undefined || parts[t] !== last!.parts[t]) {
-      blocks = undefined;
-    }
+  let cell = last?.cell;
+  for (let t = from; cell !== undefined && t < to; t++) {
+    if (texts[t] === undefined || parts[t] !== last!.parts[t]) cell = undefined;
   }
   const prompt = render("section", from, to);
-  const cut = last?.cut.slice() ?? [];
-  if (blocks === undefined) {
-    // A part's pieces stand while it is the same part with the same text.
-    const rendered: Rendered[] = [];
+  // Shared with the last step while its blocks stand.
+  const cut = cell !== undefined ? last!.cut : last?.cut.slice() ?? [];
+  if (cell === undefined) {
+    // A list cut by stability is rendered again to find its items, with
+    // the variables as they are now: it is cut now, the rest when asked.
     for (let t = from; t < to; t++) {
-      const [part, text] = [parts[t]!, texts[t]!];
-      let known = cut[t];
-      if (known?.part !== part || known.text !== text) {
-        const pieces = piecesOf(part, text, variables, true, known?.pieces);
-        known = cut[t] = { part, text, pieces };
+      const part = parts[t]!;
+      const text = texts[t]!;
+      const known = cut[t];
+      if (known !== undefined && known.part === part && known.text === text) {
+        continue;
       }
-      rendered.push(known);
+      if (!isMixed(part)) continue;
+      const pieces = piecesOf(part, text, variables, true, known?.pieces);
+      cut[t] = { part, text, pieces };
     }
-    blocks = joinBlocks(rendered, state.separator ?? "\n\n", last?.step.blocks);
+    cell = blocksLater(cut, parts, texts, [from, to], {
+      separator: state.separator ?? "\n\n",
+      last: last?.cell.blocks,
+    });
   }
-  // Frozen: an edit of one step by its caller cannot reach a later one.
-  const step: RenderedStep = Object.freeze({
+  const step: RenderedStep = new Step(
     prompt,
-    tools: tools ?? Object.freeze(records.map((record) => record.copy)),
-    context: render("context", split, count),
-    blocks,
-  });
+    tools ?? Object.freeze(records.map((record) => record.copy)),
+    render("context", split, count),
+    cell,
+  );
   state.memory.set(agent, {
     snapshot,
     values,
@@ -226,10 +233,85 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
     parts,
     texts,
     cut,
+    cell,
     uses,
     variables,
   });
   return step;
+}
+
+/**
+ * A rendered step, frozen: an edit of one step by its caller cannot reach
+ * a later one. Its blocks are joined when first read (a host that only
+ * renders never pays for them), from parts cut when the step rendered.
+ */
+class Step implements RenderedStep {
+  readonly prompt: string;
+  readonly tools: readonly ToolSchema[];
+  readonly context: string;
+  readonly #cell: BlocksCell;
+
+  constructor(
+    prompt: string,
+    tools: readonly ToolSchema[],
+    context: string,
+    cell: BlocksCell,
+  ) {
+    this.prompt = prompt;
+    this.tools = tools;
+    this.context = context;
+    this.#cell = cell;
+    Object.freeze(this);
+  }
+
+  get blocks(): readonly StepBlock[] {
+    const cell = this.#cell;
+    return cell.blocks ??= cell.make!();
+  }
+
+  /** Its JSON holds the blocks too. */
+  toJSON(): RenderedStep {
+    const { prompt, tools, context, blocks } = this;
+    return { prompt, tools, context, blocks };
+  }
+}
+
+/** A step's blocks: joined when first read, by `make`. */
+interface BlocksCell {
+  blocks: readonly StepBlock[] | undefined;
+  make: (() => readonly StepBlock[]) | undefined;
+}
+
+/**
+ * The blocks of parts `[from, to)`, joined when first read. Each part's
+ * pieces stand while it is the same part with the same text, kept in
+ * `cut` (the step's own array) for the next step.
+ */
+function blocksLater(
+  cut: (Rendered | undefined)[],
+  parts: readonly (AssembledItem | undefined)[],
+  texts: readonly (string | undefined)[],
+  [from, to]: readonly [number, number],
+  how: { separator: string; last: readonly StepBlock[] | undefined },
+): BlocksCell {
+  const cell: BlocksCell = { blocks: undefined, make: undefined };
+  cell.make = () => {
+    for (let t = from; t < to; t++) {
+      const part = parts[t]!;
+      const text = texts[t]!;
+      const known = cut[t];
+      if (known !== undefined && known.part === part && known.text === text) {
+        continue;
+      }
+      // Not a list cut by stability (that was cut at once): no variable
+      // is read.
+      const pieces = piecesOf(part, text, {}, true, known?.pieces);
+      cut[t] = { part, text, pieces };
+    }
+    cell.make = undefined;
+    return joinBlocks(cut, how.separator, how.last, from, to);
+  };
+  return cell;
 }
 
 /** The variables a part's texts (heading, footer, items) reference. */
@@ -266,5 +348,5 @@ function fromAssembly(
   }));
   const { prompt, blocks } = assemblyBlocks(assembly);
   const context = renderContext(assembly);
-  return Object.freeze({ prompt, tools, context, blocks });
+  return new Step(prompt, tools, context, { blocks, make: undefined });
 }

@@ -27,9 +27,13 @@ export interface Piece {
   readonly top: string;
   readonly owner: string | undefined;
   readonly layer: string | undefined;
+  /** Its span where it last landed in a block: the same place, the same span. */
+  span: PartSpan;
 }
 
 const NAMES: readonly Stability[] = ["static", "session", "step"];
+/** A piece's span before it lands in a block. */
+const NO_SPAN: PartSpan = Object.freeze({ start: -1, end: -1 });
 const rank = (stability: unknown): number =>
   stability === "step" ? 2 : stability === "session" ? 1 : 0;
 
@@ -51,6 +55,11 @@ function mixed(part: AssembledItem, own: number): boolean {
     if (deepRank(items[i]!) > own) return true;
   }
   return false;
+}
+
+/** Whether a top-level part is a list whose items differ in stability. */
+export function isMixed(part: AssembledItem): boolean {
+  return mixed(part, rank(part.stability));
 }
 
 /**
@@ -76,6 +85,7 @@ export function piecesOf(
     top,
     owner: part.owner,
     layer: part.layer,
+    span: NO_SPAN,
   });
   if (!mixed(part, rank(part.stability))) {
     const now = one(deepRank(part));
@@ -86,7 +96,7 @@ export function piecesOf(
   renderAssembly(alone, { kind: "section", own, spans });
   // Where each piece starts; each ends where the next starts (a list's
   // footer is its last item's).
-  const starts: { at: number; piece: Omit<Piece, "text"> }[] = [];
+  const starts: { at: number; piece: Omit<Piece, "text" | "span"> }[] = [];
   const mark = (
     span: WalkSpan,
     at: number,
@@ -118,7 +128,7 @@ export function piecesOf(
     if (piece === "") continue;
     // An unchanged piece is the one it was, so its block can be too.
     const was = old[pieces.length];
-    const now = { ...starts[i]!.piece, text: piece };
+    const now = { ...starts[i]!.piece, text: piece, span: NO_SPAN };
     pieces.push(was !== undefined && samePiece(was, now) ? was : now);
   }
   return pieces;
@@ -157,35 +167,54 @@ export function sectionsOf(block: StepBlock): readonly string[] {
  * the same blocks as `last` are `last`.
  */
 export function joinBlocks(
-  parts: readonly Rendered[],
+  parts: readonly (Rendered | undefined)[],
   separator: string,
   last?: readonly StepBlock[],
+  from = 0,
+  to: number = parts.length,
 ): readonly StepBlock[] {
   const blocks: StepBlock[] = [];
-  let run: (Piece | string)[] = [];
+  // The block being joined: the run it was last time (followed while the
+  // pieces are the same), or the run built afresh from where they differ.
+  let known: Run | undefined;
+  let k = 0;
+  let run: (Piece | string)[] | undefined;
   let stability: Stability | undefined;
+  const add = (item: Piece | string) => {
+    if (run === undefined && known !== undefined) {
+      if (known.run[k] === item) return void k++;
+      run = known.run.slice(0, k);
+    }
+    (run ??= []).push(item);
+  };
   const close = () => {
-    if (run.length === 0) return;
-    const first = run[1] as Piece;
-    const known = RUNS.get(first);
-    if (known !== undefined && same(known.run, run)) {
-      blocks.push(known.block);
+    if (known === undefined && run === undefined) return;
+    if (run === undefined && k === known!.run.length) {
+      blocks.push(known!.block);
     } else {
+      run ??= known!.run.slice(0, k);
       const block = blockOf(run);
-      RUNS.set(first, { block, run });
+      RUNS.set(run[1] as Piece, { block, run });
       blocks.push(block);
     }
-    run = [];
+    known = run = undefined;
   };
   let started = false;
-  for (const { part, text, pieces } of parts) {
+  for (let t = from; t < to; t++) {
+    const { part, text, pieces } = parts[t]!;
     if (text === "") continue;
     let lead = started ? part.separator ?? separator : "";
     started = true;
-    for (const piece of pieces) {
-      if (piece.stability !== stability) close();
-      stability = piece.stability;
-      run.push(lead, piece);
+    for (let i = 0; i < pieces.length; i++) {
+      const piece = pieces[i]!;
+      if (piece.stability !== stability) {
+        close();
+        stability = piece.stability;
+        known = RUNS.get(piece);
+        k = 0;
+      }
+      add(lead);
+      add(piece);
       lead = "";
     }
   }
@@ -210,14 +239,18 @@ function blockOf(run: readonly (Piece | string)[]): StepBlock {
     const piece = run[i + 1] as Piece;
     const start = text.length;
     text += (run[i] as string) + piece.text;
-    const span: { -readonly [K in keyof PartSpan]: PartSpan[K] } = {
-      start,
-      end: text.length,
-    };
-    if (piece.owner !== undefined) span.owner = piece.owner;
-    if (piece.layer !== undefined) span.layer = piece.layer;
+    let span = piece.span;
+    if (span.start !== start || span.end !== text.length) {
+      const fresh: { -readonly [K in keyof PartSpan]: PartSpan[K] } = {
+        start,
+        end: text.length,
+      };
+      if (piece.owner !== undefined) fresh.owner = piece.owner;
+      if (piece.layer !== undefined) fresh.layer = piece.layer;
+      span = piece.span = Object.freeze(fresh);
+    }
     parts.push(piece.part);
-    spans.push(Object.freeze(span));
+    spans.push(span);
     if (sections.at(-1) !== piece.top) sections.push(piece.top);
   }
   const stability = (run[1] as Piece).stability;
@@ -245,5 +278,6 @@ export function assemblyBlocks(
     const text = texts[i]!;
     return { part, text, pieces: piecesOf(part, text, variables, false) };
   });
+  // Nothing known: a fresh assembly's pieces are new.
   return { prompt, blocks: joinBlocks(parts, separator) };
 }

@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { MockLanguageModelV3 } from "ai/test";
-import { comparePrompts } from "@dsh/system-prompt/inspect";
+import type { RenderedStep } from "@dsh/system-prompt";
 import { generateStep, runAgentLoop } from "../../examples/ai_sdk.ts";
 import { parseConfig } from "../../examples/config.ts";
 import { startAgent } from "../../examples/start_agent.ts";
@@ -60,7 +60,7 @@ describe("generateStep() with the Vercel AI SDK", () => {
 });
 
 describe("runAgentLoop() with the Vercel AI SDK", () => {
-  it("runs a tool through the registry and assembles the next step's prompt again; only the clock changed", async () => {
+  it("runs a tool through the registry and renders the next step again; only the clock changed", async () => {
     const dated = parseConfig(
       await readFile(persona("dated.json"), "utf8"),
       "dated.json",
@@ -127,16 +127,24 @@ describe("runAgentLoop() with the Vercel AI SDK", () => {
     assert.deepEqual(calls, [{ a: 2, b: 3 }]);
     assert.equal(requests.length, 2);
     const [first, second] = model.doGenerateCalls;
-    assert.equal(systemText(first!.prompt), requests[0]!.system);
-    assert.equal(systemText(second!.prompt), requests[1]!.system);
+    assert.equal(systemText(first!.prompt), requests[0]!.prompt);
+    assert.equal(systemText(second!.prompt), requests[1]!.prompt);
     assert.match(
-      requests[0]!.system,
+      requests[0]!.prompt,
       /The current time is 2026-11-30 09:00 UTC/,
     );
     assert.match(
-      requests[1]!.system,
+      requests[1]!.prompt,
       /The current time is 2026-11-30 09:05 UTC/,
     );
+    // Each call's last conversation message carries the breakpoint the
+    // plan reserved; the earlier ones carry none.
+    for (const call of [first!, second!]) {
+      const conversation = call.prompt.filter((m) => m.role !== "system");
+      const marks = conversation.map((m) => m.providerOptions?.anthropic);
+      assert.deepEqual(marks.at(-1), { cacheControl: { type: "ephemeral" } });
+      assert.ok(marks.slice(0, -1).every((m) => m === undefined));
+    }
     const toolResult = second!.prompt.find((m) => m.role === "tool");
     const part = toolResult?.content[0];
     assert.ok(part?.type === "tool-result");
@@ -144,17 +152,15 @@ describe("runAgentLoop() with the Vercel AI SDK", () => {
     assert.deepEqual(part.output, { type: "json", value: 5 });
     assert.ok(first!.tools?.some((t) => t.name === "add"));
 
-    const comparison = comparePrompts(
-      requests[0]!.assembly,
-      requests[1]!.assembly,
+    // Only the clock changed: equal tools, the persona's block alone new.
+    const [a, b] = requests as [RenderedStep, RenderedStep];
+    assert.deepEqual(b.tools, a.tools);
+    assert.equal(
+      a.prompt.replace("09:00 UTC", "09:05 UTC"),
+      b.prompt,
     );
-    assert.deepEqual(comparison.changedVariables, ["date"]);
-    assert.equal(comparison.tools.changed, false);
-    assert.deepEqual(comparison.firstChangedSection, {
-      name: "agent:persona",
-      owner: "agent-loop",
-      index: 0,
-      change: "changed",
-    });
+    assert.deepEqual(a.blocks[0]!.parts[0], "agent:persona");
+    assert.notEqual(b.blocks[0], a.blocks[0]);
+    assert.deepEqual(b.blocks.slice(1), a.blocks.slice(1));
   });
 });
