@@ -119,3 +119,94 @@ describe("assemble() resolution errors", () => {
     assert.deepEqual(assembly.sections.map((s) => s.name), ["ok"]);
   });
 });
+
+/** Values user code may return that throw when read. */
+function hostileValues(): [string, () => unknown][] {
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+  const throwingThen = () => ({
+    get then() {
+      throw boom;
+    },
+  });
+  const throwingFields = () => ({
+    get sections() {
+      throw boom;
+    },
+    get tools() {
+      throw boom;
+    },
+    get length() {
+      throw boom;
+    },
+  });
+  return [
+    ["a revoked proxy", revoked],
+    ["an object whose then getter throws", throwingThen],
+    ["an object whose getters throw", throwingFields],
+  ];
+}
+
+describe("hostile values user code returns", () => {
+  for (const [label, make] of hostileValues()) {
+    for (const async of [false, true]) {
+      const how = async ? "a promise of" : "synchronously";
+      it(`from a handler (${how} ${label}) reject with a PromptError naming the handler`, async () => {
+        const prompt = new SystemPrompt();
+        prompt.section({ name: "s", order: 0, text: "x" });
+        prompt.scope("h").on("system-prompt/assemble", function bad() {
+          return (async ? Promise.resolve().then(make) : make()) as never;
+        });
+        for (const step of [() => prompt.assemble(), () => prompt.render()]) {
+          await assert.rejects(step(), (error) => {
+            assert.ok(error instanceof PromptError, String(error));
+            assert.ok(
+              ["handler-failed", "invalid-value"].includes(error.code),
+              error.code,
+            );
+            assert.equal(error.handler, "bad");
+            assert.equal(error.owner, "h");
+            assert.match(error.message, /handler "bad" of "h"/);
+            return true;
+          });
+        }
+      });
+
+      const providers: [string, (prompt: SystemPrompt, fn: never) => void][] = [
+        ["a variable provider", (p, fn) => p.scope("o").variable("v", fn)],
+        [
+          "a section text function",
+          (p, fn) => p.scope("o").section({ name: "s", order: 0, text: fn }),
+        ],
+        ["a tool provider", (p, fn) => p.scope("o").tools(fn)],
+        ["an item provider", (p, fn) => {
+          p.section({ name: "l", order: 0, text: "", list: {} });
+          p.scope("o").items("l", fn);
+        }],
+      ];
+      for (const [kind, register] of providers) {
+        it(`from ${kind} (${how} ${label}) reject with a PromptError naming its owner`, async () => {
+          const prompt = new SystemPrompt();
+          register(
+            prompt,
+            (() => async ? Promise.resolve().then(make) : make()) as never,
+          );
+          for (const step of [() => prompt.assemble(), () => prompt.render()]) {
+            await assert.rejects(step(), (error) => {
+              assert.ok(error instanceof PromptError, String(error));
+              assert.ok(
+                ["provider-failed", "invalid-value"].includes(error.code),
+                error.code,
+              );
+              assert.equal(error.owner, "o");
+              return true;
+            });
+          }
+        });
+      }
+    }
+  }
+});

@@ -84,6 +84,19 @@ const EXPECTED: Record<string, string> = {
   "a provider that rejects while an async handler runs when the signal aborts":
     "aborted",
   "an array of rejecting promises that arrives after the abort": "aborted",
+  "an array of rejecting promises that arrives after the abort while another provider pends":
+    "aborted",
+  "an async tool provider's ['a'].map(async …) while another provider pends":
+    "invalid-value",
+  "an async item provider's ['a'].map(async …) while another provider pends":
+    "invalid-value",
+  "a tool provider's ['a'].map(async …) while another provider pends":
+    "invalid-value",
+  "an item provider's ['a'].map(async …) while another provider pends":
+    "invalid-value",
+  "a handler that leaves promises in tools, sections and variables":
+    "invalid-section",
+  "a handler that leaves a promise as a variable value": "invalid-value",
   "a tool provider that returns ['a'].map(async …)": "invalid-value",
   "an item provider that returns ['a'].map(async …)": "invalid-value",
   "an async item provider that resolves to ['a'].map(async …)": "invalid-value",

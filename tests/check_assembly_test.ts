@@ -271,7 +271,7 @@ describe("checkPrompt() registry-wide findings", () => {
     }]);
   });
 
-  it("awaits an asynchronous assembly and passes the layer and signal on", async () => {
+  it("awaits an asynchronous assembly and passes the layer and signal on, asking for the audit", async () => {
     const seen: unknown[] = [];
     const signal = new AbortController().signal;
     const prompt = checkable(() => rawAssembly([]));
@@ -285,10 +285,8 @@ describe("checkPrompt() registry-wide findings", () => {
       signal,
       contexts: [{ b: 2 }],
     });
-    assert.deepEqual(seen, [[{ a: 1 }, { layer: "l", signal }], [{ b: 2 }, {
-      layer: "l",
-      signal,
-    }]]);
+    const how = { audit: true, layer: "l", signal };
+    assert.deepEqual(seen, [[{ a: 1 }, how], [{ b: 2 }, how]]);
     assert.deepEqual(diagnostics.map((d) => [d.code, d.contexts]), [[
       "unknown-variable",
       [0, 1],

@@ -575,6 +575,37 @@ describe("checkPrompt() and toolOrder", () => {
   });
 });
 
+describe("checkPrompt() and toolOrder, with handlers", () => {
+  it("checks toolOrder against what the providers returned, before a handler filtered it, with a suggestion", async () => {
+    const prompt = new SystemPrompt({
+      toolOrder: ["bash", "basj", "extra", TOOL_ORDER_REST],
+    });
+    prompt.scope("shell").tools(() => [
+      { name: "bash", description: "Runs.", parameters: {} },
+      { name: "read", description: "Reads.", parameters: {} },
+    ]);
+    // A sandbox restricts bash; another handler adds a tool of its own.
+    prompt.scope("sandbox").on("system-prompt/assemble", (assembly) => {
+      assembly.tools = assembly.tools.filter((tool) => tool.name !== "bash");
+    });
+    prompt.scope("extras").on("system-prompt/assemble", (assembly) => {
+      assembly.tools.push({ name: "extra", description: "", parameters: {} });
+    });
+    const diagnostics = await checkPrompt(prompt);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.tool, d.suggestion]),
+      [
+        ["unknown-tool-order", "basj", "bash"],
+        ["unknown-tool-order", "extra", undefined],
+      ],
+    );
+    assert.match(
+      diagnostics[0]!.message,
+      /No tool provider returns tool "basj", listed in toolOrder, in the checked context; did you mean "bash"\?/,
+    );
+  });
+});
+
 describe("checkPrompt() awaits async providers and never rejects", () => {
   it("checks what async providers return", async () => {
     const prompt = new SystemPrompt();

@@ -31,16 +31,27 @@ describe("ContextChannel", () => {
     assert.equal(channel.next(at("9:00")), undefined);
   });
 
-  it('never sends a context that renders "", and sends the facts again when they come back', () => {
+  it('reports a context that cleared as "" once, and sends the facts again when they come back', () => {
+    const channel = new ContextChannel();
+    const none: PromptAssembly = { sections: [], tools: [], variables: {} };
+    assert.equal(channel.next(at("9:00")), "9:00");
+    // Every entry renders empty: the facts the model last saw are gone.
+    assert.equal(channel.next(at("")), "");
+    assert.equal(channel.next(none), undefined);
+    assert.equal(channel.next(""), undefined);
+    assert.equal(channel.next(at("9:00")), "9:00");
+    assert.equal(channel.next(""), "");
+  });
+
+  it("has nothing to report for an empty context before any text was sent, or after reset()", () => {
     const channel = new ContextChannel();
     const none: PromptAssembly = { sections: [], tools: [], variables: {} };
     assert.equal(channel.next(none), undefined);
     assert.equal(channel.next(at("")), undefined);
     assert.equal(channel.next(at("9:00")), "9:00");
-    assert.equal(channel.next(none), undefined);
-    assert.equal(channel.next(at("9:00")), "9:00");
     channel.reset();
     assert.equal(channel.next(none), undefined);
+    assert.equal(channel.next(at("9:00")), "9:00");
   });
 
   it("takes the context text of a rendered step as well as an assembly", () => {
@@ -48,7 +59,7 @@ describe("ContextChannel", () => {
     assert.equal(channel.next("Branch: main"), "Branch: main");
     assert.equal(channel.next(at("Branch: main")), undefined);
     assert.equal(channel.next("Branch: dev"), "Branch: dev");
-    assert.equal(channel.next(""), undefined);
+    assert.equal(channel.next(""), "");
   });
 
   it("changes nothing when the render throws", () => {

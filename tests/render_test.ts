@@ -366,15 +366,24 @@ describe("renderPrompt() on what a handler or a host may hand it", () => {
     assert.equal(renderPrompt({ ...a, variables: own }), "I am m-1.");
   });
 
-  it("lets a throwing getter's error through and renders the next assembly right", () => {
+  it("gives a throwing getter's error as invalid-value naming the section, with it as cause, and renders the next assembly right", () => {
     const a = assembly(["{{a}}"], {});
+    const cause = new RangeError("not now");
     Object.defineProperty(a.variables, "a", {
       enumerable: true,
       get() {
-        throw new RangeError("not now");
+        throw cause;
       },
     });
-    assert.throws(() => renderPrompt(a), RangeError);
+    assert.throws(() => renderPrompt(a), {
+      name: "PromptError",
+      code: "invalid-value",
+      section: a.sections[0]!.name,
+      cause,
+      message: `Cannot render section "${
+        a.sections[0]!.name
+      }": reading it threw: not now`,
+    });
     assert.equal(renderPrompt(assembly(["{{a}}"], { a: "1" })), "1");
   });
 });

@@ -312,7 +312,7 @@ describe("SystemPrompt change events", () => {
     assert.equal(errors[0]?.cause, boom);
     assert.equal(
       errors[0]?.message,
-      'A "system-prompt/change" listener "audit" of "watcher" threw on register of variable "x": boom',
+      'Cannot notify "system-prompt/change" listener "audit" of "watcher" (register of variable "x"): it threw: boom',
     );
     off();
     assert.equal(errors.length, 2);

@@ -9,6 +9,8 @@ import {
 } from "../mod.ts";
 
 const tool = (name: string) => ({ name, description: name, parameters: {} });
+const shown = (value: unknown) =>
+  value instanceof Map ? "a Map" : JSON.stringify(value) ?? typeof value;
 
 describe("complete sections", () => {
   it("are the whole prompt after the waterfall, as resolved before the handlers; tools and variables stay", async () => {
@@ -161,6 +163,20 @@ describe("the waterfall's result is checked", () => {
       (a) => void (a.separator = 2 as never),
       "invalid-value",
     ],
+    ...([{}, new Map(), { length: 0 }, "", 0, null] as never[]).map((
+      tools,
+    ): [string, (a: PromptAssembly) => void, string] => [
+      `tools that are not an array (${shown(tools)})`,
+      (a) => void (a.tools = tools),
+      "invalid-value",
+    ]),
+    ...([42, "abc", true, null, () => ({})] as never[]).map((
+      variables,
+    ): [string, (a: PromptAssembly) => void, string] => [
+      `variables that are not an object (${shown(variables)})`,
+      (a) => void (a.variables = variables),
+      "invalid-value",
+    ]),
   ];
   for (const [label, breakIt, code] of broken) {
     it(`rejects ${label} with ${code}, naming the handler and its owner`, async () => {

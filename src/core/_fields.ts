@@ -83,6 +83,25 @@ function faultOf(
   if (kind === "section" && !maybeBoolean(value = fields.complete)) {
     return ["complete", BOOLEAN, value];
   }
+  // Who holds a part is the library's to set: only an assembly carries it,
+  // and every message, explanation and page names it as text.
+  if (mode === "assembled") {
+    if (!maybeString(value = fields.owner)) return ["owner", STRING, value];
+    if (!maybeString(value = fields.layer)) return ["layer", STRING, value];
+    const shadows = fields.shadows;
+    if (shadows !== undefined) {
+      if (typeof shadows !== "object" || shadows === null) {
+        return ["shadows", "an object", shadows];
+      }
+      const held = shadows as Record<string, unknown>;
+      if (!maybeString(value = held.owner)) {
+        return ["shadows.owner", STRING, value];
+      }
+      if (!maybeString(value = held.layer)) {
+        return ["shadows.layer", STRING, value];
+      }
+    }
+  }
   const list = fields.list;
   if (list === undefined) return false;
   if (typeof list !== "object" || list === null || Array.isArray(list)) {
@@ -133,7 +152,8 @@ export function checkPart(part: unknown, check: FieldCheck): void {
     const item = items[i];
     const { name, owner: own }: { name?: unknown; owner?: unknown } =
       typeof item === "object" && item !== null ? item : {};
-    // A handler's error names the handler's owner; otherwise the item's.
+    // A handler's error names the handler's owner; otherwise the item's
+    // (none named when it is not a string: it is the fault reported).
     const by = handler === undefined ? own : owner;
     const where: Where = {
       section,
@@ -141,7 +161,7 @@ export function checkPart(part: unknown, check: FieldCheck): void {
       handler,
       list: path,
       item: typeof name === "string" ? name : `#${i}`,
-      owner: typeof by === "string" ? by : undefined,
+      ...(by === undefined || typeof by === "string" ? { owner: by } : {}),
     };
     checkPart(item, { ...check, kind: "item", where });
   }

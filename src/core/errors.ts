@@ -321,3 +321,28 @@ export function messageOf(error: unknown): string {
     return `(${describeValue(error)} that cannot be shown)`;
   }
 }
+
+/** `instanceof PromptError`, safe for thrown proxies whose traps throw. */
+export function isPromptError(value: unknown): value is PromptError {
+  try {
+    return value instanceof PromptError;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What an entry point throws when reading its input threw (a revoked
+ * proxy, a getter that throws): a `PromptError` as it is, anything else
+ * `invalid-value` with it as `cause`.
+ */
+export function unreadable(
+  error: unknown,
+  action: string,
+  where: Where,
+  what: string,
+): PromptError {
+  if (isPromptError(error)) return error;
+  const state = `reading ${what} threw: ${messageOf(error)}`;
+  return failure("invalid-value", action, where, state, { cause: error });
+}

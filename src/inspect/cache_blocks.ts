@@ -7,6 +7,7 @@
  */
 
 import { optionError, type OptionFault } from "./_options.ts";
+import { unreadable } from "../core/errors.ts";
 import { explainSequence } from "./explain.ts";
 import type { PromptAssembly, Stability } from "../core/types.ts";
 
@@ -119,7 +120,12 @@ export function cacheBlocks(
   if (typeof options !== "object" || options === null) {
     throw fail({ state: "options must be an object", got: options });
   }
-  const { maxBreakpoints: max = 3 } = options;
+  let max: unknown;
+  try {
+    max = options.maxBreakpoints ?? 3;
+  } catch (error) {
+    throw unreadable(error, "split cache blocks", {}, "its options");
+  }
   if (typeof max !== "number") {
     throw fail({ state: "maxBreakpoints must be a number", got: max });
   }

@@ -9,12 +9,19 @@
  * @module
  */
 
-import { describeWhere, messageOf, PromptError } from "../core/errors.ts";
+import {
+  describeValue,
+  describeWhere,
+  messageOf,
+  PromptError,
+  unreadable,
+} from "../core/errors.ts";
 import type { Where } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
 import { PINS_OF, TOOL_ORDER_REST, toolOwner } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
 import { whereOf } from "../render/_problems.ts";
+import { tryRead } from "../registry/_resolve.ts";
 import type { DiagnosticCode, PromptDiagnostic } from "./diagnostics.ts";
 import * as explain from "./explain.ts";
 
@@ -73,8 +80,10 @@ export interface CheckablePrompt<C = types.AssembleContext> {
  * items at any depth; literal text has none), items whose list is not live
  * (`orphan-item`), tool guidance outside its band, sections that change
  * every step (better as context entries), the same sentence under two
- * owners; then `toolOrder` names no provider returns and variables no
- * checked context's parts reference.
+ * owners; then `toolOrder` names no provider returns (checked against
+ * what the providers returned, before any handler filtered it: it asks
+ * `assemble()` for the audit) and variables no checked context's parts
+ * reference.
  *
  * The checked contexts are `context` (`{}` when left out and no
  * `options.contexts` is given) followed by `options.contexts`, so
@@ -112,7 +121,17 @@ export async function checkPrompt<C>(
   const found = new Map<string, PromptDiagnostic>();
   try {
     const [context, options] = args as [C?, CheckOptions<C>?];
+    if (options !== undefined && (typeof options !== "object" || !options)) {
+      throw new TypeError(
+        `its options are ${describeValue(options)}, not an object`,
+      );
+    }
     const { contexts: more, layer, signal } = options ?? {};
+    if (more !== undefined && !Array.isArray(more)) {
+      // A list of contexts that is none would check one silently.
+      const state = `its contexts option is ${describeValue(more)}`;
+      throw new TypeError(`${state}, not an array`);
+    }
     const contexts: C[] = !Array.isArray(more) || more.length === 0
       ? [context ?? {} as C]
       : [...(context === undefined ? [] : [context]), ...more];
@@ -126,8 +145,14 @@ export async function checkPrompt<C>(
       if (many && index !== undefined) (held.contexts ??= []).push(index);
     };
     const seen = { references: new Set<string>(), tools: new Set<string>() };
+    const provided = new Set<string>(); // before any handler filtered them
     let assembled = false;
-    const how = { ...(layer && { layer }), ...(signal && { signal }) };
+    // The audit says which tools the handlers removed or added.
+    const how = {
+      audit: true,
+      ...(layer && { layer }),
+      ...(signal && { signal }),
+    };
     for (const [i, each] of contexts.entries()) {
       let assembly: types.PromptAssembly;
       const step = [each, how] as types.AssembleArgs<C>;
@@ -138,14 +163,25 @@ export async function checkPrompt<C>(
         continue;
       }
       assembled = true;
-      diagnoseAssembly(assembly, seen).forEach((d) => add(d, i));
-      unpinned(prompt, layer, assembly).forEach((d) => add(d, i));
+      let diagnosed: PromptDiagnostic[];
+      try {
+        diagnosed = diagnoseAssembly(assembly, seen);
+        diagnosed.push(...unpinned(prompt, layer, assembly));
+      } catch (error) {
+        // An assembly that throws when read (a revoked proxy, a getter)
+        // is a finding about it, not a failed check.
+        const failed = unreadable(error, "check the assembly", {}, "it");
+        diagnosed = [fromError(failed)];
+      }
+      diagnosed.forEach((d) => add(d, i));
+      // A value that is no assembly holds no tools.
+      tryRead(() => providedTools(assembly, provided));
     }
     // Registry-wide findings need some assembly to have succeeded.
     const checked = `the checked context${many ? "s" : ""}`;
     for (const tool of assembled ? registrations.toolOrder : []) {
-      if (tool === TOOL_ORDER_REST || seen.tools.has(tool)) continue;
-      const suggestion = closestName(tool, seen.tools);
+      if (tool === TOOL_ORDER_REST || provided.has(tool)) continue;
+      const suggestion = closestName(tool, provided);
       add(warning("unknown-tool-order", { tool, suggestion, checked }));
     }
     const variables = assembled ? variablesFor(registrations, layer) : [];
@@ -175,6 +211,27 @@ function unpinned(
 }
 
 type Variable = types.PromptRegistrations["variables"][number];
+
+/**
+ * Adds the names of the tools the providers returned, which `toolOrder`
+ * sorts before the handlers run: those the assembly holds and those a
+ * handler removed, without those a handler added. (Without an audit, as
+ * from a hand-written `CheckablePrompt`, the assembly's tools.)
+ */
+function providedTools(assembly: types.PromptAssembly, into: Set<string>) {
+  const first = new Map<string, types.AuditEntry["change"]>();
+  for (const entry of assembly.audit ?? []) {
+    if (entry.kind === "tool" && !first.has(entry.name)) {
+      first.set(entry.name, entry.change);
+    }
+  }
+  const tools: unknown[] = Array.isArray(assembly.tools) ? assembly.tools : [];
+  for (const tool of tools) {
+    const name = (tool as { name?: unknown } | null)?.name;
+    if (typeof name === "string" && first.get(name) !== "added") into.add(name);
+  }
+  for (const [name, change] of first) if (change !== "added") into.add(name);
+}
 
 /** The registered variables an assembly for `layer` sees: per name, the nearest layer's. */
 function variablesFor(
@@ -311,8 +368,11 @@ function diagnoseAssembly(
       }
     }
   }
-  // A tool that cannot be explained (a getter that throws) fails the check.
-  explain.explainPrompt({ sections: [], tools, variables: {} });
+  // A tool that cannot be explained (a getter that throws) is the finding.
+  const explained = attempt(() =>
+    explain.explainPrompt({ sections: [], tools, variables: {} })
+  );
+  if (explained instanceof PromptError) return out;
   for (const tool of tools as Partial<types.ToolSchema>[]) {
     const { name, description } = tool ?? {};
     if (typeof name !== "string") continue;

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { describeWhere } from "../core/errors.ts";
+import { describeWhere, unreadable } from "../core/errors.ts";
 import type { PromptAssembly } from "../core/types.ts";
 import { explainPrompt, partsOf } from "./explain.ts";
 import type { Explained, Part, PromptExplanation } from "./explain.ts";
@@ -146,7 +146,9 @@ export interface PromptComparison {
  * @param previous The earlier assembly.
  * @param next The later one.
  * @returns The comparison.
- * @throws {PromptError} If either assembly does not render.
+ * @throws {PromptError} If either assembly does not render, or does not
+ * explain (`tools` that are not an array); `invalid-value` for one that
+ * throws when read.
  *
  * @example Usage
  * ```ts
@@ -168,6 +170,17 @@ export interface PromptComparison {
  * ```
  */
 export function comparePrompts(
+  previous: PromptAssembly,
+  next: PromptAssembly,
+): PromptComparison {
+  try {
+    return compare(previous, next);
+  } catch (error) {
+    throw unreadable(error, "compare the prompts", {}, "an assembly");
+  }
+}
+
+function compare(
   previous: PromptAssembly,
   next: PromptAssembly,
 ): PromptComparison {

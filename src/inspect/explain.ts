@@ -7,6 +7,7 @@
  */
 
 import type { PromptAssembly, Stability, ToolSchema } from "../core/types.ts";
+import { describeValue, failure, unreadable } from "../core/errors.ts";
 import { toolLayer, toolOwner } from "../core/tools.ts";
 import { referencesOf } from "../render/_template.ts";
 import { type PartSpan, renderAssembly } from "../render/_walk.ts";
@@ -164,7 +165,8 @@ export interface PromptExplanation {
  *
  * @param assembly The assembly, usually from `SystemPrompt.assemble()`.
  * @returns The explanation.
- * @throws {PromptError} As `renderPrompt` and `renderContext` do.
+ * @throws {PromptError} As `renderPrompt` and `renderContext` do;
+ * `invalid-value` for `tools` that are not an array or throw when read.
  *
  * @example Usage
  * ```ts
@@ -185,8 +187,7 @@ export interface PromptExplanation {
 export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
   const prompt = explainSequence(assembly, "section");
   const context = explainSequence(assembly, "context");
-  const { tools: given } = assembly;
-  const tools = Array.isArray(given) ? given.map(explainTool) : [];
+  const tools = explainTools(assembly);
   const { text, sections } = prompt;
   const toolTokens = tools.reduce((sum, tool) => sum + tool.tokens, 0);
   const size = { chars: text.length, tokens: estimateTokens(text) };
@@ -238,6 +239,21 @@ export function explainSequence(
     return explained;
   };
   return { text, sections: spans.map((span) => explain(span, 0)), dropped };
+}
+
+/** The tools of an assembly that rendered, explained. */
+function explainTools(assembly: PromptAssembly): ToolExplanation[] {
+  const action = "explain the prompt";
+  try {
+    const given: unknown = assembly.tools;
+    if (!Array.isArray(given)) {
+      const state = `its tools are ${describeValue(given)}, not an array`;
+      throw failure("invalid-value", action, {}, state);
+    }
+    return given.map(explainTool);
+  } catch (error) {
+    throw unreadable(error, action, {}, "its tools");
+  }
 }
 
 /** A tool as a handler may have left it. */

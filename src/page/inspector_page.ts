@@ -6,6 +6,7 @@
  * @module
  */
 
+import { unreadable } from "../core/errors.ts";
 import { optionError, type OptionFault } from "../inspect/_options.ts";
 import type { PromptAssembly } from "../../mod.ts";
 import {
@@ -85,6 +86,7 @@ function hasContexts(assembly: PromptAssembly): boolean {
   return Array.isArray(assembly.contexts) && assembly.contexts.length > 0;
 }
 
+/** The options read once (a getter is not read twice) and checked. */
 function checkedOptions(
   options: InspectorPageOptions,
   length: number,
@@ -94,15 +96,27 @@ function checkedOptions(
   if (typeof options !== "object" || options === null) {
     throw fail({ state: "options must be an object", got: options });
   }
-  const { title, breakpoints } = options;
+  let read: InspectorPageOptions;
+  try {
+    const { title, breakpoints, previous } = options;
+    read = { title, previous, breakpoints } as InspectorPageOptions;
+    if (Array.isArray(breakpoints)) {
+      read.breakpoints = breakpoints.map((breakpoint) => {
+        const { offset, label } = (breakpoint ?? {}) as InspectorBreakpoint;
+        return label === undefined ? { offset } : { offset, label };
+      });
+    }
+  } catch (error) {
+    throw unreadable(error, "build the inspector page", {}, "its options");
+  }
+  const { title, breakpoints } = read;
   if (title !== undefined && typeof title !== "string") {
     throw fail({ state: "title must be a string", got: title });
   }
   if (breakpoints !== undefined && !Array.isArray(breakpoints)) {
     throw fail({ state: "breakpoints must be an array", got: breakpoints });
   }
-  breakpoints?.forEach((breakpoint, i) => {
-    const offset = (breakpoint as Partial<InspectorBreakpoint> | null)?.offset;
+  breakpoints?.forEach(({ offset }, i) => {
     if (
       typeof offset !== "number" || !Number.isInteger(offset) ||
       offset < 0 || offset > length
@@ -113,7 +127,7 @@ function checkedOptions(
       });
     }
   });
-  return options;
+  return read;
 }
 
 /**
@@ -160,10 +174,8 @@ export function inspectorPage(
   options: InspectorPageOptions = {},
 ): string {
   const explained = explainPrompt(assembly);
-  const { title = "System prompt", previous } = checkedOptions(
-    options,
-    explained.text.length,
-  );
+  const checked = checkedOptions(options, explained.text.length);
+  const { title = "System prompt", previous } = checked;
   const owners = new Owners();
   const spans = pageSpans(explained);
   const { context, totals } = explained;
@@ -198,7 +210,7 @@ export function inspectorPage(
     owners.tools[owners.index(owner)]! += tokens;
   }
 
-  const breakpoints = options.breakpoints ?? blockBreakpoints(assembly);
+  const breakpoints = checked.breakpoints ?? blockBreakpoints(assembly);
   const markers: Marker[] = breakpoints.map(({ offset, label }, i) =>
     marker(offset, {
       kind: "breakpoint",

@@ -10,6 +10,7 @@ import {
   describeValue,
   describeWhere,
   failure,
+  isPromptError,
   messageOf,
   type PromptError,
   type PromptErrorOptions,
@@ -17,7 +18,12 @@ import {
 } from "../core/errors.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
 import type { AssembledItem, PromptAssembly } from "../core/types.ts";
-import { isPromptError, isThenable, resolveStep, tryRead } from "./_resolve.ts";
+import {
+  ignoreAssembly,
+  isThenable,
+  resolveStep,
+  tryRead,
+} from "./_resolve.ts";
 import { part, readProvided, variablesOf } from "./_parts.ts";
 import type { Node, Snapshot } from "./_snapshot.ts";
 import { type FunctionEntry, handlerWhere } from "./_store.ts";
@@ -55,7 +61,13 @@ export function assemble<C>(
     const complete = node && part(snapshot, values, node);
     const run = new Waterfall(handlers, context, state);
     const done = (result: PromptAssembly) => {
-      new Check(copies, run.blame).run(result, { snapshot, records });
+      try {
+        new Check(copies, run.blame).run(result, { snapshot, records });
+      } catch (error) {
+        // Refused: nothing else reads the promises it may hold.
+        ignoreAssembly(result);
+        throw error;
+      }
       if (complete === undefined && run.log === undefined) return result;
       // Never written into: the object a handler returned may be shared.
       const final = { ...result };
@@ -118,6 +130,10 @@ class Check {
       }
       this.#tools(assembly.tools, step.records);
       const variables = assembly.variables;
+      if (typeof variables !== "object" || variables === null) {
+        const state = `its variables are ${describeValue(variables)}`;
+        throw this.#error(`${state}, not an object`);
+      }
       for (const variable of Object.keys(variables)) {
         const value: unknown = variables[variable];
         if (value !== undefined && typeof value !== "string") {
@@ -153,11 +169,11 @@ class Check {
     // A read that throws proves nothing: the full walk decides.
     if (tryRead(() => proven(parts, kind, nodes))) return;
     const [at, place] = this.#place();
-    const action = `${place} in`;
     if (!Array.isArray(parts)) {
       const state = `its ${kind}s are ${describeValue(parts)}, not an array`;
-      throw failure("invalid-value", action, {}, state, at);
+      throw failure("invalid-value", place, {}, state, at);
     }
+    const action = `${place} in`; // "… left in section "x""
     const names = new Set<string>();
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i] as AssembledItem | null;
@@ -180,6 +196,11 @@ class Check {
 
   /** Tools the quick walk cannot prove are walked in full. */
   #tools(tools: readonly unknown[], records: readonly ToolRecord[]): void {
+    // A length alone proves nothing: `{}` or a Map has none to loop to.
+    if (!Array.isArray(tools)) {
+      const state = `its tools are ${describeValue(tools)}, not an array`;
+      throw this.#error(state);
+    }
     if (tryRead(() => ownTools(tools, records))) return;
     const names = new Set<string>();
     for (let i = 0; i < tools.length; i++) {

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { failure, type PromptError } from "../core/errors.ts";
+import { describeValue, failure, type PromptError } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
 import type { Provenance } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
@@ -405,7 +405,7 @@ export class Layer extends Registrar {
       if (parent !== undefined && parent !== live.parent) {
         const shown = JSON.stringify(live.parent ?? null);
         const state = `it is live with parent ${shown}`;
-        throw failure("invalid-option", "open layer", { layer: key }, state);
+        throw layerError(key, "open", state);
       }
       if (pins !== undefined) {
         registry.layers.get(key)!.pins = pins;
@@ -414,19 +414,28 @@ export class Layer extends Registrar {
       return live;
     }
     if (typeof key !== "string" || key === "") {
-      const state = `key must be a non-empty string, got ${typeof key}`;
+      const shown = key === "" ? '""' : describeValue(key);
+      const state = `its key is ${shown}, not a non-empty string`;
       throw new TypeError(`Cannot add layer: ${state}`);
     }
     if (parent !== undefined && typeof parent !== "string") {
-      const state = `parent must be a string, got ${typeof parent}`;
-      throw new TypeError(`Cannot add layer "${key}": ${state}`);
+      const state = `its parent is ${describeValue(parent)}, not a string`;
+      throw new TypeError(`Cannot add layer ${JSON.stringify(key)}: ${state}`);
     }
     if (parent === key) {
-      const state = "a layer cannot be its own parent";
-      throw failure("invalid-option", "add layer", { layer: key }, state);
+      throw layerError(key, "add", "a layer cannot be its own parent");
     }
     const layer = new Layer(registry, key, parent);
     registry.layers.get(key)!.pins = pins;
     return layer;
   }
+}
+
+/**
+ * A layer's `invalid-option`: the layer is what the action names
+ * (`add layer "sub"`), not where it happened (`in layer "sub"`).
+ */
+function layerError(key: string, verb: string, state: string): PromptError {
+  const action = `${verb} layer ${JSON.stringify(key)}`;
+  return failure("invalid-option", action, {}, state, { layer: key });
 }

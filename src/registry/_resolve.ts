@@ -13,6 +13,7 @@
 import {
   describeOwner,
   failure,
+  isPromptError,
   messageOf,
   PromptError,
 } from "../core/errors.ts";
@@ -54,6 +55,31 @@ export function ignoreRejections(value: unknown): void {
   });
 }
 
+/** Handles the promises inside an array (a non-array is left alone). */
+function ignoreInArray(value: unknown): void {
+  if (tryRead(() => Array.isArray(value))) ignoreRejections(value);
+}
+
+/**
+ * Handles the promises a refused assembly holds at its top (a handler's
+ * forgotten `await`): in its sections, contexts and tools, and as values
+ * of its variables.
+ */
+export function ignoreAssembly(assembly: unknown): void {
+  tryRead(() => {
+    const { sections, contexts, tools, variables } = assembly as Record<
+      string,
+      unknown
+    >;
+    ignoreInArray(sections);
+    ignoreInArray(contexts);
+    ignoreInArray(tools);
+    if (typeof variables === "object" && variables !== null) {
+      ignoreRejections(Object.values(variables));
+    }
+  });
+}
+
 /** A function's name for messages, or `#index` when it has none. */
 export function handlerName(fn: unknown, index: number): string {
   const name = tryRead(() => (fn as { name?: unknown }).name);
@@ -65,14 +91,23 @@ class Rejected {
   constructor(readonly cause: unknown) {}
 }
 
-/** A call that threw while earlier ones pended, kept in its slot. */
-class Threw extends Rejected {}
+/** A call that threw (or whose result threw when read) while earlier ones pended. */
+class Threw extends Rejected {
+  constructor(cause: unknown, readonly how: How) {
+    super(cause);
+  }
+}
+
+/** How a call failed: it threw, its promise rejected, or reading its result threw. */
+type How = "threw" | "rejected" | "returned";
 
 /** A call's failure: what it threw, or what its promise rejected with. */
-export function callFailed(call: Call, cause: unknown, rejected?: true): Error {
+export function callFailed(call: Call, cause: unknown, how: How = "threw") {
   const [what, action] = CALLS[call.kind];
-  const how = rejected ? "rejected" : "threw";
-  const state = `${what} ${how}: ${messageOf(cause)}`;
+  const failed = how === "returned"
+    ? `reading what ${what} returned threw`
+    : `${what} ${how}`;
+  const state = `${failed}: ${messageOf(cause)}`;
   return failure("provider-failed", action, call.where, state, { cause });
 }
 
@@ -124,10 +159,13 @@ export function resolveStep<
         }
       }
     } catch (cause) {
-      if (pending === undefined) throw callFailed(calls[i]!, cause);
+      // Its result is in its slot when reading it (a revoked proxy, a
+      // throwing `then` getter) threw.
+      const how = i in values ? "returned" : "threw";
+      if (pending === undefined) throw callFailed(calls[i]!, cause, how);
       // An earlier call still pending may reject: the all-sync registry
       // would report that one, so it is awaited first.
-      values[i] = new Threw(cause);
+      values[i] = new Threw(cause, how);
       pending.push(i);
     }
     // A provider may have aborted it.
@@ -160,6 +198,9 @@ function pended<S extends { signal: AbortSignal | undefined }, T>(
   run: { values: unknown[]; pending: readonly number[]; finish: Finish<S, T> },
 ): Promise<T> {
   const { values, pending } = run;
+  // The step now waits: a promise inside an array already here (a
+  // forgotten `Promise.all`) would reject unhandled meanwhile.
+  for (let i = 0; i < values.length; i++) ignoreInArray(values[i]);
   return settle(values, pending).then(() => {
     try {
       // An abandoned step runs no handler; its late results are dropped.
@@ -167,8 +208,8 @@ function pended<S extends { signal: AbortSignal | undefined }, T>(
       const at = pending.find((k) => values[k] instanceof Rejected);
       if (at !== undefined) {
         const failed = values[at] as Rejected;
-        const rejected = !(failed instanceof Threw) || undefined;
-        throw callFailed(snapshot.calls[at]!, failed.cause, rejected);
+        const how = failed instanceof Threw ? failed.how : "rejected";
+        throw callFailed(snapshot.calls[at]!, failed.cause, how);
       }
       return run.finish(values, snapshot, step);
     } catch (error) {
@@ -186,11 +227,19 @@ export function aborted(signal: AbortSignal): PromptError {
   });
 }
 
-/** Waits for every pending slot; each settles into `values`, a rejection as `Rejected`. */
+/**
+ * Waits for every pending slot; each settles into `values`, a rejection as
+ * `Rejected`. An array's promises are handled as it arrives: the step may
+ * still wait for another provider, or be abandoned, before it reads them
+ * (and refuses them: no result may hold a promise).
+ */
 function settle(values: unknown[], pending: readonly number[]): Promise<void> {
   return Promise.all(pending.map((index) =>
     Promise.resolve(values[index]).then(
-      (value) => void (values[index] = value),
+      (value) => {
+        ignoreInArray(value);
+        values[index] = value;
+      },
       (cause) => void (values[index] = new Rejected(cause)),
     )
   )).then(() => {});
@@ -209,11 +258,6 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
       signal.removeEventListener("abort", onAbort)
     );
   });
-}
-
-/** `instanceof PromptError`, safe for thrown proxies whose traps throw. */
-export function isPromptError(value: unknown): value is PromptError {
-  return tryRead(() => value instanceof PromptError) === true;
 }
 
 /** Delivers change events in order, to listeners in registration order. */
@@ -248,10 +292,11 @@ export class ChangeEvents {
           const fail = (handler: string) => (cause: unknown) => {
             const { name, action, kind } = current;
             const what = name === undefined ? "" : ` "${name}"`;
+            // The grammar's: the failed action, where, what was wrong.
             const message =
-              `A "system-prompt/change" listener "${handler}" of ${
+              `Cannot notify "system-prompt/change" listener "${handler}" of ${
                 describeOwner(owner)
-              } threw on ${action} of ${kind}${what}: ${messageOf(cause)}`;
+              } (${action} of ${kind}${what}): it threw: ${messageOf(cause)}`;
             const fields = { cause, owner, handler };
             const error = new PromptError("listener-failed", message, fields);
             try {

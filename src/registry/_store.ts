@@ -7,7 +7,12 @@
  */
 
 import { checkPart, type PartKind } from "../core/_fields.ts";
-import { describeOwner, failure, type Where } from "../core/errors.ts";
+import {
+  describeOwner,
+  describeValue,
+  failure,
+  type Where,
+} from "../core/errors.ts";
 import { byOrderThenName, isReferenceName } from "../core/names.ts";
 import type { Provenance } from "../core/tools.ts";
 import type { PartLayout, ToolStability } from "../core/types.ts";
@@ -209,12 +214,14 @@ export function addPart(table: Table, entry: PartEntry): () => void {
 export function addVariable(table: Table, entry: FunctionEntry): () => void {
   const { name, owner, layer } = entry;
   if (typeof name !== "string" || !isReferenceName(name)) {
-    const shown = typeof name === "string" ? JSON.stringify(name) : typeof name;
-    const state =
+    const rule =
       'a name is letters, digits and underscores, not starting with a digit, in segments joined by "."';
-    const fields = { variable: typeof name === "string" ? name : shown, owner };
-    const action = `add variable ${shown}`;
-    throw failure("invalid-variable-name", action, {}, state, fields);
+    // A name that is no string is no name to quote: the state says what it is.
+    const [where, state]: [Where, string] = typeof name === "string"
+      ? [{ variable: name, owner, layer }, rule]
+      : [{ owner, layer }, `its name is ${describeValue(name)}; ${rule}`];
+    const action = typeof name === "string" ? "add" : "add variable";
+    throw failure("invalid-variable-name", action, where, state);
   }
   requireFunction(entry.fn, `variable "${name}"`);
   const holder = table.variables.get(name);

@@ -83,7 +83,7 @@ export class Waterfall<C> {
         } catch (cause) {
           throw handlerFailed(entry, cause);
         }
-        if (value !== undefined && isThenable(value)) {
+        if (value !== undefined && thenable(entry, value)) {
           return this.#resume(assembly, value);
         }
       }
@@ -170,6 +170,20 @@ function handlerFailed(entry: FunctionEntry, cause: unknown): Error {
   const state = `it threw: ${messageOf(cause)}${frozen ? FROZEN_HINT : ""}`;
   const where = handlerWhere(entry);
   return failure("handler-failed", "run", where, state, { cause });
+}
+
+/**
+ * Whether a handler's result is a promise: a revoked proxy or a throwing
+ * `then` getter fails as its promise would (`handler-failed`), not raw.
+ */
+function thenable(entry: FunctionEntry, value: unknown): boolean {
+  try {
+    return isThenable(value);
+  } catch (cause) {
+    const state = `reading what it returned threw: ${messageOf(cause)}`;
+    const where = handlerWhere(entry);
+    throw failure("handler-failed", "run", where, state, { cause });
+  }
 }
 
 /** What a handler returned (not `undefined`), when it is an assembly. */

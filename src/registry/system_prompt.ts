@@ -30,6 +30,7 @@ import type {
   ToolProvider,
   VariableProvider,
 } from "../core/types.ts";
+import { describeValue, unreadable } from "../core/errors.ts";
 import { assemble } from "./_assemble.ts";
 import { ChangeEvents } from "./_resolve.ts";
 import { Layer, Registrar, Registry, Scope } from "./_registry.ts";
@@ -73,7 +74,9 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   constructor(options: SystemPromptOptions = {}) {
     const { separator } = options;
     if (separator !== undefined && typeof separator !== "string") {
-      const state = `separator must be a string, got ${typeof separator}`;
+      const state = `its separator is ${
+        describeValue(separator)
+      }, not a string`;
       throw new TypeError(`Cannot create SystemPrompt: ${state}`);
     }
     this.#separator = separator;
@@ -310,6 +313,7 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
    * @param args The context (optional when every field is) and options.
    * @returns The assembly.
    * @throws {PromptError} As a rejection: `provider-failed`, `invalid-value`, `handler-failed`, `orphan-item`, `unknown-layer`, `aborted`, …
+   * @throws {TypeError} As a rejection: options that are not an object, a `layer` that is not a string, a `signal` that is not an `AbortSignal`, an `audit` that is not a boolean.
    *
    * @example Usage
    * ```ts
@@ -358,14 +362,15 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   ): Promise<T> {
     const context = given ?? {} as C;
     try {
-      return run(this.#registry.snapshot(options?.layer), context, {
+      const { layer, audit, signal, agent } = stepOptions(options);
+      return run(this.#registry.snapshot(layer), context, {
         copies: this.#copies,
         order: this.#order,
         separator: this.#separator,
-        audit: options?.audit === true,
-        signal: options?.signal,
+        audit: audit === true,
+        signal,
         memory: this.#memory,
-        agent: options?.agent,
+        agent,
         context,
       });
     } catch (error) {
@@ -391,4 +396,44 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   registrations(): PromptRegistrations {
     return this.#registry.describe(this.#order.names);
   }
+}
+
+/** No options: a step that passes none reads nothing. */
+const NO_OPTIONS: RenderOptions = Object.freeze({});
+
+/**
+ * The options of a step, each read once and of the type it must have: a
+ * wrong type is a `TypeError` (as a rejection), never an option silently
+ * ignored; options that throw when read are `invalid-value`.
+ */
+function stepOptions(options: RenderOptions | undefined): RenderOptions {
+  if (options === undefined) return NO_OPTIONS;
+  let fault: string | undefined;
+  if (typeof options !== "object" || options === null) {
+    fault = `its options are ${describeValue(options)}, not an object`;
+    throw new TypeError(`Cannot assemble prompt: ${fault}`);
+  }
+  let read: RenderOptions;
+  try {
+    const { layer, signal, audit, agent } = options;
+    read = { layer, signal, audit, agent } as RenderOptions;
+    if (layer !== undefined && typeof layer !== "string") {
+      fault = `its layer is ${describeValue(layer)}, not a string`;
+    } else if (audit !== undefined && typeof audit !== "boolean") {
+      fault = `its audit option is ${describeValue(audit)}, not a boolean`;
+    } else if (
+      signal !== undefined &&
+      (typeof signal !== "object" || signal === null ||
+        typeof signal.aborted !== "boolean" ||
+        typeof signal.addEventListener !== "function")
+    ) {
+      fault = `its signal is ${describeValue(signal)}, not an AbortSignal`;
+    }
+  } catch (error) {
+    throw unreadable(error, "assemble prompt", {}, "its options");
+  }
+  if (fault !== undefined) {
+    throw new TypeError(`Cannot assemble prompt: ${fault}`);
+  }
+  return read;
 }

@@ -6,7 +6,12 @@
  */
 
 import { checkPart, fieldError } from "../core/_fields.ts";
-import { describeValue, failure, type Where } from "../core/errors.ts";
+import {
+  describeValue,
+  failure,
+  unreadable,
+  type Where,
+} from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
 
 /**
@@ -66,6 +71,30 @@ export function assemblyError(
 }
 
 /**
+ * A render's error: a `PromptError` as it is; a read that threw names the
+ * top-level part it was in (index `top` of `parts`), or the assembly.
+ */
+export function readError(
+  error: unknown,
+  kind: "section" | "context",
+  parts: unknown,
+  top: number | undefined,
+): Error {
+  const action = `render the ${kind === "section" ? "prompt" : "context"}`;
+  if (top === undefined || top < 0) {
+    return unreadable(error, action, {}, "the assembly");
+  }
+  let name: unknown;
+  try {
+    name = (parts as { name?: unknown }[])[top]?.name;
+  } catch {
+    // Unreadable itself: named by its index.
+  }
+  const label = typeof name === "string" && name !== "" ? name : `#${top}`;
+  return unreadable(error, "render", { [kind]: label }, "it");
+}
+
+/**
  * Where a part sits: its sequence's kind, the names of the lists it is in,
  * and its index in its sequence.
  */
@@ -79,8 +108,9 @@ export interface PartPlace {
 export function whereOf(part: unknown, at: PartPlace, label?: string): Where {
   const { name, owner, layer } = (part ?? {}) as Record<string, unknown>;
   // A part that is no object has no owner to name.
+  // An owner that is not a string is no owner to name (it is the fault).
   const who = typeof part !== "object" || part === null ? {} : {
-    owner: typeof owner === "string" ? owner : undefined,
+    ...(owner === undefined || typeof owner === "string" ? { owner } : {}),
     ...(typeof layer === "string" ? { layer } : {}),
   };
   label ??= name as string;

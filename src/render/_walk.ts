@@ -63,25 +63,33 @@ const HAS_OWN = Object.prototype.hasOwnProperty;
  * `contexts` may be absent, the rest may not.
  */
 export function renderAssembly(input: PromptAssembly, how: RenderHow): string {
-  const section = how.kind === "section";
-  const object = typeof input === "object" && input !== null;
-  const { variables, separator = "\n\n" } = object ? input : {} as never;
-  const parts = section ? input?.sections : input?.contexts ?? NONE;
-  const bad: [string, unknown, string] | undefined = !object
-    ? ["the assembly", input, "an object"]
-    : typeof variables !== "object" || variables === null
-    ? ["its variables", variables, "an object"]
-    : !Array.isArray(parts)
-    ? [`its ${how.kind}s`, parts, "an array"]
-    : typeof separator !== "string" && section
-    ? ["its separator", separator, "a string"]
-    : undefined;
-  if (bad !== undefined) throw problems.assemblyError(how.kind, bad);
-  const walk = new Walk(how, variables);
-  walk.separator = section ? separator : "\n\n";
-  const text = walk.sequence(parts, undefined);
-  (how.cache ?? TEMPLATES).fit(walk.texts, walk.chars);
-  return text;
+  let walk: Walk | undefined;
+  let parts: unknown;
+  // One try for the whole render: a read that throws (a revoked proxy, a
+  // getter) is the input's fault, named by the top-level part it was in.
+  try {
+    const section = how.kind === "section";
+    const object = typeof input === "object" && input !== null;
+    const { variables, separator = "\n\n" } = object ? input : {} as never;
+    parts = section ? input?.sections : input?.contexts ?? NONE;
+    const bad: [string, unknown, string] | undefined = !object
+      ? ["the assembly", input, "an object"]
+      : typeof variables !== "object" || variables === null
+      ? ["its variables", variables, "an object"]
+      : !Array.isArray(parts)
+      ? [`its ${how.kind}s`, parts, "an array"]
+      : typeof separator !== "string" && section
+      ? ["its separator", separator, "a string"]
+      : undefined;
+    if (bad !== undefined) throw problems.assemblyError(how.kind, bad);
+    walk = new Walk(how, variables);
+    walk.separator = section ? separator : "\n\n";
+    const text = walk.sequence(parts as readonly unknown[], undefined);
+    (how.cache ?? TEMPLATES).fit(walk.texts, walk.chars);
+    return text;
+  } catch (error) {
+    throw problems.readError(error, how.kind, parts, walk?.top);
+  }
 }
 
 /**
@@ -105,6 +113,8 @@ class Walk {
   spans: PartSpan[] | undefined;
   base = 0;
   layout: { items: PartSpan[] } | undefined;
+  /** The top-level part being rendered, for an error no check foresaw. */
+  top = -1;
 
   constructor(
     readonly how: RenderHow,
@@ -122,6 +132,7 @@ class Walk {
     const rendered = list === undefined ? this.how.rendered : undefined;
     let out = "";
     for (let i = 0; i < parts.length; i++) {
+      if (list === undefined) this.top = i;
       const part = parts[i] as AssembledItem;
       let text = rendered?.[from + i];
       if (text === undefined) {

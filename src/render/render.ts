@@ -38,8 +38,10 @@ const CONTEXTS = { kind: "context" } as const;
  * `invalid-value` for a value that is not a string: each naming the
  * section (or item and list), its owner, the reference and its
  * line:column. `invalid-section` or `invalid-item` for a part a handler
- * left with a field of the wrong kind, `invalid-value` for an assembly
- * whose `sections`, `variables` or `separator` are.
+ * left with a field of the wrong kind (an `owner` or `layer` that is not
+ * a string too), `invalid-value` for an assembly whose `sections`,
+ * `variables` or `separator` are, and for one that throws when read (a
+ * revoked proxy, a getter that throws: the error is the `cause`).
  *
  * @example Usage
  * ```ts

@@ -23,6 +23,9 @@ type Run = "assemble" | "render";
 type Scenario = (name: string, run: Run) => Promise<string>;
 
 const never = () => new Promise<never>(() => {});
+/** A value some turns of the event loop later: the step waits for it. */
+const later = () =>
+  new Promise<string>((resolve) => setTimeout(() => resolve("v"), 30));
 
 function codeOf(error: unknown): string {
   return error instanceof PromptError ? error.code : `not a PromptError`;
@@ -132,6 +135,88 @@ const SCENARIOS: Record<string, Scenario> = {
     resolveTools(rejecting(name, 2, 0));
     resolveItems(rejecting(name, 2, 2));
     return code;
+  },
+  "an array of rejecting promises that arrives after the abort while another provider pends":
+    async (name, run) => {
+      const prompt = withList();
+      let resolveTools!: (value: unknown) => void;
+      let resolveItems!: (value: unknown) => void;
+      prompt.variable("v", never);
+      prompt.tools(() => new Promise((yes) => (resolveTools = yes)) as never);
+      prompt.items(
+        "l",
+        () => new Promise((yes) => (resolveItems = yes)) as never,
+      );
+      const controller = new AbortController();
+      const pending = step(prompt, run, controller.signal);
+      controller.abort(new Error("stop"));
+      const code = await pending;
+      resolveTools(rejecting(name, 2, 0));
+      resolveItems(rejecting(name, 2, 2));
+      return code;
+    },
+  "an async tool provider's ['a'].map(async …) while another provider pends": (
+    name,
+    run,
+  ) => {
+    const prompt = new SystemPrompt();
+    prompt.tools(() =>
+      Promise.resolve(rejecting(name) as unknown as ToolSchema[])
+    );
+    prompt.variable("v", later);
+    return step(prompt, run);
+  },
+  "an async item provider's ['a'].map(async …) while another provider pends": (
+    name,
+    run,
+  ) => {
+    const prompt = withList();
+    prompt.items(
+      "l",
+      () => Promise.resolve(rejecting(name) as unknown as ItemInput[]),
+    );
+    prompt.variable("v", later);
+    return step(prompt, run);
+  },
+  "a tool provider's ['a'].map(async …) while another provider pends": (
+    name,
+    run,
+  ) => {
+    const prompt = new SystemPrompt();
+    prompt.variable("v", later);
+    prompt.tools(() => rejecting(name) as unknown as ToolSchema[]);
+    return step(prompt, run);
+  },
+  "an item provider's ['a'].map(async …) while another provider pends": (
+    name,
+    run,
+  ) => {
+    const prompt = withList();
+    prompt.variable("v", later);
+    prompt.items("l", () => rejecting(name) as unknown as ItemInput[]);
+    return step(prompt, run);
+  },
+  "a handler that leaves promises in tools, sections and variables": (
+    name,
+    run,
+  ) => {
+    const prompt = new SystemPrompt();
+    prompt.section({ name: "s", order: 0, text: "S" });
+    prompt.on("system-prompt/assemble", (assembly) => {
+      const [a, b, c] = rejecting(name, 3);
+      assembly.tools.push(a as never);
+      assembly.sections.push(b as never);
+      assembly.variables.v = c as never;
+    });
+    return step(prompt, run);
+  },
+  "a handler that leaves a promise as a variable value": (name, run) => {
+    const prompt = new SystemPrompt();
+    prompt.section({ name: "s", order: 0, text: "S" });
+    prompt.on("system-prompt/assemble", (assembly) => {
+      assembly.variables.v = rejecting(name, 1)[0] as never;
+    });
+    return step(prompt, run);
   },
   "a tool provider that returns ['a'].map(async …)": (name, run) => {
     const prompt = new SystemPrompt();
