@@ -38,6 +38,10 @@
  */
 
 export * from "./src/adapters/ai_sdk.ts";
+export * from "./src/adapters/attributes.ts";
+export type * from "./src/adapters/cache_report.ts";
+export * from "./src/adapters/ledger.ts";
+export * from "./src/adapters/pricing.ts";
 export * from "./src/adapters/anthropic.ts";
 export * from "./src/adapters/bedrock.ts";
 export * from "./src/adapters/gemini.ts";
@@ -54,6 +58,19 @@ export {
   type PlanCacheOptions,
   type SystemBlock,
 } from "./src/adapters/plan.ts";
+export {
+  type AISDKProviderMetadata,
+  type AISDKUsage,
+  type AnthropicUsage,
+  type BedrockUsage,
+  type CacheUsage,
+  type GeminiUsage,
+  type OpenAIChatUsage,
+  type OpenAIResponsesUsage,
+  type ProviderUsage,
+  readUsage,
+  type UsageShape,
+} from "./src/adapters/usage.ts";
 export {
   ANTHROPIC,
   BEDROCK,

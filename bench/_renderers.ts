@@ -28,6 +28,7 @@ import {
   type Values,
 } from "./_floor.ts";
 import { assertSame, type EdgeTrim, writePiece } from "./_check.ts";
+import { ownSite } from "./_bench.ts";
 
 /** Renders the whole prompt from one set of values. */
 export type Render = (values: Values) => string;
@@ -41,19 +42,25 @@ export interface Renderer {
 /** One section (the floor's piece) compiled by an engine, trims included. */
 export type Compile = (piece: Piece) => (values: Values) => string;
 
-/** Joins compiled sections as ours does: blank-line separated, empties out. */
+/**
+ * Joins compiled sections as ours does: blank-line separated, empties out.
+ * Each peer gets a join loop of its own (`ownSite`), so that its call into
+ * its compiled sections is not shared with the other peers'.
+ */
 function joinCompiled(texts: readonly string[], compile: Compile): Render {
   const pieces = compileTexts(texts).filter((p): p is Piece => p !== undefined);
-  const fns = pieces.map(compile);
-  return (values) => {
-    let prompt = "";
-    for (let i = 0; i < fns.length; i++) {
-      const text = fns[i]!(values);
-      if (text === "") continue;
-      prompt = prompt === "" ? text : prompt + "\n\n" + text;
-    }
-    return prompt;
-  };
+  return ownSite(
+    (fns: ((values: Values) => string)[]) => (values: Values) => {
+      let prompt = "";
+      for (let i = 0; i < fns.length; i++) {
+        const text = fns[i]!(values);
+        if (text === "") continue;
+        prompt = prompt === "" ? text : prompt + "\n\n" + text;
+      }
+      return prompt;
+    },
+    pieces.map(compile),
+  );
 }
 
 /** A peer that compiles each section with `compile`. */

@@ -30,6 +30,7 @@ import {
 import { BASE_CONTEXT, type Context, type Scenario } from "./_realistic.ts";
 import type { Compile } from "./_renderers.ts";
 import { assertSame } from "./_check.ts";
+import { ownSite } from "./_bench.ts";
 
 /** What a step hands the model. */
 export interface StepResult {
@@ -61,12 +62,13 @@ function compileText(text: string, compile?: Compile): Compiled | undefined {
 
 /**
  * The floor's full step, interpolating with `options.compile` when given (a
- * peer), else with the floor's own join.
+ * peer), else with the floor's own join. Each call compiles the step's
+ * code anew (`ownSite`): the floor and each peer call their own sections
+ * from call sites of their own.
  */
 export function floorStep(scenario: Scenario, options: StepOptions = {}): Step {
   const { sections, variables, toolProviders, handler } = scenario;
   const { compile } = options;
-  const withHandler = options.handler ?? false;
   const texts: (string | undefined)[] = [];
   const compiled: (Compiled | undefined)[] = [];
   for (const { text } of sections) {
@@ -74,40 +76,53 @@ export function floorStep(scenario: Scenario, options: StepOptions = {}): Step {
     texts.push(isStatic ? text : undefined);
     compiled.push(isStatic ? compileText(text, compile) : undefined);
   }
-  // deno-lint-ignore require-await -- a promise, as ours returns
-  return async (context) => {
-    const values: Values = Object.create(null);
-    for (let i = 0; i < variables.length; i++) {
-      values[variables[i]![0]] = variables[i]![1](context);
-    }
-    let tools: ToolSchema[] = [];
-    for (let p = 0; p < toolProviders.length; p++) {
-      const list = toolProviders[p]!();
-      for (let t = 0; t < list.length; t++) tools.push(list[t]!);
-    }
-    if (withHandler) {
-      const assembly = { sections: [], tools, variables: values };
-      handler(assembly);
-      tools = assembly.tools;
-    }
-    let prompt = "";
-    for (let i = 0; i < sections.length; i++) {
-      const text = sections[i]!.text;
-      if (typeof text !== "string") {
-        const resolved = text(context);
-        if (resolved !== texts[i]) {
-          texts[i] = resolved;
-          compiled[i] = compileText(resolved, compile);
-        }
-      }
-      const section = compiled[i];
-      if (section === undefined) continue;
-      const rendered = section(values);
-      if (rendered === "") continue;
-      prompt = prompt === "" ? rendered : prompt + "\n\n" + rendered;
-    }
-    return { prompt, tools };
+  const state = {
+    sections,
+    variables,
+    toolProviders,
+    handler: options.handler ? handler : undefined,
+    texts,
+    compiled,
+    recompile: (text: string) => compileText(text, compile),
   };
+  return ownSite((floor: typeof state): Step => {
+    const { sections, variables, toolProviders, handler } = floor;
+    const { texts, compiled, recompile } = floor;
+    // deno-lint-ignore require-await -- a promise, as ours returns
+    return async (context) => {
+      const values: Values = Object.create(null);
+      for (let i = 0; i < variables.length; i++) {
+        values[variables[i]![0]] = variables[i]![1](context);
+      }
+      let tools: ToolSchema[] = [];
+      for (let p = 0; p < toolProviders.length; p++) {
+        const list = toolProviders[p]!();
+        for (let t = 0; t < list.length; t++) tools.push(list[t]!);
+      }
+      if (handler !== undefined) {
+        const assembly = { sections: [], tools, variables: values };
+        handler(assembly);
+        tools = assembly.tools;
+      }
+      let prompt = "";
+      for (let i = 0; i < sections.length; i++) {
+        const text = sections[i]!.text;
+        if (typeof text !== "string") {
+          const resolved = text(context);
+          if (resolved !== texts[i]) {
+            texts[i] = resolved;
+            compiled[i] = recompile(resolved);
+          }
+        }
+        const section = compiled[i];
+        if (section === undefined) continue;
+        const rendered = section(values);
+        if (rendered === "") continue;
+        prompt = prompt === "" ? rendered : prompt + "\n\n" + rendered;
+      }
+      return { prompt, tools };
+    };
+  }, state);
 }
 
 /**

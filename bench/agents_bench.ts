@@ -6,12 +6,13 @@
  * agent (`_ours.ts`); the per-agent memoizing ideal is one memoizing floor
  * per agent, the physical limit one per agent too, and the floor's full
  * step remembers nothing. Every implementation is checked byte-identical to
- * ours for every agent over three rounds before anything is timed.
+ * ours for every agent over three rounds before anything is timed. Each
+ * candidate iterates in a closure compiled for it alone (`ownSite`).
  *
  * @module
  */
 
-import { addBench } from "./_bench.ts";
+import { addBench, ownSite } from "./_bench.ts";
 import { SystemPrompt } from "@dsh/system-prompt";
 import { assertSame } from "./_check.ts";
 import { oursStep } from "./_ours.ts";
@@ -22,6 +23,16 @@ import {
   memoFloorStep,
   physicalLimitStep,
 } from "./_steps.ts";
+
+/** One iteration: the next agent's step, round robin. */
+const turns = (steps: AnyStep[], contexts: Context[]) => {
+  let a = 0;
+  return async () => {
+    const agent = a;
+    a = a + 1 === steps.length ? 0 : a + 1;
+    await steps[agent]!(contexts[agent]!);
+  };
+};
 
 const medium = SCENARIOS.find((s) => s.name === "medium")!;
 
@@ -55,16 +66,11 @@ for (const count of [1, 10, 100]) {
     }
   }
   for (const [name, steps] of Object.entries(perAgent)) {
-    let a = 0;
     addBench({
       group,
       name,
       baseline: name === "ours",
-      fn: async () => {
-        const agent = a;
-        a = a + 1 === count ? 0 : a + 1;
-        await steps[agent]!(contexts[agent]!);
-      },
+      fn: ownSite(turns, steps, contexts),
     });
   }
 }

@@ -10,9 +10,8 @@
  * `all-sync registry medium`: the medium scenario with three synchronous
  * assemble handlers (the scenario's, one that keeps the assembly by
  * returning nothing, one that returns the assembly it got) and only
- * synchronous providers: the step whose cost must not change when
- * asynchronous providers are supported (its baseline is recorded in
- * `bench/RESULTS.md`).
+ * synchronous providers: the step that must stay synchronous (no promise
+ * per provider or handler).
  *
  * Every implementation is checked byte-identical to ours over a mixed
  * sequence of steps before anything is timed.
@@ -20,29 +19,11 @@
  * @module
  */
 
-import { addBench } from "./_bench.ts";
+import { addBench, ownSite } from "./_bench.ts";
 import { type PromptAssembly, SystemPrompt } from "@dsh/system-prompt";
 import { handlerPathStep, oursStep } from "./_ours.ts";
 import { BASE_CONTEXT, type Context, SCENARIOS } from "./_realistic.ts";
 import { type AnyStep, checkSteps, floorStep } from "./_steps.ts";
-import { BEFORE_COMMIT, loadBefore } from "./_before.ts";
-
-const before = await loadBefore();
-/** The candidate name of the step before async providers. */
-export const BEFORE = `before (${BEFORE_COMMIT})`;
-
-/** `assemble()` + `renderPrompt()` of the code before, on `register`'s registry. */
-function beforeStep(
-  register: (prompt: SystemPrompt<Context>) => SystemPrompt<Context>,
-): AnyStep | undefined {
-  if (before === undefined) return undefined;
-  const old = register(new before.SystemPrompt() as SystemPrompt<Context>);
-  const render = before.renderPrompt;
-  return async (context) => {
-    const assembly = await old.assemble(context);
-    return { prompt: render(assembly), tools: assembly.tools };
-  };
-}
 
 function bench(group: string, steps: Record<string, AnyStep>) {
   for (const [name, step] of Object.entries(steps)) {
@@ -50,7 +31,12 @@ function bench(group: string, steps: Record<string, AnyStep>) {
       group,
       name,
       baseline: name === "ours",
-      fn: async () => void (await step(BASE_CONTEXT)),
+      fn: ownSite(
+        (step: AnyStep, context: Context) => async () =>
+          void (await step(context)),
+        step,
+        BASE_CONTEXT,
+      ),
     });
   }
 }
@@ -67,8 +53,6 @@ for (const scenario of SCENARIOS) {
   };
   if (scenario.name === "medium") {
     steps["ours, audit on"] = handlerPathStep(registry(scenario), true);
-    const old = beforeStep((prompt) => scenario.register(prompt, true));
-    if (old !== undefined) steps[BEFORE] = old;
   }
   await checkSteps(group, steps);
   bench(group, steps);
@@ -99,7 +83,5 @@ const syncSteps: Record<string, AnyStep> = {
   "ours, render()": oursStep(allSync()),
   floor: floorStep(allSyncScenario, { handler: true }),
 };
-const oldSync = beforeStep(withAllSync);
-if (oldSync !== undefined) syncSteps[BEFORE] = oldSync;
 await checkSteps("all-sync registry medium", syncSteps);
 bench("all-sync registry medium", syncSteps);

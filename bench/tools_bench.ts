@@ -19,7 +19,7 @@
  * Every candidate of a group is checked to give the same step (the JSON of
  * its tools and prompt) before anything is timed.
  *
- * Run: deno run -A --lock=deno.lock bench/_tools/measure.ts bench/tools_bench.ts
+ * Run: deno run -A --lock=deno.lock scripts/bench/measure.ts bench/tools_bench.ts
  *
  * @module
  */

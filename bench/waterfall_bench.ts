@@ -14,7 +14,7 @@
  * @module
  */
 
-import { addBench } from "./_bench.ts";
+import { addBench, ownSite } from "./_bench.ts";
 import tapable from "tapable";
 import { type PromptAssembly, SystemPrompt } from "@dsh/system-prompt";
 
@@ -129,7 +129,10 @@ for (const shape of ["all sync", "async last", "all async"] as const) {
         group,
         name,
         baseline: name === "ours",
-        fn: async () => void (await run()),
+        fn: ownSite(
+          (run: () => unknown) => async () => void (await run()),
+          run,
+        ),
       });
     }
   }

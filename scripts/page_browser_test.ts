@@ -30,6 +30,8 @@ import { parseConfig } from "../examples/config.ts";
 import { DATED_CONFIG, runDemo, TWO_STEP_TIMES } from "../examples/demo_cli.ts";
 import { startAgent } from "../examples/start_agent.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM } from "./chromium.ts";
+import { toAnthropic } from "@dsh/system-prompt/adapters";
+import { MODEL, runCacheSession } from "../examples/cache_session.ts";
 
 const ROOT = new URL("..", import.meta.url);
 
@@ -324,6 +326,89 @@ describe("the inspector page in headless Chromium", {
         `"><img src=x onerror=alert(2)>`,
       ),
     );
+    await page.close();
+  });
+
+  it("shows a cache session from a ledger: a bar a step of the share read, each miss's cause and owner, the cost per owner, hostile owners as text", async () => {
+    const { ledger, last } = await runCacheSession();
+    // A hostile owner's edit on top of the example's session.
+    const hostile = `"><img src=x onerror=alert(3)><script>alert(4)</script>`;
+    const edited = {
+      ...last,
+      sections: last.sections.map((s) =>
+        s.name === "persona" ? { ...s, owner: hostile, text: s.text + "!" } : s
+      ),
+    };
+    // The hostile agent's first step, then its step after the edit.
+    const at = Date.UTC(2026, 11, 1, 10);
+    for (const [n, step] of [last, edited].entries()) {
+      ledger.record(step, {
+        request: toAnthropic(step, { model: MODEL }),
+        usage: {
+          input_tokens: 50,
+          cache_creation_input_tokens: 1800,
+          cache_read_input_tokens: 0,
+        },
+        at: at + n * 10_000,
+        agent: hostile,
+        model: MODEL,
+      });
+    }
+    const file = join(dir, "session.html");
+    await writeFile(
+      file,
+      inspectorPage(edited, { session: ledger, title: "Cache session" }),
+    );
+    const { page, problems, requests, dialogs } = await open(file);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(dialogs, []);
+    assert.deepEqual(requests, [pathToFileURL(file).href]);
+    assert.equal(await page.locator("script").count(), 1);
+    assert.equal(await page.locator("#session img").count(), 0);
+
+    const rows = await page.$$eval(
+      "#session ol.session li",
+      (items) =>
+        items.map((li) => {
+          const bar = li.querySelector(".share > span")!;
+          const track = li.querySelector(".share")!;
+          return {
+            cause: li.getAttribute("data-cause"),
+            owner: li.getAttribute("data-owner"),
+            agent: li.children[1]!.textContent,
+            share: bar.getBoundingClientRect().width /
+              track.getBoundingClientRect().width,
+            text: li.querySelector(".why")!.textContent ?? "",
+          };
+        }),
+    );
+    assert.equal(rows.length, 22);
+    const { rows: data } = ledger.summary();
+    rows.forEach((row, i) => {
+      const r = data[i]!;
+      const share = r.read / (r.read + r.written + r.uncached);
+      assert.ok(
+        Math.abs(row.share - share) < 0.02,
+        `step ${i + 1}: ${row.share} vs ${share}`,
+      );
+      assert.equal(row.cause, r.cause ?? null);
+    });
+    assert.deepEqual(
+      [rows[10]!.cause, rows[10]!.owner],
+      ["prefix-changed", "mcp:docs"],
+    );
+    assert.match(rows[6]!.text, /ttl-expired/);
+    assert.deepEqual([rows[21]!.owner, rows[21]!.agent], [hostile, hostile]);
+    assert.match(rows[21]!.text, /persona/);
+    const owners = await page.$$eval(
+      "table.session-owners tbody tr",
+      (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)),
+    );
+    assert.deepEqual(
+      owners.map((row) => row[0]).sort(),
+      [hostile, "mcp:docs", "notes"].sort(),
+    );
+    assert.ok(owners.every((row) => /^\$\d+\.\d{4}$/.test(row[3] ?? "")));
     await page.close();
   });
 });

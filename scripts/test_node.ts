@@ -20,9 +20,11 @@ import {
   VERSIONS,
 } from "./node_toolchain.ts";
 
-// The SDKs and the tokenizer the adapter tests use, at the versions
-// import_map.json pins.
+// The SDKs, the tokenizer and the OpenTelemetry SDK the adapter tests use,
+// at the versions import_map.json pins.
 const TEST_PACKAGES = [
+  "@opentelemetry/api",
+  "@opentelemetry/sdk-trace-base",
   "@anthropic-ai/sdk",
   "openai",
   "@aws-sdk/client-bedrock-runtime",

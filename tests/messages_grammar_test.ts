@@ -13,6 +13,7 @@ import {
   renderContext,
   renderPrompt,
   SystemPrompt,
+  toolFingerprint,
 } from "../mod.ts";
 import { cacheBlocks, explainPrompt } from "../inspect.ts";
 import { repoRoot } from "./support/repo_root.ts";
@@ -306,6 +307,19 @@ const ROWS: Row[] = [
     prompt.section({ name: "b", order: 1, text: "", complete: true });
     return prompt.assemble();
   }],
+  [
+    "tool-changed",
+    "a pinned tool whose definition changed",
+    () => {
+      const pinned = tool("bash");
+      const prompt = new SystemPrompt({
+        toolPins: { bash: toolFingerprint(pinned) },
+      });
+      prompt.scope("o").tools(() => [{ ...pinned, description: "changed" }]);
+      return prompt.assemble();
+    },
+    /tool "bash" changed: its fingerprint is [0-9a-f]{64}, its pin [0-9a-f]{64}/,
+  ],
   [
     "aborted",
     "an aborted signal",

@@ -8,6 +8,7 @@ import {
 } from "../src/render/_template.ts";
 import { locate, textError } from "../src/render/_problems.ts";
 import { BoundedCache } from "../src/render/_bounded_cache.ts";
+import { renderPrompt } from "../src/render/render.ts";
 
 const parts = (text: string) => parseTemplate(text).parts;
 
@@ -135,6 +136,34 @@ describe("templateOf()", () => {
     const text = "bad {{ }}";
     assert.deepEqual(templateOf(text, cache).malformed, [4, 9]);
     assert.equal(cache.size, 1);
+  });
+});
+
+describe("a render of equal copies of its texts", () => {
+  it("renders and fails as a render of the originals does, in any order", () => {
+    const text = "Hello {{x}}, " + "a".repeat(40);
+    const copy = text.split("").join("");
+    const render = (t: string, x?: string) => () =>
+      renderPrompt({
+        sections: [
+          { name: "a", order: 0, text: "first" },
+          { name: "b", order: 1, text: t },
+        ],
+        tools: [],
+        variables: x === undefined ? {} : { x },
+      });
+    const expected = render(text, "X")();
+    const error = (() => {
+      try {
+        render(text)();
+      } catch (error) {
+        return error as Error;
+      }
+    })()!;
+    for (const t of [copy, text, copy, copy, text]) {
+      assert.equal(render(t, "X")(), expected);
+      assert.throws(render(t), { message: error.message });
+    }
   });
 });
 

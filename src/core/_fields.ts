@@ -180,6 +180,62 @@ export function isValidPart(part: unknown, kind: PartKind): boolean {
   return items === undefined || Array.isArray(items);
 }
 
+const maybe = (value: unknown, type: "string" | "boolean") =>
+  value === undefined || typeof value === type;
+
+/**
+ * {@linkcode isValidPart}'s verdict in code of the renderer's own: the
+ * same reads in the same order, the same rules. V8 keeps one set of inline
+ * caches per function, and the table's also see registration's objects (a
+ * plugin's literals, functions for texts): a renderer that shared them
+ * would read every assembled part through polymorphic caches.
+ */
+export function isRenderable(part: unknown, kind: PartKind): boolean {
+  if (typeof part !== "object" || part === null) return false;
+  const fields = part as Record<string, unknown>;
+  const name = fields.name;
+  if (typeof name !== "string" || name === "") return false;
+  const order = fields.order;
+  if (typeof order !== "number" || !Number.isFinite(order)) return false;
+  if (typeof fields.text !== "string") return false;
+  const stability = fields.stability;
+  if (
+    stability !== undefined && stability !== "static" &&
+    stability !== "session" && stability !== "step"
+  ) return false;
+  if (!maybe(fields.separator, "string")) return false;
+  if (!maybe(fields.trim, "boolean")) return false;
+  if (!maybe(fields.literal, "boolean")) return false;
+  if (kind === "section" && !maybe(fields.complete, "boolean")) return false;
+  if (!maybe(fields.owner, "string") || !maybe(fields.layer, "string")) {
+    return false;
+  }
+  const shadows = fields.shadows;
+  if (shadows !== undefined) {
+    if (typeof shadows !== "object" || shadows === null) return false;
+    const held = shadows as Record<string, unknown>;
+    if (!maybe(held.owner, "string") || !maybe(held.layer, "string")) {
+      return false;
+    }
+  }
+  const list = fields.list;
+  if (list === undefined) return true;
+  if (typeof list !== "object" || list === null || Array.isArray(list)) {
+    return false;
+  }
+  const layout = list as Record<string, unknown>;
+  if (
+    !maybe(layout.separator, "string") ||
+    !maybe(layout.headingSeparator, "string") ||
+    !maybe(layout.footer, "string") ||
+    !maybe(layout.footerSeparator, "string") ||
+    !maybe(layout.empty, "string") ||
+    !maybe(layout.dedupe, "boolean")
+  ) return false;
+  const items = fields.items;
+  return items === undefined || Array.isArray(items);
+}
+
 /**
  * Whether an assembled part keeps the table, its items too, with item
  * names unique within each list: {@linkcode checkPart}'s verdict without

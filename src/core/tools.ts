@@ -119,15 +119,6 @@ export function toolLayer(tool: ToolSchema): string | undefined {
 }
 
 /**
- * Whether a value is a schema the registry copied and froze, deeply: its
- * content is fixed for good, so its identity may stand for it.
- */
-export function isRegistrySchema(value: unknown): boolean {
-  return typeof value === "object" && value !== null &&
-    Object.isFrozen(value) && Object.hasOwn(value, PROVENANCE);
-}
-
-/**
  * How long the tools of the provider that returned the tool stay the same
  * (`tools(provider, { stability })`): `"static"` or `"session"`, for a tool
  * of an assembly the registry built; `undefined` for a tool a handler made.
@@ -152,4 +143,13 @@ export function isRegistrySchema(value: unknown): boolean {
  */
 export function toolStability(tool: ToolSchema): ToolStability | undefined {
   return provenanceOf(tool)?.stability;
+}
+
+/**
+ * Whether a value is a schema the registry copied and froze, deeply: its
+ * content is fixed for good, so its identity may stand for it.
+ */
+export function isRegistrySchema(value: unknown): boolean {
+  return typeof value === "object" && value !== null &&
+    Object.isFrozen(value) && Object.hasOwn(value, PROVENANCE);
 }

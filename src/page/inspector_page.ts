@@ -26,6 +26,8 @@ import {
   toolRows,
 } from "./_page_sidebar.ts";
 import { markChanges, type PageSpan, pageSpans } from "./_page_spans.ts";
+import { SESSION_STYLE, sessionHtml, sessionOf } from "./_page_session.ts";
+import type { LedgerSummary } from "../adapters/cache_report.ts";
 import { type Marker, marker, Owners, textHtml } from "./_page_text.ts";
 
 /**
@@ -75,6 +77,12 @@ export interface InspectorPageOptions {
    */
   breakpoints?: readonly InspectorBreakpoint[];
   /**
+   * A session from a cache ledger (`ledger.summary()`, or the ledger): the
+   * page adds a bar a step of the share read from cache, each miss with
+   * its cause and owner, and the cost of the misses per owner.
+   */
+  session?: LedgerSummary | { summary(): LedgerSummary };
+  /**
    * The page's title.
    * @default {"System prompt"}
    */
@@ -97,8 +105,10 @@ function checkedOptions(
     throw fail({ state: "options must be an object", got: options });
   }
   let read: InspectorPageOptions;
+  let summary: LedgerSummary | undefined;
+  let given: unknown;
   try {
-    const { title, breakpoints, previous } = options;
+    const { title, breakpoints, previous, session } = options;
     read = { title, previous, breakpoints } as InspectorPageOptions;
     if (Array.isArray(breakpoints)) {
       read.breakpoints = breakpoints.map((breakpoint) => {
@@ -106,9 +116,19 @@ function checkedOptions(
         return label === undefined ? { offset } : { offset, label };
       });
     }
+    // A ledger's summary is read once, here: plain data from then on.
+    given = session;
+    summary = sessionOf(session);
   } catch (error) {
     throw unreadable(error, "build the inspector page", {}, "its options");
   }
+  if (given !== undefined && summary === undefined) {
+    throw fail({
+      state: "session must be a cache ledger or its summary()",
+      got: given,
+    });
+  }
+  if (summary !== undefined) read.session = summary;
   const { title, breakpoints } = read;
   if (title !== undefined && typeof title !== "string") {
     throw fail({ state: "title must be a string", got: title });
@@ -260,6 +280,7 @@ export function inspectorPage(
     withContext,
   });
   const breakSection = comparison?.prefixBreak?.section;
+  const session = checked.session as LedgerSummary | undefined;
 
   return `<!doctype html>
 <html lang="en">
@@ -268,7 +289,9 @@ export function inspectorPage(
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>${PAGE_STYLE}${ownerColours(owners)}
+<style>${PAGE_STYLE}${session === undefined ? "" : SESSION_STYLE}${
+    ownerColours(owners)
+  }
 </style>
 </head>
 <body>
@@ -283,7 +306,9 @@ export function inspectorPage(
   }</p></header>
 <div class="layout">
 <main>
-${changes ?? ""}<h2>System prompt</h2>
+${session === undefined ? "" : sessionHtml(session)}${
+    changes ?? ""
+  }<h2>System prompt</h2>
 <pre class="prompt" id="prompt">${
     textHtml(spans, { markers, owners, breakSection })
   }</pre>

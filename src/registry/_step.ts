@@ -203,17 +203,7 @@ function finish(values: unknown[], snapshot: Snapshot, state: StepState) {
   if (cell === undefined) {
     // A list cut by stability is rendered again to find its items, with
     // the variables as they are now: it is cut now, the rest when asked.
-    for (let t = from; t < to; t++) {
-      const part = parts[t]!;
-      const text = texts[t]!;
-      const known = cut[t];
-      if (known !== undefined && known.part === part && known.text === text) {
-        continue;
-      }
-      if (!isMixed(part)) continue;
-      const pieces = piecesOf(part, text, variables, true, known?.pieces);
-      cut[t] = { part, text, pieces };
-    }
+    cutParts(cut, parts, texts, [from, to], { variables, only: isMixed });
     cell = blocksLater(cut, parts, texts, [from, to], {
       separator: state.separator ?? "\n\n",
       last: last?.cell.blocks,
@@ -276,6 +266,33 @@ class Step implements RenderedStep {
   }
 }
 
+/**
+ * Cuts each part of `[from, to)` whose pieces in `cut` are not of the same
+ * part and text (those `only` accepts), passing the old pieces on for reuse.
+ */
+function cutParts(
+  cut: (Rendered | undefined)[],
+  parts: readonly (AssembledItem | undefined)[],
+  texts: readonly (string | undefined)[],
+  [from, to]: readonly [number, number],
+  how: {
+    variables: Record<string, unknown>;
+    only?: (part: AssembledItem) => boolean;
+  },
+): void {
+  for (let t = from; t < to; t++) {
+    const part = parts[t]!;
+    const text = texts[t]!;
+    const known = cut[t];
+    if (known !== undefined && known.part === part && known.text === text) {
+      continue;
+    }
+    if (how.only !== undefined && !how.only(part)) continue;
+    const pieces = piecesOf(part, text, how.variables, true, known?.pieces);
+    cut[t] = { part, text, pieces };
+  }
+}
+
 /** A step's blocks: joined when first read, by `make`. */
 interface BlocksCell {
   blocks: readonly StepBlock[] | undefined;
@@ -296,18 +313,8 @@ function blocksLater(
 ): BlocksCell {
   const cell: BlocksCell = { blocks: undefined, make: undefined };
   cell.make = () => {
-    for (let t = from; t < to; t++) {
-      const part = parts[t]!;
-      const text = texts[t]!;
-      const known = cut[t];
-      if (known !== undefined && known.part === part && known.text === text) {
-        continue;
-      }
-      // Not a list cut by stability (that was cut at once): no variable
-      // is read.
-      const pieces = piecesOf(part, text, {}, true, known?.pieces);
-      cut[t] = { part, text, pieces };
-    }
+    // Not a list cut by stability (that was cut at once): no variable is read.
+    cutParts(cut, parts, texts, [from, to], { variables: {} });
     cell.make = undefined;
     return joinBlocks(cut, how.separator, how.last, from, to);
   };

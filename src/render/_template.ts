@@ -11,8 +11,12 @@ import { BoundedCache, type BoundedCacheOptions } from "./_bounded_cache.ts";
 
 /** A text split at its references. */
 export interface Template {
-  /** The text. */
-  readonly source: string;
+  /**
+   * The text, as the last render that read it held it: an equal copy takes
+   * the place of the string parsed, so that the next comparison with the
+   * same copy is one of identity, not of every character.
+   */
+  source: string;
   /**
    * Static text and reference names, alternating and starting and ending
    * with static text: `[text, name, text, …, name, text]`. Escapes are

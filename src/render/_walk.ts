@@ -5,7 +5,7 @@
  * @module
  */
 
-import { isValidPart } from "../core/_fields.ts";
+import { isRenderable } from "../core/_fields.ts";
 import type { AssembledItem, PromptAssembly } from "../core/types.ts";
 import type { BoundedCache } from "./_bounded_cache.ts";
 import { type Template, templateOf, TEMPLATES } from "./_template.ts";
@@ -136,7 +136,7 @@ class Walk {
       const part = parts[i] as AssembledItem;
       let text = rendered?.[from + i];
       if (text === undefined) {
-        if (!isValidPart(part, section ? "section" : "item")) {
+        if (!isRenderable(part, section ? "section" : "item")) {
           throw problems.invalidPart(part, { kind, path: this.path, index: i });
         }
         text = part.list === undefined
@@ -210,6 +210,9 @@ class Walk {
       this.texts++;
       this.chars += text.length;
     }
+    // An equal copy of the text is compared character by character; kept,
+    // it is the same string at the next render, and compares by identity.
+    template.source = text;
     this.template = template;
     this.at = part;
     this.footer = footer;

@@ -6,13 +6,17 @@
  * starts. Each implementation runs in RUNS fresh processes; the median ms
  * is reported.
  *
- * Usage: deno run --allow-read --allow-run bench/_tools/cold_start.ts
+ * Usage: deno run --allow-read --allow-run scripts/bench/cold_start.ts
  * (prints JSON `{ name: ms }`)
  *
  * @module
  */
 
-import { BASE_CONTEXT, type Context, SCENARIOS } from "../_realistic.ts";
+import {
+  BASE_CONTEXT,
+  type Context,
+  SCENARIOS,
+} from "../../bench/_realistic.ts";
 
 const RUNS = 7;
 const medium = SCENARIOS.find((s) => s.name === "medium")!;
@@ -22,19 +26,19 @@ const IMPLEMENTATIONS: Record<string, () => Promise<string>> = {
   ours: async () => {
     const [{ SystemPrompt }, { oursStep }] = await Promise.all([
       import("@dsh/system-prompt"),
-      import("../_ours.ts"),
+      import("../../bench/_ours.ts"),
     ]);
     const prompt = medium.register(new SystemPrompt<Context>(), false);
     return (await oursStep(prompt)(BASE_CONTEXT)).prompt;
   },
   floor: async () => {
-    const { floorStep } = await import("../_steps.ts");
+    const { floorStep } = await import("../../bench/_steps.ts");
     return (await floorStep(medium)(BASE_CONTEXT)).prompt;
   },
   doT: async () => {
     const [{ floorStep }, { compileDot }] = await Promise.all([
-      import("../_steps.ts"),
-      import("../_peer_dot.ts"),
+      import("../../bench/_steps.ts"),
+      import("../../bench/_peer_dot.ts"),
     ]);
     return (await floorStep(medium, { compile: compileDot })(BASE_CONTEXT))
       .prompt;

@@ -5,7 +5,7 @@
  * nothing, one variable, one section or every variable changes. Every
  * implementation's output is checked by `step_bench.ts`; this only counts.
  *
- * Usage: deno run --allow-read --allow-run bench/_tools/alloc.ts
+ * Usage: deno run --allow-read --allow-run scripts/bench/alloc.ts
  * (prints JSON; it starts itself with the V8 flags below)
  *
  * - bytes: `--expose-gc` and 64 MB semi-spaces, so no collection runs while
@@ -19,15 +19,15 @@
  */
 
 import { SystemPrompt } from "@dsh/system-prompt";
-import { oursStep } from "../_ours.ts";
-import { type Context, SCENARIOS } from "../_realistic.ts";
+import { oursStep } from "../../bench/_ours.ts";
+import { type Context, SCENARIOS } from "../../bench/_realistic.ts";
 import {
   type AnyStep,
   floorStep,
   KINDS,
   memoFloorStep,
   physicalLimitStep,
-} from "../_steps.ts";
+} from "../../bench/_steps.ts";
 
 const IMPLEMENTATIONS: Record<string, (scenario: typeof medium) => AnyStep> = {
   ours: (scenario) =>

@@ -1,0 +1,103 @@
+/**
+ * Where we lose: every target missed, every figure of the summary in which
+ * a peer or the floor is ahead of ours by more than the noise, and why, in
+ * terms of what the code does that the other side does not. No reason
+ * quotes a figure that the report did not measure.
+ *
+ * @module
+ */
+
+import { FAST_PEERS, median, type Ratio, SIZES } from "./ratios.ts";
+import { cell, met, shown } from "./tables.ts";
+
+/** Why ours loses, by the kind of group it loses in. */
+const REASONS: readonly [RegExp, string][] = [
+  [
+    /^render /,
+    "**A full render with reuse defeated** (new values every iteration, " +
+    "nothing of an earlier render reusable). Per section, ours checks the " +
+    "fields of the part (a handler may have changed any of them), reads " +
+    "each value as an own property that must be a string, and walks the " +
+    "text's parsed parts; the floor does none of the checks. doT and lodash " +
+    "compile each text to straight-line JavaScript (`it.name` appended to " +
+    "string constants) and run below even the edge-trimmed floor, which " +
+    "walks an array of parts as ours does; ours generates no code (no " +
+    "`new Function` in the library: it must run where code generation is " +
+    "forbidden).",
+  ],
+  [
+    /, flattened$/,
+    "**Flattened steps against the peers.** A peer renders every section " +
+    "and leaves a rope that must be flattened before it is sent; ours " +
+    "compares every provider's answer with the last step's, renders again " +
+    "only the sections a change reaches, joins the prompt again, and that " +
+    "prompt is flattened too. When one variable changes, the comparisons " +
+    "and the join cost more than the peers' rendering of everything at " +
+    "the small and medium sizes; when every variable changes, ours renders " +
+    "everything as the peers do, through the walk that loses in the full " +
+    "render above, and pays for the comparisons on top.",
+  ],
+  [
+    /^(unchanged|one|every) [^,]*$/,
+    "**Steps against the memoizing floor.** Ours calls every provider " +
+    "through the registry's snapshot, checks what each returned (a string, " +
+    "a tool list of valid tools) and keeps a memory per agent; the floor " +
+    "knows its providers and trusts them.",
+  ],
+];
+
+/** The lines of "Where we lose". */
+export function losses(ratios: readonly Ratio[]): string[] {
+  const lines: string[] = [];
+  const kinds: string[] = [];
+  for (const ratio of ratios) {
+    if (met(ratio) !== false) continue;
+    const { label, op, limit } = ratio.target!;
+    lines.push(
+      `- ${label} (${ratio.group}): ${
+        shown(median(ratio.values), ratio.unit)
+      }, target ${op} ${limit}×`,
+    );
+    kinds.push(ratio.group);
+  }
+  const behind = (group: string, column: string) =>
+    ratios.find((r) => r.group === group && r.column === column);
+  for (const size of SIZES) {
+    for (
+      const group of [
+        `render ${size}`,
+        `unchanged step ${size}, flattened`,
+        `one variable changed ${size}, flattened`,
+        `one section changed ${size}, flattened`,
+        `every variable changed ${size}, flattened`,
+      ]
+    ) {
+      const ratio = behind(group, "best fast peer/ours");
+      if (ratio === undefined || median(ratio.values) >= 0.95) continue;
+      const peers = FAST_PEERS.filter((peer) => {
+        const r = behind(group, `${peer}/ours`);
+        return r !== undefined && median(r.values) < 1;
+      });
+      lines.push(
+        `- ${group}: best peer / ours ${
+          cell(ratios, group, "best fast peer/ours")
+        } (faster than ours: ${peers.join(", ")})`,
+      );
+      kinds.push(group);
+    }
+  }
+  lines.push(
+    `- full render, reuse defeated, ours / edge-trimmed floor: ${
+      SIZES.map((size) =>
+        `${size} ${cell(ratios, `render ${size}`, "ours/floor")}`
+      )
+        .join(", ")
+    }`,
+  );
+  kinds.push("render medium");
+  lines.push("");
+  for (const [pattern, reason] of REASONS) {
+    if (kinds.some((group) => pattern.test(group))) lines.push(`- ${reason}`);
+  }
+  return lines;
+}
