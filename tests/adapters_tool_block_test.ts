@@ -17,6 +17,8 @@ import {
   toOpenAIChat,
   toOpenAIResponses,
 } from "../adapters.ts";
+import { estimateTokens } from "../inspect.ts";
+import { stepPrefix } from "../src/adapters/_ledger_parts.ts";
 
 const MODEL = "claude-sonnet-4-5"; // minimum 1024 tokens
 const BEDROCK_MODEL = "anthropic.claude-sonnet-4-5-20250929-v1:0";
@@ -396,5 +398,29 @@ describe("deferred tools", () => {
       toAnthropic(await prompt.render()).tools[0]?.defer_loading,
       undefined,
     );
+  });
+});
+
+describe("the cache ledger's prefix beside the tool block", () => {
+  it("marks the static run's last tool, leaves a deferred tool out, and gives MCP tools their session stability", async () => {
+    const step = await harness(() => [
+      tool("search", 40),
+      tool("archive", 300, { deferLoading: true }),
+    ]).render({ time: "09:00" });
+    const request = toAnthropic(step, { model: MODEL });
+    const prefix = stepPrefix(step, request.plan, estimateTokens);
+    const tools = prefix.parts.filter((part) => part.kind === "tool");
+    assert.deepEqual(tools.map((part) => [part.name, part.stability]), [
+      ["bash", "static"],
+      ["read", "static"],
+      ["edit", "static"],
+      ["search", "session"],
+    ]);
+    const chosen = request.plan.choices.filter((c) => c.chosen);
+    assert.deepEqual(
+      prefix.breakpoints.map((b) => prefix.parts[b.index]!.end),
+      chosen.map((c) => c.tokens),
+    );
+    assert.equal(prefix.expected, chosen.at(-1)!.tokens);
   });
 });

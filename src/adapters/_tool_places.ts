@@ -18,6 +18,12 @@ interface Choice {
   ttl?: "5m" | "1h";
 }
 
+/**
+ * Which tools of each plan are in the prompt (a deferred tool the request
+ * defers is not), for what reads the plan's prefix afterwards.
+ */
+export const IN_PROMPT: WeakMap<object, readonly boolean[]> = new WeakMap();
+
 /** A place after some tools: the tool that carries the mark, the tools' tokens up to it. */
 export interface ToolPlace {
   readonly after: "tools" | "tools-static";
@@ -41,8 +47,12 @@ export function toolRun(
   firstSession: number;
   notes: string[];
   counts: number[];
+  inPrompt: boolean[];
+  /** Why the static run's place was chosen, naming the first session tool. */
+  staticDetail: string;
 } {
   const counts = tools.map(count);
+  const inPrompt = tools.map((entry) => !entry.deferred || !defers);
   let last = -1;
   let staticEnd = -1;
   let firstSession = -1;
@@ -78,11 +88,13 @@ export function toolRun(
     const stability = firstSession === -1 ? "static" : "session";
     places.push({ after: "tools", tool: last, tokens, stability });
   }
-  return { places, firstSession, notes, counts };
+  const staticDetail = firstSession === -1 ? "" : staticRunDetail(
+    tools[firstSession]!.name,
+  );
+  return { places, firstSession, notes, counts, inPrompt, staticDetail };
 }
 
-/** Why the static run's breakpoint was chosen, naming the first session tool. */
-export const staticRunDetail = (firstSession: string): string =>
+const staticRunDetail = (firstSession: string): string =>
   `the end of the static tools, before the first session tool ("${firstSession}"): ` +
   "read again after a session tool changed";
 

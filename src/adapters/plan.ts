@@ -23,7 +23,7 @@ import {
   toolTokens,
 } from "./_counts.ts";
 import { minimumFor, type ProviderProfile } from "./profiles.ts";
-import { rebalance, staticRunDetail, toolRun } from "./_tool_places.ts";
+import { IN_PROMPT, rebalance, toolRun } from "./_tool_places.ts";
 import { shortfall } from "./_shortfall.ts";
 
 /**
@@ -428,6 +428,7 @@ export function planFrom(
     notes,
   };
   RESERVED.set(plan, { slots, ttl });
+  IN_PROMPT.set(plan, run.inPrompt);
   const open = choices.filter((choice) => choice.reason !== "after-step");
   const stable = open.at(-1)?.tokens ?? 0;
   if (settings.off || profile.breakpoints === 0) {
@@ -460,10 +461,7 @@ export function planFrom(
   const staticPrefix = staticEnd === -1 ? undefined : open[staticEnd - 1];
   const ranked: [CacheChoice | undefined, CacheReason][] = [
     [open.at(-1), "stable-prefix"],
-    [
-      staticPrefix,
-      staticPrefix?.after === "tools-static" ? "tools-static" : "static-prefix",
-    ],
+    [staticPrefix, staticPrefix?.after === A_RUN ? A_RUN : "static-prefix"],
     [open.find((choice) => choice.after === "tools"), "tools"],
     ...open.slice().reverse().map((
       c,
@@ -486,7 +484,7 @@ export function planFrom(
     } else {
       chosen.push(choice);
       const detail = reason === "tools-static"
-        ? staticRunDetail(tools[run.firstSession]!.name)
+        ? run.staticDetail
         : CHOSEN[reason];
       Object.assign(choice, { chosen: true, reason, detail, ttl });
     }
@@ -508,6 +506,7 @@ export function planFrom(
   return frozen(plan);
 }
 
+const A_RUN: CacheReason = "tools-static";
 const CHOSEN: Readonly<Partial<Record<CacheReason, string>>> = {
   "stable-prefix": "the end of everything that does not change every step",
   "static-prefix":
