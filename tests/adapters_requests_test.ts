@@ -13,6 +13,7 @@ import {
   type PromptAssembly,
   renderPrompt,
   SystemPrompt,
+  TOOL_ORDER_REST,
   type ToolSchema,
 } from "@dsh/system-prompt";
 import {
@@ -265,5 +266,116 @@ describe("a spread result and the marked last message through the real clients",
       type: "ephemeral",
     });
     assert.equal(bodies[0]!.match(/"cache_control"/g)!.length, 4);
+  });
+});
+
+describe("the tool block through the real clients: the static run's breakpoint and deferred tools", () => {
+  /** The coding tools (static, first) and an MCP server's (session), one deferred. */
+  async function epochStep() {
+    // The built-in tools first, in their order; the rest by name after them.
+    const prompt = new SystemPrompt({
+      toolOrder: [...TOOLS.map((tool) => tool.name), TOOL_ORDER_REST],
+    });
+    prompt.section({
+      name: "persona",
+      order: 0,
+      text: "Read before you edit, verify each step. ".repeat(60),
+    });
+    prompt.scope("tools").tools(() => TOOLS);
+    prompt.scope("mcp:docs").tools(() => [
+      {
+        name: "docs_search",
+        description: "Searches the docs. ".repeat(20),
+        parameters: { type: "object", properties: { q: { type: "string" } } },
+      },
+      {
+        name: "docs_archive",
+        description: "Reads the archive.",
+        parameters: { type: "object", properties: { id: { type: "string" } } },
+        deferLoading: true,
+      },
+    ], { stability: "session" });
+    return await prompt.render();
+  }
+
+  it("Anthropic: defer_loading on the deferred tool, cache_control on the last static tool and on the last tool in the prompt", async () => {
+    const step = await epochStep();
+    const request = toAnthropic(step, { model: "claude-sonnet-5" });
+    const { bodies, fetch } = capture(ANTHROPIC_REPLY);
+    const client = new Anthropic({ apiKey: "test", fetch, maxRetries: 0 });
+    await client.messages.create({
+      model: "claude-sonnet-5",
+      max_tokens: 256,
+      ...request,
+      messages: [{ role: "user", content: "Search the docs." }],
+    });
+    const body = bodies[0]!;
+    assert.ok(body.includes(`"tools":${JSON.stringify(request.tools)}`));
+    const sent = JSON.parse(body);
+    const marked = sent.tools.flatMap((t: { name: string }, i: number) =>
+      "cache_control" in t ? [[i, t.name]] : []
+    );
+    const last = TOOLS.length - 1;
+    assert.deepEqual(marked, [[last, TOOLS[last]!.name], [
+      TOOLS.length + 1,
+      "docs_search",
+    ]]);
+    assert.deepEqual(
+      sent.tools.filter((t: object) => "defer_loading" in t),
+      [{
+        name: "docs_archive",
+        description: "Reads the archive.",
+        input_schema: {
+          type: "object",
+          properties: { id: { type: "string" } },
+        },
+        defer_loading: true,
+      }],
+    );
+  });
+
+  it("OpenAI Responses: defer_loading on the function tool; Chat Completions: the tool in full", async () => {
+    const step = await epochStep();
+    const responses = toOpenAIResponses(step, { model: "gpt-5" });
+    const { bodies, fetch } = capture({
+      id: "resp_1",
+      object: "response",
+      created_at: 0,
+      status: "completed",
+      model: "gpt-5",
+      output: [],
+    });
+    const client = new OpenAI({ apiKey: "test", fetch, maxRetries: 0 });
+    await client.responses.create({
+      model: "gpt-5",
+      ...responses,
+      input: "Search the docs.",
+    });
+    const sent = JSON.parse(bodies[0]!);
+    assert.deepEqual(
+      sent.tools.filter((t: object) => "defer_loading" in t).map((
+        t: { name: string; defer_loading: boolean },
+      ) => [t.name, t.defer_loading]),
+      [["docs_archive", true]],
+    );
+    const chat = toOpenAIChat(step, { model: "gpt-5" });
+    assert.ok(!JSON.stringify(chat).includes("defer"));
+    assert.equal(chat.tools?.at(-2)?.function.name, "docs_archive");
+  });
+
+  it("AI SDK: deferLoading and cacheControl in providerOptions reach the wire as toAnthropic() sends them, no warning", async () => {
+    const step = await epochStep();
+    const request = toAISDK(step, { jsonSchema, model: "claude-sonnet-5" });
+    const { bodies, fetch } = capture(ANTHROPIC_REPLY);
+    const anthropic = createAnthropic({ apiKey: "test", fetch });
+    const result = await generateText({
+      model: anthropic("claude-sonnet-5"),
+      ...request,
+      prompt: "Search the docs.",
+      maxRetries: 0,
+    });
+    assert.deepEqual(result.warnings, []);
+    const direct = toAnthropic(step, { model: "claude-sonnet-5" });
+    assert.ok(bodies[0]!.includes(`"tools":${JSON.stringify(direct.tools)}`));
   });
 });

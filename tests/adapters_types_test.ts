@@ -195,3 +195,32 @@ describe("adapter results and the SDKs' request types", () => {
     );
   });
 });
+
+describe("deferred tools and the SDKs' request types", () => {
+  it("a deferred tool's defer_loading (Anthropic, Responses) and providerOptions.anthropic.deferLoading (AI SDK) fit the SDKs' own fields", () => {
+    const assembly: PromptAssembly = {
+      sections: [{ name: "persona", order: 0, text: "You are an agent." }],
+      tools: [{
+        name: "archive",
+        description: "Reads the archive.",
+        parameters: { type: "object" },
+        deferLoading: true,
+      }],
+      variables: {},
+    };
+    const anthropic: Anthropic.Tool | undefined = toAnthropic(assembly)
+      .tools[0];
+    assert.equal(anthropic?.defer_loading, true);
+    const responses: OpenAI.Responses.FunctionTool | undefined =
+      toOpenAIResponses(assembly).tools[0];
+    assert.equal(responses?.defer_loading, true);
+    const { tools } = toAISDK(assembly, { jsonSchema });
+    const sdk: Pick<GenerateTextParams, "tools"> = { tools };
+    assert.deepEqual(sdk.tools?.archive?.providerOptions, {
+      anthropic: { deferLoading: true },
+    });
+    assert.equal(anthropicParams(assembly).tools?.length, 1);
+    assert.equal(bedrockParams(assembly).toolConfig?.tools?.length, 1);
+    assert.equal(geminiParams(assembly).config?.tools?.length, 1);
+  });
+});

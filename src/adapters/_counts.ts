@@ -9,7 +9,7 @@
 
 import { PromptError, type StepBlock, type ToolSchema } from "../../mod.ts";
 import { BoundedCache } from "../render/_bounded_cache.ts";
-import { isRegistrySchema } from "../core/tools.ts";
+import { isRegistrySchema, toolStability } from "../core/tools.ts";
 
 /** A host's token counter. */
 export type Counter = (text: string) => number;
@@ -63,6 +63,10 @@ export interface ToolEntry {
   readonly name: string;
   readonly description: string;
   readonly parameters: Record<string, unknown>;
+  /** `deferLoading: true`: the model loads it by tool search, where the API takes that. */
+  readonly deferred: boolean;
+  /** Its provider's stability; `"static"` for a tool the registry did not copy. */
+  readonly stability: "static" | "session";
   /** Its name, description and parameters as JSON: what is counted. */
   readonly json: string;
   /** Its tokens by the last counter. */
@@ -79,19 +83,24 @@ const ENTRIES = new WeakMap<object, ToolEntry[]>();
  */
 export function toolEntry(tool: ToolSchema): ToolEntry {
   const { name, description, parameters } = tool;
+  const deferred = tool.deferLoading === true;
   const fixed = isRegistrySchema(parameters);
   const known = fixed ? ENTRIES.get(parameters) : undefined;
   if (known !== undefined) {
     for (const entry of known) {
-      if (entry.name === name && entry.description === description) {
-        return entry;
-      }
+      if (
+        entry.name === name && entry.description === description &&
+        entry.deferred === deferred
+      ) return entry;
     }
   }
   const entry: ToolEntry = {
     name,
     description,
     parameters: parameters as Record<string, unknown>,
+    deferred,
+    // The stability is the schema copy's (its provenance): fixed with it.
+    stability: toolStability(tool) ?? "static",
     json: JSON.stringify({ name, description, parameters }),
     tokens: undefined,
     wire: fixed ? new Map() : undefined,

@@ -20,6 +20,7 @@ import type {
 import { PromptError } from "../../mod.ts";
 import { stepBlocks } from "./_blocks.ts";
 import { toolLayer, toolOwner, toolStability } from "../core/tools.ts";
+import { IN_PROMPT } from "./_tool_places.ts";
 import type { CachePlan } from "./plan.ts";
 import { ANTHROPIC, BEDROCK, GEMINI, OPENAI } from "./profiles.ts";
 
@@ -109,6 +110,9 @@ export function stepPrefix(
   const order = ORDERS[plan.provider] ?? ANTHROPIC.order;
   const parts: PrefixPart[] = [];
   const lastOfBlock = new Map<"tools" | number, number>();
+  // Each tool's part; a tool the request defers is not in the prompt.
+  const toolPart = new Map<number, number>();
+  const inPrompt = IN_PROMPT.get(plan);
   let prefix = "";
   let end = 0;
   let blocks = 0;
@@ -120,6 +124,7 @@ export function stepPrefix(
   for (const what of order) {
     if (what === "tools") {
       tools.forEach((tool, i) => {
+        if (inPrompt?.[i] === false) return;
         blocks++;
         push({
           kind: "tool",
@@ -129,6 +134,7 @@ export function stepPrefix(
           tokens: plan.toolTokens[i]!,
           hash: hashOf(toolText(tool)),
         });
+        toolPart.set(i, parts.length - 1);
       });
       if (tools.length > 0) lastOfBlock.set("tools", parts.length - 1);
     } else if (what === "system") {
@@ -143,7 +149,11 @@ export function stepPrefix(
   let expected = 0;
   const automatic = plan.choices.some((c) => c.reason === "automatic");
   for (const choice of plan.choices) {
-    const index = lastOfBlock.get(choice.after);
+    const index = typeof choice.after === "number"
+      ? lastOfBlock.get(choice.after)
+      : choice.tool === undefined
+      ? lastOfBlock.get("tools")
+      : toolPart.get(choice.tool);
     if (index === undefined) continue;
     if (choice.chosen) {
       breakpoints.push({ index, ttl: choice.ttl ?? "5m" });

@@ -23,7 +23,7 @@ import { isRegistrySchema } from "../core/tools.ts";
 import { assemblyBlocks } from "../render/_blocks.ts";
 import { BoundedCache } from "../render/_bounded_cache.ts";
 import { isStep } from "./_blocks.ts";
-import { type ToolEntry, toolEntry, toolTokens } from "./_counts.ts";
+import { type ToolEntry, toolEntry } from "./_counts.ts";
 import {
   type AdapterOptions,
   type CachePlan,
@@ -37,9 +37,12 @@ import type { ProviderProfile } from "./profiles.ts";
 /** A breakpoint as the providers spell it: `ttl` only for `"1h"`, not the default 5 minutes. */
 export type Mark<T extends string> = { type: T; ttl?: "1h" };
 
-/** The breakpoint after the tools or a block, if the plan put one there. */
+/**
+ * The breakpoint after a block (its index), or on a tool (`{ tool }`, its
+ * index in the step's tools), if the plan put one there.
+ */
 export type Marker = <T extends string>(
-  after: "tools" | number,
+  after: number | { tool: number },
   type: T,
 ) => Mark<T> | undefined;
 
@@ -60,6 +63,11 @@ export interface Shape<R extends Request> {
   ): Fields<R>;
   /** The runtime context as the provider's message. */
   message(context: string): NonNullable<R["contextMessage"]>;
+  /**
+   * Whether the request sends a deferred tool as deferred (out of the
+   * prompt) for this profile. @default {the profile's `deferLoading`}
+   */
+  defers?(profile: ProviderProfile): boolean;
 }
 
 /** A request's fields with their plan, shared by steps with the same parts. */
@@ -168,12 +176,16 @@ export class Adapter<R extends Request> {
     settings: Settings,
     extra: unknown,
   ): Shared<Fields<R>> {
-    const count = settings.count;
-    const tokens = entries.map((entry) => toolTokens(count, entry));
-    const plan = planFrom(blocks, tokens, settings);
+    const profile = settings.profile;
+    const defers = this.shape.defers?.(profile) ??
+      profile.deferLoading === true;
+    const plan = planFrom(blocks, entries, settings, defers);
     const mark: Marker = (after, type) => {
       const ttl = plan.choices.find((choice) =>
-        choice.chosen && choice.after === after
+        choice.chosen &&
+        (typeof after === "number"
+          ? choice.after === after
+          : typeof choice.after !== "number" && choice.tool === after.tool)
       )?.ttl;
       if (ttl === undefined) return undefined;
       return ttl === "1h" ? { type, ttl } : { type };
@@ -213,7 +225,10 @@ function sameEntries(
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
     const [x, y] = [a[i]!, b[i]!];
-    if (x !== y && (x.name !== y.name || x.json !== y.json)) return false;
+    if (
+      x !== y && (x.name !== y.name || x.json !== y.json ||
+        x.deferred !== y.deferred || x.stability !== y.stability)
+    ) return false;
   }
   return true;
 }

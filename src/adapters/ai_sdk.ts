@@ -57,12 +57,26 @@ export function toAISDK<S>(
   return AI_SDK.request(source, options, jsonSchema) as AISDKRequest<S>;
 }
 
-/** The breakpoint as the provider's options, for the profile's provider. */
-function cacheOptions(mark: Marker, provider: string, after: "tools" | number) {
+/**
+ * The breakpoint as the provider's options, for the profile's provider;
+ * for Anthropic, a deferred tool's `deferLoading` too.
+ */
+function cacheOptions(
+  mark: Marker,
+  provider: string,
+  after: number | { tool: number },
+  deferred = false,
+) {
   let providerOptions: AISDKCacheOptions | undefined;
   if (provider === "anthropic") {
     const cacheControl = mark(after, "ephemeral");
-    if (cacheControl) providerOptions = { anthropic: { cacheControl } };
+    if (cacheControl && deferred) {
+      providerOptions = { anthropic: { cacheControl, deferLoading: true } };
+    } else if (cacheControl) {
+      providerOptions = { anthropic: { cacheControl } };
+    } else if (deferred) {
+      providerOptions = { anthropic: { deferLoading: true } };
+    }
   } else if (provider === "bedrock") {
     const cachePoint = mark(after, "default");
     if (cachePoint) providerOptions = { bedrock: { cachePoint } };
@@ -71,6 +85,9 @@ function cacheOptions(mark: Marker, provider: string, after: "tools" | number) {
 }
 
 const AI_SDK = new Adapter<AISDKRequest<unknown>>(ANTHROPIC, {
+  // Only the Anthropic provider documents deferred tools
+  // (`providerOptions.anthropic.deferLoading`).
+  defers: (profile) => profile.provider === "anthropic",
   build(plan, blocks, tools, mark, extra) {
     const jsonSchema = extra as (schema: object) => unknown;
     const toolOf = (tool: ToolEntry): AISDKTool<unknown> => ({
@@ -79,12 +96,14 @@ const AI_SDK = new Adapter<AISDKRequest<unknown>>(ANTHROPIC, {
     });
     // Every name is an own property, `__proto__` too.
     const set: Record<string, AISDKTool<unknown>> = {};
-    const last = tools.length - 1;
     tools.forEach((tool, i) => {
       const wire = wireOf(tool, jsonSchema, toolOf);
-      const marked = i === last
-        ? cacheOptions(mark, plan.provider, "tools")
-        : {};
+      const marked = cacheOptions(
+        mark,
+        plan.provider,
+        { tool: i },
+        tool.deferred,
+      );
       const value = "providerOptions" in marked
         ? Object.freeze({ ...wire, ...marked })
         : wire;
@@ -111,7 +130,8 @@ const AI_SDK = new Adapter<AISDKRequest<unknown>>(ANTHROPIC, {
 
 /**
  * The provider options that carry a breakpoint: Anthropic's `cacheControl`
- * or Bedrock's `cachePoint`, by the profile's provider.
+ * or Bedrock's `cachePoint`, by the profile's provider; and, with the
+ * Anthropic provider, a deferred tool's `deferLoading`.
  *
  * @example Usage
  * ```ts
@@ -123,7 +143,11 @@ const AI_SDK = new Adapter<AISDKRequest<unknown>>(ANTHROPIC, {
  * ```
  */
 export type AISDKCacheOptions =
-  | { anthropic: { cacheControl: { type: "ephemeral"; ttl?: "1h" } } }
+  | {
+    anthropic:
+      | { cacheControl: { type: "ephemeral"; ttl?: "1h" }; deferLoading?: true }
+      | { deferLoading: true };
+  }
   | { bedrock: { cachePoint: { type: "default"; ttl?: "1h" } } };
 
 /**

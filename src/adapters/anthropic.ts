@@ -57,23 +57,26 @@ export function toAnthropic(
 
 const toolOf = (tool: ToolEntry): AnthropicTool => {
   const schema = tool.parameters as JsonObject;
-  return {
+  const wire: AnthropicTool = {
     name: tool.name,
     description: tool.description,
+    // A spread keeps the copy's key order: `type` first, then the rest.
     input_schema:
       (schema.type === undefined
         ? { type: "object", ...schema }
         : schema) as AnthropicTool["input_schema"],
   };
+  if (tool.deferred) wire.defer_loading = true;
+  return wire;
 };
 
 const ANTHROPIC_REQUESTS = new Adapter<AnthropicRequest>(ANTHROPIC, {
+  defers: () => true,
   build(_plan, blocks, tools, mark) {
-    const control = (after: "tools" | number) => {
+    const control = (after: number | { tool: number }) => {
       const cache_control = mark(after, "ephemeral");
       return cache_control === undefined ? {} : { cache_control };
     };
-    const last = tools.length - 1;
     return {
       system: Object.freeze(
         blocks.map((block, i) =>
@@ -86,7 +89,8 @@ const ANTHROPIC_REQUESTS = new Adapter<AnthropicRequest>(ANTHROPIC, {
       ) as AnthropicTextBlock[],
       tools: Object.freeze(tools.map((tool, i) => {
         const wire = wireOf(tool, toolOf, toolOf);
-        const marked = i === last ? control("tools") : {};
+        // After the tools, or after the static ones before a session tool.
+        const marked = control({ tool: i });
         return "cache_control" in marked
           ? Object.freeze({ ...wire, ...marked })
           : wire;
@@ -150,6 +154,11 @@ export interface AnthropicTool {
   description: string;
   /** The parameters, with `type: "object"` added when they had no `type`. */
   input_schema: { type: "object"; [key: string]: unknown };
+  /**
+   * `true` for a tool with `deferLoading`: out of the prompt until the
+   * model's tool search loads it (add a tool search tool to the request).
+   */
+  defer_loading?: true;
   /** Present where the plan put a breakpoint. */
   cache_control?: AnthropicCacheControl;
 }
@@ -170,7 +179,10 @@ export interface AnthropicTool {
 export interface AnthropicRequest {
   /** The system prompt in blocks, with the plan's `cache_control` marks. */
   system: AnthropicTextBlock[];
-  /** The tools; the last one carries a mark when the plan put one there. */
+  /**
+   * The tools; the last one in the prompt carries a mark when the plan put
+   * one there, and the last static one before the first session tool too.
+   */
   tools: AnthropicTool[];
   /** The runtime context as a user message; absent when there is none. */
   contextMessage?: { role: "user"; content: string };

@@ -55,8 +55,9 @@ const toolSpec = (tool: ToolEntry): BedrockTool => ({
 });
 
 const BEDROCK_REQUESTS = new Adapter<BedrockRequest>(BEDROCK, {
+  defers: () => false,
   build: (_plan, blocks, tools, mark) => {
-    const point = (after: "tools" | number): BedrockCachePoint[] => {
+    const point = (after: number | { tool: number }): BedrockCachePoint[] => {
       const cachePoint = mark(after, "default");
       return cachePoint === undefined
         ? []
@@ -71,9 +72,14 @@ const BEDROCK_REQUESTS = new Adapter<BedrockRequest>(BEDROCK, {
       ) as BedrockSystemBlock[],
     };
     if (tools.length > 0) {
-      const specs = tools.map((tool) => wireOf(tool, toolSpec, toolSpec));
+      // Converse has no deferred tools: each is sent in full (the plan
+      // notes it). A checkpoint follows the tool the plan marked.
+      const specs = tools.flatMap((tool, i) => [
+        wireOf(tool, toolSpec, toolSpec),
+        ...point({ tool: i }),
+      ]);
       request.toolConfig = Object.freeze({
-        tools: Object.freeze([...specs, ...point("tools")]) as never,
+        tools: Object.freeze(specs) as never,
       });
     }
     return request;
@@ -148,7 +154,10 @@ export interface BedrockTool {
 export interface BedrockRequest {
   /** The system prompt's text blocks, each chosen one followed by a checkpoint. */
   system: BedrockSystemBlock[];
-  /** The tools, and a checkpoint after them if planned; absent for none. */
+  /**
+   * The tools, a checkpoint after them if planned (and one after the last
+   * static tool before the first session tool); absent for none.
+   */
   toolConfig?: { tools: (BedrockTool | BedrockCachePoint)[] };
   /** The runtime context as a user message; absent when there is none. */
   contextMessage?: { role: "user"; content: { text: string }[] };

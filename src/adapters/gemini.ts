@@ -50,6 +50,8 @@ const declaration = (tool: ToolEntry): GeminiFunctionDeclaration => ({
 });
 
 const GEMINI_REQUESTS = new Adapter<GeminiRequest>(GEMINI, {
+  // Gemini has no deferred tools: each is sent in full (the plan notes it).
+  defers: () => false,
   build: (_plan, blocks, tools) => {
     const text = blocks.map((block) => block.text).join("");
     const functionDeclarations = Object.freeze(

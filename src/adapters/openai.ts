@@ -53,9 +53,11 @@ const responsesTool = (tool: ToolEntry): OpenAIFunctionTool => ({
   description: tool.description,
   parameters: tool.parameters as JsonObject,
   strict: false,
+  ...(tool.deferred ? { defer_loading: true as const } : {}),
 });
 
 const RESPONSES = new Adapter<OpenAIResponsesRequest>(OPENAI, {
+  defers: () => true,
   build: (_plan, blocks, tools) => ({
     instructions: blocks.map((block) => block.text).join(""),
     tools: Object.freeze(
@@ -88,6 +90,11 @@ export interface OpenAIFunctionTool {
   parameters: JsonObject;
   /** `false`: the schemas are sent as they are, not in strict mode. */
   strict: boolean;
+  /**
+   * `true` for a tool with `deferLoading`: loaded by the model's tool
+   * search (add a `tool_search` tool to the request).
+   */
+  defer_loading?: true;
 }
 
 /**
@@ -153,6 +160,8 @@ const chatTool = (tool: ToolEntry): OpenAIChatTool => ({
 });
 
 const CHAT = new Adapter<OpenAIChatRequest>(OPENAI, {
+  // Chat Completions has no deferred tools: each is sent in full.
+  defers: () => false,
   build: (_plan, blocks, tools) => {
     const content = blocks.map((block) => block.text).join("");
     const system = Object.freeze({ role: "system" as const, content });

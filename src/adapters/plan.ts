@@ -15,8 +15,16 @@ import {
 import { estimateTokens } from "../inspect/estimate_tokens.ts";
 import { sectionsOf } from "../render/_blocks.ts";
 import { stepBlocks } from "./_blocks.ts";
-import { blockTokens, type Counter, toolEntry, toolTokens } from "./_counts.ts";
+import {
+  blockTokens,
+  type Counter,
+  type ToolEntry,
+  toolEntry,
+  toolTokens,
+} from "./_counts.ts";
 import { minimumFor, type ProviderProfile } from "./profiles.ts";
+import { IN_PROMPT, rebalance, toolRun } from "./_tool_places.ts";
+import { shortfall } from "./_shortfall.ts";
 
 /**
  * How an adapter caches. `false` (in {@linkcode AdapterOptions}) places no
@@ -129,6 +137,8 @@ export interface SystemBlock {
  * Why a place got a breakpoint or did not. Chosen: `"stable-prefix"` (the
  * end of all that does not change every step), `"static-prefix"` (the end
  * of the static part, still read after a session-stable block changed),
+ * `"tools-static"` (the end of the static tools before the first session
+ * tool: still read after a session tool, an MCP server's, changed),
  * `"tools"` (the end of the tools, still read after the system prompt
  * changed), `"boundary"` (another change of stability). Skipped:
  * `"under-minimum"`, `"over-budget"`, `"after-step"`, `"automatic"` (the
@@ -146,6 +156,7 @@ export interface SystemBlock {
 export type CacheReason =
   | "stable-prefix"
   | "static-prefix"
+  | "tools-static"
   | "tools"
   | "boundary"
   | "under-minimum"
@@ -155,7 +166,8 @@ export type CacheReason =
   | "disabled";
 
 /**
- * One place a breakpoint could go: after the tools, or after a system block.
+ * One place a breakpoint could go: after the tools, after the static tools
+ * that come before the first session tool, or after a system block.
  *
  * @example Usage
  * ```ts
@@ -171,8 +183,18 @@ export type CacheReason =
  * ```
  */
 export interface CacheChoice {
-  /** `"tools"`, or the index in `blocks` of the block it follows. */
-  after: "tools" | number;
+  /**
+   * `"tools"` (after the last tool), `"tools-static"` (after the last
+   * static tool before the first session tool: offered only when session
+   * tools follow it), or the index in `blocks` of the block it follows.
+   */
+  after: "tools" | "tools-static" | number;
+  /**
+   * For `"tools"` and `"tools-static"`: the index, in the step's tools, of
+   * the tool the mark goes on (a deferred tool never gets it: it is not in
+   * the prompt).
+   */
+  tool?: number;
   /** Tokens of the request's prefix up to here, in the provider's order. */
   tokens: number;
   /** Whether the plan puts a breakpoint here. */
@@ -204,7 +226,11 @@ export interface CachePlan {
   minTokens: number;
   /** The system prompt in blocks: their texts join to `renderPrompt`'s. */
   blocks: SystemBlock[];
-  /** Tokens of each tool, in assembly order. */
+  /**
+   * Tokens of each tool, in assembly order. A tool the request defers
+   * (`deferLoading`, where the provider takes it) is not in the prompt
+   * until the model loads it: its tokens are in no choice's prefix.
+   */
   toolTokens: number[];
   /** Every place a breakpoint could go, in the provider's prefix order. */
   choices: CacheChoice[];
@@ -219,11 +245,15 @@ export interface CachePlan {
  * where the profile says nothing would be cached (a prefix, or for
  * Bedrock an increment since the previous breakpoint, under the model's
  * minimum). It picks, in this order while the budget lasts: the end of the
- * stable prefix (every later step reads it), the end of the static part,
- * the end of the tools, other stability boundaries; and says why each
- * place was chosen or skipped. For a provider that caches by itself
- * (OpenAI, Gemini) it places none and notes whether the stable prefix
- * reaches the minimum.
+ * stable prefix (every later step reads it), the end of the static part
+ * (with session tools, an MCP server's, after static ones: the end of
+ * those static tools, `"tools-static"`), the end of the tools, other
+ * stability boundaries; and says why each place was chosen or skipped
+ * (the static tools' place only where it keeps more cached than another
+ * use of the budget). A deferred tool (`deferLoading`, where the profile's
+ * API takes it) is not in the prompt: it is counted in no prefix and never
+ * marked. For a provider that caches by itself (OpenAI, Gemini) it places
+ * none and notes whether the stable prefix reaches the minimum.
  *
  * @param source The assembly, or a step from `render()` (its blocks and
  * tools, no render again).
@@ -261,9 +291,9 @@ export function planCache(
   options: PlanCacheOptions = {},
 ): CachePlan {
   const settings = settingsOf(options, profile);
-  const count = settings.count;
-  const tools = source.tools.map((tool) => toolTokens(count, toolEntry(tool)));
-  return planFrom(stepBlocks(source), tools, settings);
+  const tools = source.tools.map(toolEntry);
+  const defers = profile.deferLoading === true;
+  return planFrom(stepBlocks(source), tools, settings, defers);
 }
 
 /** The options of one request, read once. */
@@ -315,11 +345,15 @@ export function reservedBy(plan: CachePlan): Reserved | undefined {
   return RESERVED.get(plan);
 }
 
-/** The plan for blocks and the tools' tokens, frozen. */
+/**
+ * The plan for blocks and tools, frozen; `defers`: whether the request
+ * sends a deferred tool as deferred (out of the prompt) or in full.
+ */
 export function planFrom(
   source: readonly StepBlock[],
-  toolTokens: number[],
+  tools: readonly ToolEntry[],
   settings: Settings,
+  defers: boolean,
 ): CachePlan {
   const { profile, model, count, ttl, reserve } = settings;
   const { minTokens, matched } = minimumFor(profile, model);
@@ -349,12 +383,14 @@ export function planFrom(
   let tokens = 0;
   let step: string | undefined;
   const place = (
-    after: "tools" | number,
+    after: CacheChoice["after"],
     stability: Stability,
     name: string,
+    tool?: number,
   ) => {
     const choice: CacheChoice = {
       after,
+      ...(tool === undefined ? {} : { tool }),
       tokens,
       chosen: false,
       reason: "boundary",
@@ -367,10 +403,15 @@ export function planFrom(
     }
     choices.push(choice);
   };
+  const run = toolRun(tools, (entry) => toolTokens(count, entry), defers);
+  notes.push(...run.notes);
   for (const part of profile.order) {
-    if (part === "tools" && toolTokens.length > 0) {
-      tokens += toolTokens.reduce((sum, n) => sum + n, 0);
-      place("tools", "static", "tools");
+    if (part === "tools") {
+      const before = tokens;
+      for (const at of run.places) {
+        tokens = before + at.tokens;
+        place(at.after, at.stability, "tools", at.tool);
+      }
     } else if (part === "system") {
       blocks.forEach((block, i) => {
         tokens += block.tokens;
@@ -382,11 +423,12 @@ export function planFrom(
     provider: profile.provider,
     minTokens,
     blocks,
-    toolTokens,
+    toolTokens: run.counts,
     choices,
     notes,
   };
   RESERVED.set(plan, { slots, ttl });
+  IN_PROMPT.set(plan, run.inPrompt);
   const open = choices.filter((choice) => choice.reason !== "after-step");
   const stable = open.at(-1)?.tokens ?? 0;
   if (settings.off || profile.breakpoints === 0) {
@@ -408,12 +450,18 @@ export function planFrom(
   }
 
   // Candidates by what they keep cached, best first.
+  // The tools end is session-stable when a session tool is in the prompt:
+  // the static part then ends with the static tools before it.
   const isStatic = (choice: CacheChoice) =>
-    choice.after === "tools" || blocks[choice.after]!.stability === "static";
+    choice.after === "tools-static" ||
+    (choice.after === "tools"
+      ? run.firstSession === -1
+      : blocks[choice.after]!.stability === "static");
   const staticEnd = open.findIndex((choice) => !isStatic(choice));
+  const staticPrefix = staticEnd === -1 ? undefined : open[staticEnd - 1];
   const ranked: [CacheChoice | undefined, CacheReason][] = [
     [open.at(-1), "stable-prefix"],
-    [staticEnd === -1 ? undefined : open[staticEnd - 1], "static-prefix"],
+    [staticPrefix, staticPrefix?.after === A_RUN ? A_RUN : "static-prefix"],
     [open.find((choice) => choice.after === "tools"), "tools"],
     ...open.slice().reverse().map((
       c,
@@ -435,14 +483,18 @@ export function planFrom(
         `for tools and system, ${reserve} left for the messages; all spent`;
     } else {
       chosen.push(choice);
-      Object.assign(choice, {
-        chosen: true,
-        reason,
-        detail: CHOSEN[reason],
-        ttl,
-      });
+      const detail = reason === "tools-static"
+        ? run.staticDetail
+        : CHOSEN[reason];
+      Object.assign(choice, { chosen: true, reason, detail, ttl });
     }
   }
+  // The static run's breakpoint, only where it keeps more cached.
+  rebalance(chosen, open, blocks, {
+    starves: (set) => shortfall(set, profile, minTokens),
+    detail: (reason) => CHOSEN[reason]!,
+    ttl,
+  });
   for (const choice of open) {
     if (choice.detail !== "") continue;
     // Fine alone, but it would cut a chosen increment under the minimum.
@@ -454,6 +506,7 @@ export function planFrom(
   return frozen(plan);
 }
 
+const A_RUN: CacheReason = "tools-static";
 const CHOSEN: Readonly<Partial<Record<CacheReason, string>>> = {
   "stable-prefix": "the end of everything that does not change every step",
   "static-prefix":
@@ -461,29 +514,6 @@ const CHOSEN: Readonly<Partial<Record<CacheReason, string>>> = {
   tools: "the end of the tools: read again after a system-prompt change",
   boundary: "a change of stability",
 };
-
-/** The first breakpoint of a set that the profile would not cache, and why. */
-function shortfall(
-  set: CacheChoice[],
-  profile: ProviderProfile,
-  minTokens: number,
-): { at: CacheChoice; detail: string } | undefined {
-  const sorted = set.slice().sort((a, b) => a.tokens - b.tokens);
-  let previous = 0;
-  for (const at of sorted) {
-    const size = profile.minimum === "increment"
-      ? at.tokens - previous
-      : at.tokens;
-    if (size < minTokens) {
-      const what = profile.minimum === "increment"
-        ? `${size} tokens since the previous breakpoint`
-        : `a prefix of ${size} tokens`;
-      return { at, detail: `${what}, under the minimum of ${minTokens}` };
-    }
-    previous = at.tokens;
-  }
-  return undefined;
-}
 
 function checkedCache(
   cache: AdapterOptions["cache"],

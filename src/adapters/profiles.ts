@@ -61,6 +61,14 @@ export interface ProviderProfile {
   granularity: number;
   /** The order in which the request's parts form the cached prefix. */
   order: readonly RequestPart[];
+  /**
+   * Whether the provider's API takes deferred tools (`defer_loading`: out
+   * of the prompt until the model's tool search loads them); where it does
+   * not, a tool with `deferLoading` is sent in full. OpenAI's Responses API
+   * takes them, its Chat Completions API does not.
+   * @default {false}
+   */
+  deferLoading?: boolean;
 }
 
 /** Anthropic Messages API. */
@@ -93,6 +101,7 @@ export const ANTHROPIC: ProviderProfile = {
   ttls: ["1h", "5m"],
   granularity: 1,
   order: ["tools", "system", "messages"],
+  deferLoading: true,
 };
 
 /** Amazon Bedrock Converse API (`cachePoint`), Claude models. */
@@ -123,6 +132,7 @@ export const BEDROCK: ProviderProfile = {
   ttls: ["1h", "5m"],
   granularity: 1,
   order: ["tools", "system", "messages"],
+  deferLoading: false,
 };
 
 /**
@@ -150,6 +160,7 @@ export const OPENAI: ProviderProfile = {
   ttls: [],
   granularity: 128,
   order: ["system", "tools", "messages"],
+  deferLoading: true,
 };
 
 /**
@@ -174,6 +185,7 @@ export const GEMINI: ProviderProfile = {
   ttls: [],
   granularity: 1,
   order: ["system", "tools", "messages"],
+  deferLoading: false,
 };
 
 /** The minimum for `model`, and whether a row of the table matched it. */
