@@ -8,14 +8,17 @@
 
 import type { CachePlan } from "../adapters/plan.ts";
 import { optionError, type OptionFault } from "../inspect/_options.ts";
-import type { Breakpoint } from "./_page_sidebar.ts";
+import type { Breakpoint, ToolBreak } from "./_page_sidebar.ts";
 
 /** What the page takes from a plan. */
 export interface PlanView {
   /** The breakpoints it placed in the prompt, with the tokens before each. */
   breakpoints: Breakpoint[];
-  /** Whether it placed one after the tools, and the tokens up to there. */
-  afterTools?: number;
+  /**
+   * The breakpoints it placed among the tools (after the static run, after
+   * the last tool), with the tokens up to each.
+   */
+  toolBreaks: ToolBreak[];
   /** Each tool's tokens, in the step's order. */
   toolTokens: readonly number[];
   /** The prompt's tokens: its blocks' sum. */
@@ -55,13 +58,16 @@ export function planView(
   for (const block of plan.blocks) ends.push(offset += block.text.length);
   const view: PlanView = {
     breakpoints: [],
+    toolBreaks: [],
     toolTokens: plan.toolTokens,
     promptTokens: plan.blocks.reduce((sum, block) => sum + block.tokens, 0),
   };
   for (const choice of plan.choices) {
     if (!choice.chosen) continue;
-    if (choice.after === "tools") view.afterTools = choice.tokens;
-    else {
+    if (choice.after === "tools" || choice.after === "tools-static") {
+      const what = choice.after === "tools" ? "tools" : "static tools";
+      view.toolBreaks.push({ what, tokens: choice.tokens });
+    } else {
       view.breakpoints.push({
         offset: ends[choice.after]!,
         label: choice.detail,

@@ -82,20 +82,27 @@ export function ownerRows(owners: Owners): string {
     }).join("");
 }
 
+/** A plan's breakpoint among the tools: after the static run, or after all. */
+export interface ToolBreak {
+  what: "tools" | "static tools";
+  /** The tokens up to it. */
+  tokens: number;
+}
+
 /**
- * The breakpoints, each with the tokens before it; `afterTools`, the
- * tokens up to a plan's breakpoint after the tools.
+ * The breakpoints, each with the tokens before it; `toolBreaks`, a plan's
+ * breakpoints among the tools.
  */
 export function breakpointItems(
   breakpoints: readonly Breakpoint[],
   text: string,
-  afterTools?: number,
+  toolBreaks: readonly ToolBreak[] = [],
 ): string {
-  const tools = afterTools === undefined
-    ? ""
-    : `<li data-after="tools">${
-      escapeHtml(`after the tools, ~${afterTools} tokens before it`)
-    }</li>`;
+  const tools = toolBreaks.map(({ what, tokens }) =>
+    `<li data-after="${what === "tools" ? "tools" : "static-tools"}">${
+      escapeHtml(`after the ${what}, ~${tokens} tokens before it`)
+    }</li>`
+  ).join("");
   if (breakpoints.length === 0 && tools === "") {
     return `<p class="note">No cache breakpoint.</p>`;
   }

@@ -347,7 +347,7 @@ ${contextHtml}
     breakpointItems(
       breakpoints,
       explained.text,
-      checked.breakpoints === undefined ? plan?.afterTools : undefined,
+      checked.breakpoints === undefined ? plan?.toolBreaks : undefined,
     )
   }</section>
 <section><h2>Tools</h2>${toolRows(tools, owners)}</section>
