@@ -67,8 +67,10 @@ describe("inspectorPage with the adapter's plan", () => {
     let end = 0;
     const ends = plan.blocks.map((block) => (end += block.text.length));
     const expected = chosen.map((choice) =>
-      choice.after === "tools"
-        ? `after the tools, ~${choice.tokens} tokens before it`
+      choice.after === "tools" || choice.after === "tools-static"
+        ? `after the ${
+          choice.after === "tools" ? "tools" : "static tools"
+        }, ~${choice.tokens} tokens before it`
         : `at character ${
           ends[choice.after]
         }, ~${choice.tokens} tokens before it: ${choice.detail}`
