@@ -60,6 +60,7 @@ const dir = await scratchProject(
     "CHANGELOG.md",
     "LICENSE",
     "docs",
+    "bench/RESULTS.md",
   ],
   [
     `typescript@${VERSIONS.typescript}`,
