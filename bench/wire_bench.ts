@@ -31,7 +31,12 @@ import {
 import { type AdapterOptions, toAnthropic } from "@dsh/system-prompt/adapters";
 import { estimateTokens } from "@dsh/system-prompt/inspect";
 
-const ROUNDS = Number(Deno.env.get("WIRE_ROUNDS") ?? 7);
+// Read only where granted: `deno bench bench/` imports this file without
+// env access.
+const granted =
+  Deno.permissions.querySync({ name: "env", variable: "WIRE_ROUNDS" })
+    .state === "granted";
+const ROUNDS = Number((granted ? Deno.env.get("WIRE_ROUNDS") : undefined) ?? 7);
 const BATCH_MS = 50;
 
 interface Context {

@@ -52,10 +52,15 @@ async function run(args: string[]): Promise<string> {
   return new TextDecoder().decode(output.stdout);
 }
 
+// Standalone scripts with their own rounds and table (`deno run` them):
+// they register no `Deno.bench`, so measure.ts has nothing to time.
+const STANDALONE = new Set(["wire_bench.ts"]);
+
 /** The bench files, `bench/*_bench.ts`, in name order. */
 async function benchFiles(): Promise<string[]> {
   const files: string[] = [];
   for await (const entry of Deno.readDir(new URL("bench/", ROOT))) {
+    if (STANDALONE.has(entry.name)) continue;
     if (entry.isFile && entry.name.endsWith("_bench.ts")) {
       files.push(`bench/${entry.name}`);
     }
