@@ -42,7 +42,13 @@ const REASONS: readonly [RegExp, string][] = [
     "**Steps against the memoizing floor.** Ours calls every provider " +
     "through the registry's snapshot, checks what each returned (a string, " +
     "a tool list of valid tools) and keeps a memory per agent; the floor " +
-    "knows its providers and trusts them.",
+    "knows its providers and trusts them. Above all, ours compares every " +
+    "tool a provider returned with its last copy, one deep walk of the " +
+    "schema per tool and step, so that a schema edited in place is never " +
+    "answered with a stale copy; the floor compares the provider's array " +
+    "by identity, which sends a stale schema after such an edit. With the " +
+    "scenario's 20, 60 and 100 tools, that walk is where the unchanged and " +
+    "one-variable steps lose.",
   ],
 ];
 
