@@ -35,7 +35,7 @@ export interface OursResult {
 /** One step of ours. */
 export type OursStep<C> = (context: C) => Promise<OursResult>;
 
-/** `render()` as SPEC §14 describes it, where the registry has it. */
+/** `render()` as docs/guide.md (one call per step) describes it, where the registry has it. */
 type Render<C> = (
   context: C,
   options?: AssembleOptions & { agent?: unknown },

@@ -1,5 +1,5 @@
 /**
- * layout: what the options of SPEC §7 cost when they are used. The same
+ * layout: what the options of docs/layout.md cost when they are used. The same
  * 100-section corpus rendered with the default layout (the baseline), with
  * a prompt-wide separator, with a separator on every section, as literal
  * sections, and as 10 lists of 10 items, each from a fair render pool

@@ -1,4 +1,4 @@
-// SPEC §12: providers of every kind may return a promise (any thenable);
+// docs/design.md (async providers): providers of every kind may return a promise (any thenable);
 // assemble() starts them all before awaiting any; an abort signal rejects
 // promptly with `aborted`; a rejection is provider-failed, a promise of the
 // wrong type invalid-value. Late rejections are checked in a child process

@@ -1,5 +1,5 @@
-// The audit records item changes under the right list and item name (SPEC
-// §7.4), whatever characters those names hold.
+// The audit records item changes under the right list and item name
+// (docs/layout.md), whatever characters those names hold.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { SystemPrompt } from "../mod.ts";

@@ -1,5 +1,5 @@
 // PromptError.toJSON keeps every structured field that is set, `item`
-// included: errors about a list item (SPEC §7.4) name it.
+// included: errors about a list item (docs/layout.md) name it.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { PromptError, renderPrompt } from "../mod.ts";

@@ -1,6 +1,6 @@
 // Found by the review.
 //
-// SPEC §7.4: "Errors about an item carry `item` (its name), `section` (its
+// docs/layout.md: "Errors about an item carry `item` (its name), `section` (its
 // list) and `owner`." An item flag of the wrong type left by a handler is
 // reported by `badFlag` in src/render/_render_text.ts through
 // `invalidLayout(section.name, section.owner, …)`: the error has no `item`

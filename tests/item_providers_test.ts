@@ -1,4 +1,4 @@
-// Review of issue #11 against the list items of SPEC §7.3: what an item
+// Review of issue #11 against the list items of docs/layout.md: what an item
 // provider returns is user data that can throw when it is read, and an item
 // function or item provider that returns a promise must not leave its
 // rejection unhandled (issue #11, "Async providers").

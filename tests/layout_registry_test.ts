@@ -1,4 +1,4 @@
-// SPEC §7 as the registry sees it: the prompt-wide separator, section
+// docs/layout.md as the registry sees it: the prompt-wide separator, section
 // layout options, item() and items() on the registry and every scope.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// SPEC §7–§8 as renderPrompt and renderContext see them: one test per rule,
+// docs/layout.md as renderPrompt and renderContext see them: one test per rule,
 // each on an assembly built by hand so that the renderer alone is under test.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// An adversarial pass over the rewritten registry (SPEC §2, §3, §9–§12, §14;
+// An adversarial pass over the rewritten registry (docs/guide.md, §3, §9–§12, §14;
 // issues 18–20): user code that registers or disposes mid-assembly, thrown
 // values that are not Errors, hostile names, huge inputs, concurrent
 // assemblies, providers that mutate what they returned, odd abort timings.

@@ -1,4 +1,4 @@
-// SPEC §12: a registry whose providers are each randomly synchronous or
+// docs/design.md (async providers): a registry whose providers are each randomly synchronous or
 // asynchronous (a Promise or a bare thenable) renders exactly what the same
 // registry renders when every provider is synchronous: the prompt, the
 // context message, the tools with their owners, the variables, and

@@ -1,4 +1,4 @@
-// fast-check properties of SPEC §7–§8 over random nested layouts:
+// fast-check properties of docs/layout.md over random nested layouts:
 // renderPrompt and renderContext agree with the plain reference renderer
 // (on the text or on the error); explainPrompt's spans of parts,
 // separators, headings, items and footers tile both texts exactly.

@@ -1,5 +1,5 @@
 // Random layouts for fast-check: sections (and, for §8, context entries)
-// with every SPEC §7 (or §7–§8) option, items (with §8, nested lists two
+// with every docs/layout.md (or §7–§8) option, items (with §8, nested lists two
 // deep), separators, and texts built from pieces that hit every rule of the
 // reference grammar. Shared by the layout and memo properties.
 import fc from "fast-check";

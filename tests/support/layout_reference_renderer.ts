@@ -1,4 +1,4 @@
-// A reference renderer for layouts: SPEC §7–§8 (separators, trim, literal,
+// A reference renderer for layouts: docs/layout.md (separators, trim, literal,
 // lists with heading, items, dedupe, empty; headingSeparator, item
 // separators, footer, nested lists) written as plainly as possible, on top
 // of the §4 tokenizer of reference_renderer.ts, recursively, with no speed
@@ -119,7 +119,7 @@ function renderSequence(
   return { ok: true, text: out };
 }
 
-/** Renders an assembly's sections the way SPEC §7–§8 say, or names the first error. */
+/** Renders an assembly's sections the way docs/layout.md say, or names the first error. */
 export function layoutReferenceRender(assembly: PromptAssembly): LayoutResult {
   return renderSequence(
     assembly.sections,

@@ -1,4 +1,4 @@
-// A reference renderer for the property tests: the grammar of SPEC §4 written
+// A reference renderer for the property tests: the grammar of docs/syntax.md written
 // as plainly as possible, one character at a time, with no speed tricks.
 // It agrees with renderPrompt or the property tests fail.
 
@@ -55,7 +55,7 @@ export function tokenize(text: string): (Token | { malformedAt: number })[] {
 }
 
 /**
- * Renders sections the way SPEC §4 says, or names the first error: the
+ * Renders sections the way docs/syntax.md says, or names the first error: the
  * first problem in the text of the first section that has one.
  */
 export function referenceRender(
