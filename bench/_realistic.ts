@@ -42,6 +42,12 @@ export interface SectionDef {
 /** A whole scenario, as both ours and the floors register it. */
 export interface Scenario {
   name: "small" | "medium" | "large";
+  /**
+   * Whether every tool is deep frozen (the arrays holding them are not): an
+   * object that can never change, which the registry may know by identity,
+   * as the memoizing floors know every tool.
+   */
+  frozenSchemas: boolean;
   sections: SectionDef[];
   variables: [string, (context: Context) => string][];
   toolProviders: (() => ToolSchema[])[];
@@ -120,11 +126,21 @@ function tool(next: () => number, name: string): ToolSchema {
   };
 }
 
+/** Freezes `value` and everything it holds. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const field of Object.values(value)) deepFreeze(field);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 function makeScenario(
   name: Scenario["name"],
   sectionCount: number,
   variableCount: number,
   toolCount: number,
+  options: { frozenSchemas?: boolean } = {},
 ): Scenario {
   const next = random(sectionCount * 7919 + variableCount * 31 + toolCount);
   const variables: [string, (context: Context) => string][] = [
@@ -205,6 +221,7 @@ function makeScenario(
       // so every floor can concatenate the providers' lists as they come.
       (_, t) => tool(next, `tool_${String(p).padStart(3, "0")}_${t}`),
     );
+    if (options.frozenSchemas) tools.forEach(deepFreeze);
     toolProviders.push(p % 2 === 0 ? () => tools : () => tools.slice());
   }
   const handler = (assembly: PromptAssembly) => {
@@ -212,6 +229,7 @@ function makeScenario(
   };
   return {
     name,
+    frozenSchemas: options.frozenSchemas ?? false,
     sections,
     variables,
     toolProviders,
@@ -243,3 +261,12 @@ export const SCENARIOS: readonly Scenario[] = [
   makeScenario("medium", 40, 30, 60),
   makeScenario("large", 500, 500, 100),
 ];
+
+/**
+ * The medium scenario with deep-frozen tools: the same content, but tools a
+ * host froze (as a constant module of schemas would), so that comparing
+ * them by identity, as the memoizing floors do, is exact.
+ */
+export const FROZEN_MEDIUM: Scenario = makeScenario("medium", 40, 30, 60, {
+  frozenSchemas: true,
+});

@@ -7,7 +7,9 @@
  * per agent, the physical limit one per agent too, and the floor's full
  * step remembers nothing. Every implementation is checked byte-identical to
  * ours for every agent over three rounds before anything is timed. Each
- * candidate iterates in a closure compiled for it alone (`ownSite`).
+ * candidate iterates in a closure compiled for it alone (`ownSite`). The
+ * 100 agents run once more on deep-frozen tools (`, frozen schemas`), where
+ * the floors' identity comparison of tools is exact, as the registry's is.
  *
  * @module
  */
@@ -16,7 +18,7 @@ import { addBench, ownSite } from "./_bench.ts";
 import { SystemPrompt } from "@dsh/system-prompt";
 import { assertSame } from "./_check.ts";
 import { oursStep } from "./_ours.ts";
-import { type Context, SCENARIOS } from "./_realistic.ts";
+import { type Context, FROZEN_MEDIUM, SCENARIOS } from "./_realistic.ts";
 import {
   type AnyStep,
   floorStep,
@@ -36,18 +38,24 @@ const turns = (steps: AnyStep[], contexts: Context[]) => {
 
 const medium = SCENARIOS.find((s) => s.name === "medium")!;
 
-for (const count of [1, 10, 100]) {
-  const group = `agents ${count} medium`;
-  const prompt = medium.register(new SystemPrompt<Context>(), false);
+const runs = [
+  ...[1, 10, 100].map((count) => ({ count, scenario: medium })),
+  { count: 100, scenario: FROZEN_MEDIUM },
+];
+
+for (const { count, scenario } of runs) {
+  const frozen = scenario.frozenSchemas ? ", frozen schemas" : "";
+  const group = `agents ${count} medium${frozen}`;
+  const prompt = scenario.register(new SystemPrompt<Context>(), false);
   const contexts: Context[] = Array.from(
     { length: count },
     (_, a) => ({ turn: a + 1, clock: 0, fresh: 0 }),
   );
-  const floor = floorStep(medium);
+  const floor = floorStep(scenario);
   const perAgent: Record<string, AnyStep[]> = {
     ours: contexts.map(() => oursStep(prompt, {})),
-    "per-agent ideal": contexts.map(() => memoFloorStep(medium)),
-    "physical limit": contexts.map(() => physicalLimitStep(medium)),
+    "per-agent ideal": contexts.map(() => memoFloorStep(scenario)),
+    "physical limit": contexts.map(() => physicalLimitStep(scenario)),
     floor: contexts.map(() => floor),
   };
   for (let round = 0; round < 3; round++) {

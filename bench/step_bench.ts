@@ -18,6 +18,10 @@
  *   side the same and is left out, so that it does not pull the ratios
  *   towards 1.
  *
+ * The medium scenario runs once more with deep-frozen tools (`, frozen
+ * schemas`), unchanged and with one variable changed: there the memoizing
+ * floor's identity comparison of tools is exact, as the registry's is.
+ *
  * Each candidate iterates in a closure compiled for it alone (`ownSite`),
  * and each peer's step is a copy of its own (`floorStep`).
  *
@@ -26,7 +30,12 @@
 
 import { addBench, ownSite } from "./_bench.ts";
 import { SystemPrompt } from "@dsh/system-prompt";
-import { type Context, SCENARIOS } from "./_realistic.ts";
+import {
+  type Context,
+  FROZEN_MEDIUM,
+  type Scenario,
+  SCENARIOS,
+} from "./_realistic.ts";
 import { FAST_PEERS } from "./_renderers.ts";
 import { oursStep } from "./_ours.ts";
 import {
@@ -64,10 +73,21 @@ function bench(
   });
 }
 
-for (const scenario of SCENARIOS) {
+/** The groups of one kind of step; deep-frozen tools are not flattened. */
+function groupName(kind: string, scenario: Scenario, flatten: boolean) {
+  const frozen = scenario.frozenSchemas ? ", frozen schemas" : "";
+  return `${kind} ${scenario.name}${frozen}${flatten ? ", flattened" : ""}`;
+}
+
+const FROZEN_KINDS = ["unchanged step", "one variable changed"];
+
+for (const scenario of [...SCENARIOS, FROZEN_MEDIUM]) {
   for (const [kind, next] of Object.entries(KINDS)) {
     for (const flatten of [false, true]) {
-      const group = `${kind} ${scenario.name}${flatten ? ", flattened" : ""}`;
+      if (
+        scenario.frozenSchemas && (flatten || !FROZEN_KINDS.includes(kind))
+      ) continue;
+      const group = groupName(kind, scenario, flatten);
       const steps: Record<string, AnyStep> = {
         ours: oursStep(scenario.register(new SystemPrompt<Context>(), false)),
         "memo floor": memoFloorStep(scenario),

@@ -48,7 +48,11 @@ const REASONS: readonly [RegExp, string][] = [
     "answered with a stale copy; the floor compares the provider's array " +
     "by identity, which sends a stale schema after such an edit. With the " +
     "scenario's 20, 60 and 100 tools, that walk is where the unchanged and " +
-    "one-variable steps lose.",
+    "one-variable steps lose. No walk can be cheaper than reading every " +
+    "node, so these groups stay behind a floor that reads none; where the " +
+    "host deep froze its tools (the `, frozen schemas` groups), identity " +
+    "is exact and the registry uses it too, and the ratios there are the " +
+    "registry's own overhead.",
   ],
 ];
 

@@ -50,6 +50,14 @@ export const FAST_PEERS = ["lodash template", "eta", "doT"] as const;
 /** The agent counts of `bench/agents_bench.ts`. */
 export const AGENTS = [1, 10, 100] as const;
 
+/**
+ * The suffix of the groups on deep-frozen tools (`bench/step_bench.ts` and
+ * `bench/agents_bench.ts`): the medium scenario only.
+ */
+export const FROZEN = "medium, frozen schemas";
+/** The kinds of step timed on deep-frozen tools too. */
+export const FROZEN_KINDS = ["unchanged step", "one variable changed"] as const;
+
 /** The median of `values` (the mean of the middle two for an even count). */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -75,6 +83,23 @@ const TARGETS: Record<string, Target> = {
     op: "≤",
     limit: 1.4,
     label: "100 agents taking turns: ours / per-agent memoizing ideal",
+  },
+  // The same targets where the floors' identity comparison of tools is
+  // exact: tools the host deep froze.
+  [`unchanged step ${FROZEN}\u0000ours/memo floor`]: {
+    op: "≤",
+    limit: 1.3,
+    label: "unchanged step, deep-frozen tools: ours / memoizing floor",
+  },
+  [`one variable changed ${FROZEN}\u0000ours/memo floor`]: {
+    op: "≤",
+    limit: 1.6,
+    label: "one variable changed, deep-frozen tools: ours / memoizing floor",
+  },
+  [`agents 100 ${FROZEN}\u0000ours/per-agent ideal`]: {
+    op: "≤",
+    limit: 1.4,
+    label: "100 agents, deep-frozen tools: ours / per-agent memoizing ideal",
   },
 };
 
@@ -164,6 +189,20 @@ export function collectRatios(data: RunData): Ratio[] {
     add(group, "ours/per-agent ideal", ratio(group, "ours", "per-agent ideal"));
     add(group, "ours/physical limit", ratio(group, "ours", "physical limit"));
     add(group, "ours/floor (full step)", ratio(group, "ours", "floor"));
+    oursTime(group);
+  }
+
+  for (const kind of FROZEN_KINDS) {
+    const group = seen(`${kind} ${FROZEN}`);
+    add(group, "ours/memo floor", ratio(group, "ours", "memo floor"));
+    add(group, "ours/physical limit", ratio(group, "ours", "physical limit"));
+    add(group, "ours/floor (full step)", ratio(group, "ours", "floor"));
+    oursTime(group);
+  }
+  {
+    const group = seen(`agents 100 ${FROZEN}`);
+    add(group, "ours/per-agent ideal", ratio(group, "ours", "per-agent ideal"));
+    add(group, "ours/physical limit", ratio(group, "ours", "physical limit"));
     oursTime(group);
   }
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { AGENTS, median, type Ratio, SIZES } from "./ratios.ts";
+import { AGENTS, FROZEN, median, type Ratio, SIZES } from "./ratios.ts";
 
 /** A value as the tables show it. */
 export function shown(value: number, unit: Ratio["unit"]): string {
@@ -166,6 +166,13 @@ export function otherLines(ratios: readonly Ratio[]): string[] {
         cell(ratios, `agents ${n} medium`, "ours/per-agent ideal")
       ).join(" / ")
     }`,
+    `- on deep-frozen tools (medium), where comparing tools by identity is exact for the floors and for ours: unchanged step ${
+      cell(ratios, `unchanged step ${FROZEN}`, "ours/memo floor")
+    }, one variable changed ${
+      cell(ratios, `one variable changed ${FROZEN}`, "ours/memo floor")
+    } (ours / memoizing floor); 100 agents ${
+      cell(ratios, `agents 100 ${FROZEN}`, "ours/per-agent ideal")
+    } (ours / per-agent ideal)`,
     `- allocation per unchanged medium step: ours ${
       cell(ratios, alloc, "ours bytes/step")
     } bytes, memoizing floor ${

@@ -30,13 +30,45 @@ export function countKeys(value: object): number {
   return count;
 }
 
-// On each object copy of ours, not enumerable: its key count, so that the
-// compare walk reads it instead of walking the copy's keys again.
-const COUNT: unique symbol = Symbol("key count");
+/**
+ * A copy's shape, for the compare walk: its keys in order (none for an
+ * array) and its items, each a primitive or the item's own shape. Every
+ * shape is of this one class, so the walk's loads stay monomorphic (the
+ * copies themselves come in as many shapes as the schemas do); and it
+ * reads the provider's object through `for-in`, in its own key order,
+ * which matches the copy's while the provider keeps its order.
+ */
+class Shape {
+  constructor(
+    readonly copy: object,
+    readonly keys: readonly string[] | undefined,
+    readonly items: readonly unknown[],
+  ) {}
+}
 
-/** Records an object's key count on it, before it is frozen. */
-export function counted<T extends object>(value: T): T {
-  Object.defineProperty(value, COUNT, { value: countKeys(value) });
+// On each object or array copy of ours, not enumerable: its shape.
+const SHAPE: unique symbol = Symbol("shape");
+
+function shapeOf(value: unknown): Shape | undefined {
+  return (value as { [SHAPE]?: Shape })[SHAPE];
+}
+
+function itemOf(value: unknown): unknown {
+  return typeof value === "object" && value !== null
+    ? shapeOf(value) ?? build(value)
+    : value;
+}
+
+function build(value: object): Shape {
+  if (isArray(value)) return new Shape(value, undefined, value.map(itemOf));
+  const keys = Object.keys(value);
+  const fields = value as Record<string, unknown>;
+  return new Shape(value, keys, keys.map((key) => itemOf(fields[key])));
+}
+
+/** Records the shape of a copy of ours on it, before it is frozen. */
+export function shaped<T extends object>(value: T): T {
+  Object.defineProperty(value, SHAPE, { value: build(value) });
   return value;
 }
 
@@ -46,13 +78,50 @@ export function counted<T extends object>(value: T): T {
  * a difference); bounded by the copy's depth, so a cycle is a difference.
  */
 export function sameJson(value: unknown, copy: unknown): boolean {
+  if (value === copy) return true;
+  if (typeof copy !== "object" || copy === null) return false;
   try {
-    return same(value, copy);
+    const shape = shapeOf(copy);
+    return shape === undefined ? same(value, copy) : sameShape(value, shape);
   } catch {
     return false;
   }
 }
 
+/** The walk while `value`'s keys come in the copy's order. */
+function sameShape(value: unknown, shape: Shape): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const { keys, items } = shape;
+  if (keys === undefined) {
+    if (!isArray(value)) return false;
+    const length = items.length;
+    if (value.length !== length) return false;
+    for (let i = 0; i < length; i++) {
+      const field: unknown = value[i];
+      const item = items[i];
+      if (field === item) continue;
+      if (typeof item !== "object" || item === null) return false;
+      if (!sameShape(field, item as Shape)) return false;
+    }
+    return true;
+  }
+  if (isArray(value) || !isPlain(value)) return false;
+  let i = 0;
+  for (const key in value) {
+    const field = (value as Record<string, unknown>)[key];
+    // A field holding `undefined` is absent from the copy, as from JSON.
+    if (field === undefined) continue;
+    // Another order (or another key): the walk by key decides.
+    if (key !== keys[i]) return same(value, shape.copy);
+    const item = items[i++];
+    if (field === item) continue;
+    if (typeof item !== "object" || item === null) return false;
+    if (!sameShape(field, item as Shape)) return false;
+  }
+  return i === keys.length;
+}
+
+/** The walk by key, whatever `value`'s key order. */
 function same(value: unknown, copy: unknown): boolean {
   if (value === copy) return true;
   if (typeof copy !== "object" || copy === null) return false;
@@ -67,7 +136,7 @@ function same(value: unknown, copy: unknown): boolean {
     return true;
   }
   if (isArray(value) || !isPlain(value)) return false;
-  const keys = (copy as { [COUNT]?: number })[COUNT] ?? countKeys(copy);
+  const keys = shapeOf(copy)?.keys?.length ?? countKeys(copy);
   let count = 0;
   for (const key in value) {
     const field = (value as Record<string, unknown>)[key];
@@ -82,6 +151,31 @@ function same(value: unknown, copy: unknown): boolean {
     count++;
   }
   return count === keys;
+}
+
+/**
+ * Whether `value` can never change: a primitive, or a frozen plain object
+ * or array whose fields are data properties (never a getter) that can
+ * never change either. A frozen object's fields cannot be set, added or
+ * removed and its prototype cannot be replaced, so such a value equals its
+ * copy for as long as it lives: the compare walk may stop at its identity.
+ * Never throws (a read that throws answers `false`); call it only on data
+ * `copyJson` accepted, whose depth is bounded.
+ */
+export function deepFrozen(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  try {
+    if (!Object.isFrozen(value)) return false;
+    if (!isArray(value) && !isPlain(value)) return false;
+    for (const key of Object.keys(value)) {
+      const field = Object.getOwnPropertyDescriptor(value, key);
+      if (field === undefined || !("value" in field)) return false;
+      if (!deepFrozen(field.value)) return false;
+    }
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** What a refused schema reports: its state, the thrown value if any. */
@@ -162,7 +256,7 @@ export function copyJson(
       kept &&= items[i] === known;
       path.pop();
     }
-    return kept ? template : Object.freeze(items);
+    return kept ? template : Object.freeze(shaped(items));
   };
   const object = (value: object, template: unknown) => {
     if (!isPlain(value)) {
@@ -205,7 +299,7 @@ export function copyJson(
       entries.push([key, copied]);
       path.pop();
     }
-    return kept ? known : Object.freeze(counted(Object.fromEntries(entries)));
+    return kept ? known : Object.freeze(shaped(Object.fromEntries(entries)));
   };
   try {
     return copy(value, template);

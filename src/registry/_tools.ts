@@ -19,7 +19,13 @@ import { callError, ignoreRejections, isThenable } from "./_resolve.ts";
 import { owned, TOOL_ORDER_REST, type ToolProvenance } from "../core/tools.ts";
 import type { Provider, Snapshot } from "./_snapshot.ts";
 import { orderTools, type ToolOrder } from "./_tool_order.ts";
-import { copyJson, counted, countKeys, sameJson } from "./_tool_json.ts";
+import {
+  copyJson,
+  countKeys,
+  deepFrozen,
+  sameJson,
+  shaped,
+} from "./_tool_json.ts";
 import { checkPins } from "./_tool_pins.ts";
 
 export { countKeys };
@@ -36,6 +42,12 @@ export interface ToolRecord extends ToolProvenance {
   readonly copy: ToolSchema;
   /** Its fingerprint, once a pin asked for it. */
   fingerprint?: string;
+  /**
+   * What it was copied from, where that can never change (deep frozen): the
+   * tool object itself, or its `parameters` (a fresh wrapper around a
+   * frozen schema). The same object again is the same tool, without a walk.
+   */
+  readonly frozen?: { readonly tool?: object; readonly parameters?: object };
 }
 
 const SCHEMA_KEYS: readonly string[] = ["name", "description", "parameters"];
@@ -68,12 +80,18 @@ export function matches(
 function unchanged(known: ToolRecord, value: unknown): boolean {
   try {
     if (typeof value !== "object" || value === null) return false;
+    const frozen = known.frozen;
+    if (frozen !== undefined && value === frozen.tool) return true;
     const tool = value as Record<string, unknown>;
     const copy = known.copy;
     if (tool.name !== known.name || tool.description !== copy.description) {
       return false;
     }
-    if (!sameJson(tool.parameters, copy.parameters)) return false;
+    const parameters = tool.parameters;
+    if (
+      (frozen === undefined || parameters !== frozen.parameters) &&
+      !sameJson(parameters, copy.parameters)
+    ) return false;
     const host = known.host;
     for (let i = 0; i < host.length; i++) {
       const [key, kept, deep] = host[i]!;
@@ -332,6 +350,7 @@ export class ToolCopies {
       owner,
       layer,
       stability,
+      ...frozenSources(value, parameters),
     };
     this.#seen.set(key, record);
     return record;
@@ -362,7 +381,7 @@ export class ToolCopies {
       throw bad(`are ${describeValue(parameters)}, not a JSON Schema object`);
     }
     if (copied === before && sameProvenance(was!, provenance)) return before!;
-    const root = owned(counted({ ...copied as JsonSchema }), provenance);
+    const root = owned(shaped({ ...copied as JsonSchema }), provenance);
     this.#schemas.add(root);
     return root;
   }
@@ -384,6 +403,21 @@ export class ToolCopies {
     if (this.#schemas.has(parameters)) return;
     copyJson(parameters, undefined, { root: "parameters", refuse: fail });
   }
+}
+
+/**
+ * The sources a record may be known by identity (see `ToolRecord.frozen`):
+ * the schema when it is deep frozen, and the tool too when it is a frozen
+ * plain object whose every field is a data property that cannot change (a
+ * function counts: the copy holds it by identity).
+ */
+function frozenSources(
+  tool: object,
+  parameters: unknown,
+): Pick<ToolRecord, "frozen"> {
+  if (!deepFrozen(parameters)) return {};
+  const schema = { parameters: parameters as object };
+  return { frozen: deepFrozen(tool) ? { ...schema, tool } : schema };
 }
 
 /** The key of a tool's last record across its owner and layer's providers. */
