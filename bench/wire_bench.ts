@@ -8,7 +8,7 @@
  * around shared schemas every step.
  *
  * Standalone (`deno run`): each candidate has its own loop and call site,
- * batches last at least 50 ms, rounds interleave the candidates, and each
+ * batches last at least 50 ms of the process's CPU time, rounds interleave the candidates, and each
  * figure is the median of the per-round ratios. Every candidate's request
  * is checked equal to the floor's before anything is timed. Run with the
  * built-in estimate as `countTokens` (the default path) and with a trivial
@@ -22,6 +22,7 @@
  */
 
 import { readFileSync } from "node:fs";
+import process from "node:process";
 import { isDeepStrictEqual } from "node:util";
 import {
   type RenderedStep,
@@ -127,14 +128,23 @@ interface Figure {
 async function calibrate(run: Candidate): Promise<number> {
   let n = 1;
   for (;;) {
-    const start = performance.now();
+    const start = cpuMs();
     await run(n);
-    const ms = performance.now() - start;
+    const ms = cpuMs() - start;
     if (ms >= BATCH_MS) return n;
     n = Math.ceil(
       n * Math.min(10, Math.max(2, (BATCH_MS * 1.2) / Math.max(ms, 0.01))),
     );
   }
+}
+
+/**
+ * The process's CPU time in ms (user and system): the machine is shared,
+ * and wall time would count the time other processes held the core.
+ */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 /** Nanoseconds per iteration of each candidate, per round, interleaved. */
@@ -149,9 +159,9 @@ async function measure(candidates: Record<string, Candidate>) {
     const order = round % 2 === 0 ? names : names.slice().reverse();
     for (const name of order) {
       const n = sizes[name]!;
-      const start = performance.now();
+      const start = cpuMs();
       await candidates[name]!(n);
-      times[name]!.push(((performance.now() - start) * 1e6) / n);
+      times[name]!.push(((cpuMs() - start) * 1e6) / n);
     }
   }
   return times;

@@ -20,7 +20,7 @@ import {
   type ToolSchema,
 } from "../../mod.ts";
 import { isRegistrySchema } from "../core/tools.ts";
-import { assemblyBlocks } from "../render/_blocks.ts";
+import { assemblyBlocks, joinedTo } from "../render/_blocks.ts";
 import { BoundedCache } from "../render/_bounded_cache.ts";
 import { isStep } from "./_blocks.ts";
 import { type ToolEntry, toolEntry } from "./_counts.ts";
@@ -180,13 +180,16 @@ export class Adapter<R extends Request> {
     const defers = this.shape.defers?.(profile) ??
       profile.deferLoading === true;
     const plan = planFrom(blocks, entries, settings, defers);
+    // The chosen breakpoints by place: a block's index, or -1 - a tool's.
+    const ttls = new Map<number, "5m" | "1h">();
+    for (const choice of plan.choices) {
+      if (!choice.chosen || choice.ttl === undefined) continue;
+      const { after, tool } = choice;
+      if (typeof after === "number") ttls.set(after, choice.ttl);
+      else if (tool !== undefined) ttls.set(-1 - tool, choice.ttl);
+    }
     const mark: Marker = (after, type) => {
-      const ttl = plan.choices.find((choice) =>
-        choice.chosen &&
-        (typeof after === "number"
-          ? choice.after === after
-          : typeof choice.after !== "number" && choice.tool === after.tool)
-      )?.ttl;
+      const ttl = ttls.get(typeof after === "number" ? after : -1 - after.tool);
       if (ttl === undefined) return undefined;
       return ttl === "1h" ? { type, ttl } : { type };
     };
@@ -265,6 +268,8 @@ const FIXED_TOOLS = new WeakSet<readonly ToolSchema[]>();
  */
 function fixedBlocks(blocks: readonly StepBlock[], prompt: string): boolean {
   if (FIXED_BLOCKS.get(blocks) === prompt) return true;
+  // Joined by the renderer for this prompt: frozen, and joins to it.
+  if (joinedTo(blocks) === prompt) return true;
   let text = "";
   let frozen = Object.isFrozen(blocks);
   for (const block of blocks) {

@@ -24,6 +24,7 @@ import {
   joinBlocks,
   piecesOf,
   type Rendered,
+  vouch,
 } from "../render/_blocks.ts";
 import { renderAssembly, type RenderHow } from "../render/_walk.ts";
 import { referencesOf } from "../render/_template.ts";
@@ -256,7 +257,11 @@ class Step implements RenderedStep {
 
   get blocks(): readonly StepBlock[] {
     const cell = this.#cell;
-    return cell.blocks ??= cell.make!();
+    if (cell.blocks === undefined) {
+      cell.blocks = cell.make!();
+      vouch(cell.blocks, this.prompt);
+    }
+    return cell.blocks;
   }
 
   /** Its JSON holds the blocks too. */

@@ -155,6 +155,23 @@ const RUNS = new WeakMap<Piece, Run>();
 /** The top-level sections each block holds, for the cache plan. */
 const SECTIONS = new WeakMap<StepBlock, readonly string[]>();
 
+/** Blocks the renderer joined, with the prompt they join to, vouched. */
+const JOINED = new WeakMap<readonly StepBlock[], string>();
+
+/**
+ * Records that `blocks` (frozen, from {@linkcode joinBlocks}) join to
+ * `prompt`, rendered from the same parts: an adapter then trusts the pair
+ * without joining the texts again.
+ */
+export function vouch(blocks: readonly StepBlock[], prompt: string): void {
+  JOINED.set(blocks, prompt);
+}
+
+/** The prompt `blocks` were vouched to join to, if any. */
+export function joinedTo(blocks: readonly StepBlock[]): string | undefined {
+  return JOINED.get(blocks);
+}
+
 /** The sections a block holds: its parts' top-level parts. */
 export function sectionsOf(block: StepBlock): readonly string[] {
   return SECTIONS.get(block) ?? block.parts;
