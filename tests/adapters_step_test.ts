@@ -292,6 +292,19 @@ describe("adapters from a rendered step", () => {
     });
   });
 
+  it("refuse a rendered step's blocks paired with another prompt", async () => {
+    const prompt = new SystemPrompt();
+    prompt.section({ name: "persona", order: 0, text: "You help." });
+    const step = await prompt.render({}, { agent: "a" });
+    assert.equal(toAnthropic(step).system[0]!.text, "You help.");
+    const { tools, context, blocks } = step;
+    const moved: RenderedStep = { prompt: "You harm.", tools, context, blocks };
+    assert.throws(() => toAnthropic(moved), {
+      name: "PromptError",
+      message: /^Cannot build the request: the step's blocks do not join/,
+    });
+  });
+
   it("refuse a countTokens that throws or returns a non-count, naming it", async () => {
     const prompt = new SystemPrompt();
     prompt.section({
