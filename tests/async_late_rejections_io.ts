@@ -1,5 +1,5 @@
-// docs/design.md (async providers) and issue 18 bug 6: nothing the library receives may become an
-// unhandled rejection — late rejections after an abort, promises inside a
+// docs/design.md ("Async providers and cancellation"): nothing the library
+// receives may become an unhandled rejection — late rejections after an abort, promises inside a
 // provider's array, promises a failing step never reached. A child process
 // (tests/support/late_rejections_child.ts, under the runtime running this
 // test) runs each scenario and records every unhandled rejection; a crash or

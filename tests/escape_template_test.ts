@@ -76,7 +76,7 @@ describe("escapeTemplate()", () => {
     assert.equal(rendered(escapeTemplate("\\{\\{\\")), "\\{\\{\\");
   });
 
-  it("keeps a final backslash before a reference that follows (bug 18.10)", () => {
+  it("keeps a final backslash before a reference that follows", () => {
     assert.equal(
       rendered(escapeTemplate("C:\\") + "{{v}}", { v: "file.txt" }),
       "C:\\file.txt",

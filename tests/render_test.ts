@@ -282,7 +282,7 @@ describe("renderPrompt() reports the first problem in the text", () => {
 });
 
 describe("renderPrompt() on what a handler or a host may hand it", () => {
-  it("names the owner of a malformed reference, as of every other reference error (bug 18.4)", () => {
+  it("names the owner of a malformed reference, as of every other reference error", () => {
     const a = assembly(["{{ use braces }}"]);
     a.sections[0]!.owner = "persona-plugin";
     const error = assertPromptError(() => renderPrompt(a), {
@@ -296,7 +296,7 @@ describe("renderPrompt() on what a handler or a host may hand it", () => {
     );
   });
 
-  it("throws invalid-section, not a TypeError, for a null section (bug 18.3)", () => {
+  it("throws invalid-section, not a TypeError, for a null section", () => {
     const a = assembly(["a"]);
     a.sections.push(null as never);
     const error = assertPromptError(() => renderPrompt(a), {
@@ -350,7 +350,7 @@ describe("renderPrompt() on what a handler or a host may hand it", () => {
     });
   });
 
-  it("reads only own properties of a Proxy that answers every name (bug 18.9)", () => {
+  it("reads only own properties of a Proxy that answers every name", () => {
     const variables = new Proxy(Object.create(null), {
       get: (_target, name) =>
         typeof name === "string" ? `<${name}>` : undefined,

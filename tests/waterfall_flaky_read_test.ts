@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { renderPrompt, SystemPrompt } from "../mod.ts";
 
 // The check of a handler's result: a quick walk that throws proves nothing,
-// so the full walk decides (as before the size round, issue 17).
+// so the full walk decides.
 describe("a handler's result read while it changes", () => {
   it("is accepted when only the quick walk's read of a section threw", async () => {
     const prompt = new SystemPrompt();

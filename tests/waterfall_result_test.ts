@@ -269,7 +269,7 @@ describe("the check of the handlers' result, after edits that keep the shape", (
     );
   });
 
-  it("rejects a tool a handler adds to a step that had none, when its parameters are not a schema (regression)", async () => {
+  it("rejects a tool a handler adds to a step that had none, when its parameters are not a schema", async () => {
     const prompt = new SystemPrompt();
     prompt.section({ name: "a", order: 0, text: "A" });
     prompt.scope("p").on("system-prompt/assemble", function adds(assembly) {

@@ -1,4 +1,4 @@
-// Issue #11, "done when": a model test. Registrations and disposals are made
+// A model test of the registry. Registrations and disposals are made
 // at the top level and from inside section functions, variable providers,
 // tool providers, assemble handlers and change listeners; every assembly must
 // equal the registry as it stood when assemble() was called, and the registry
