@@ -1,3 +1,6 @@
+// BoundedCache, the parse cache's store: at most two generations of entries,
+// bounded in entries and in key characters, growing (to a limit) only for a
+// working set that is read again.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { BoundedCache } from "../src/render/_bounded_cache.ts";

@@ -1,3 +1,6 @@
+// escapeTemplate(): text nobody on the team wrote renders as written in any
+// template (properties over arbitrary strings), escaping each {{ and a final
+// backslash and nothing else.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";

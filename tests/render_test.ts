@@ -1,3 +1,7 @@
+// renderPrompt() by the rules of docs/syntax.md: references substituted
+// from own values only, sections trimmed and joined, the first problem in a
+// text reported with its place, and what a handler or host may hand it
+// (nulls, proxies, owners) rejected with a PromptError.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { PromptError } from "../src/core/errors.ts";

@@ -1,3 +1,7 @@
+// What the waterfall leaves: complete sections as the whole prompt, each
+// handler's result checked (the rejection naming the handler and its
+// owner), names taken from another part refused, tool parameters that are
+// not JSON data or not a schema refused, and toolOrder kept.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {
