@@ -1,4 +1,5 @@
-// BoundedCache, the parse cache's store: at most two generations of entries,
+// BoundedCache, the bounded store behind the parse cache and the caches of
+// tool copies and request pieces: at most two generations of entries,
 // bounded in entries and in key characters, growing (to a limit) only for a
 // working set that is read again.
 import { describe, it } from "node:test";
