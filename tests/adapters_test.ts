@@ -1,3 +1,7 @@
+// @dsh/system-prompt/adapters: every adapter's system text is exactly
+// renderPrompt(assembly); planCache() places breakpoints by each provider's
+// minimum, budget and TTLs; contextMessage; cacheBlocks() beside the
+// adapters; and src/adapters/ imports no SDK and no Deno or node API.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {

@@ -1,3 +1,7 @@
+// What assemble() rejects with when user code fails while a step resolves:
+// a throwing text function, variable or tool provider is provider-failed, a
+// wrong-typed answer invalid-value, each naming the part and its owner, the
+// original throw as cause; the registry is intact afterwards.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { PromptError, SystemPrompt } from "../mod.ts";

@@ -1,9 +1,10 @@
-// docs/design.md (async providers) and issue 18 bug 6: nothing the library receives may become an
-// unhandled rejection — late rejections after an abort, promises inside a
-// provider's array, promises a failing step never reached. A child process
-// (tests/support/late_rejections_child.ts, under the runtime running this
-// test) runs each scenario and records every unhandled rejection; a crash or
-// an unfinished run fails here. Needs --allow-run (to start the runtime).
+// docs/design.md ("Async providers and cancellation"): nothing the library
+// receives may become an unhandled rejection — late rejections after an abort,
+// promises inside a provider's array, promises a failing step never reached. A
+// child process (tests/support/late_rejections_child.ts, under the runtime
+// running this test) runs each scenario and records every unhandled rejection;
+// a crash or an unfinished run fails here. Needs --allow-run (to start the
+// runtime).
 import { before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";

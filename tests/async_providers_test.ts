@@ -1,8 +1,8 @@
-// docs/design.md (async providers): providers of every kind may return a promise (any thenable);
-// assemble() starts them all before awaiting any; an abort signal rejects
-// promptly with `aborted`; a rejection is provider-failed, a promise of the
-// wrong type invalid-value. Late rejections are checked in a child process
-// by async_late_rejections_io.ts.
+// docs/design.md ("Async providers and cancellation"): providers of every kind
+// may return a promise (any thenable); assemble() starts them all before
+// awaiting any; an abort signal rejects promptly with `aborted`; a rejection
+// is provider-failed, a promise of the wrong type invalid-value. Late
+// rejections are checked in a child process by async_late_rejections_io.ts.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {

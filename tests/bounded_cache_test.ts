@@ -1,3 +1,7 @@
+// BoundedCache, the bounded store behind the parse cache and the caches of
+// tool copies and request pieces: at most two generations of entries,
+// bounded in entries and in key characters, growing (to a limit) only for a
+// working set that is read again.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { BoundedCache } from "../src/render/_bounded_cache.ts";

@@ -1,3 +1,7 @@
+// cacheBlocks(): consecutive parts grouped by stability, joined back to
+// exactly the rendered prompt, breakpoints only before the first step block
+// and within maxBreakpoints; a block is never more stable than its most
+// volatile item.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {

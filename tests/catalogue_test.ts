@@ -339,7 +339,7 @@ describe("bad-input catalogue: huge input", () => {
   });
 });
 
-describe("bad-input catalogue: reliability (issue #11)", () => {
+describe("bad-input catalogue: rejections, odd thrown values, and tools or handler results that are not plain data", () => {
   it("catalogue A12: a provider whose promise rejects is provider-failed, the rejection as cause", async () => {
     for (
       const setup of [

@@ -1,5 +1,6 @@
-// Issue #11: check() that diagnoses instead of rejecting (the renderer's
-// "first problem in the text" part is in render_test.ts).
+// checkPrompt() on an assembly that cannot render: it reports every problem
+// as a diagnostic instead of rejecting (which problem in a text the renderer
+// reports first is in render_test.ts).
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { SystemPrompt } from "../mod.ts";

@@ -1,3 +1,8 @@
+// checkPrompt(): the diagnostics it reports before the first step (unknown,
+// valueless and malformed references, unused variables, repeated sentences,
+// tool guidance, failing assemblies), with layouts, across contexts, layers,
+// runtime context and toolOrder; it awaits async providers and never
+// rejects.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { SystemPrompt, TOOL_ORDER_REST } from "../mod.ts";

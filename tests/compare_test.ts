@@ -1,3 +1,6 @@
+// comparePrompts(): the first change between two steps (section, item, tool
+// or runtime context), its offset, the variables that changed, and whether it
+// breaks the provider's cached prefix.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {

@@ -1,3 +1,6 @@
+// ContextChannel: the runtime context text only on the steps where it
+// changed since the last one sent, again after reset(), one memory per
+// channel.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { PromptAssembly } from "../src/core/types.ts";

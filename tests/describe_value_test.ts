@@ -1,3 +1,4 @@
+// describeValue(): how error messages name the kind of a wrong value.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { describeValue } from "../src/core/errors.ts";

@@ -1,3 +1,5 @@
+// createDisposer(): the undo behind every registration's disposer runs once,
+// however often it is called, and with `using`.
 import { describe, it, mock } from "node:test";
 import assert from "node:assert/strict";
 import { disposer as createDisposer } from "../src/registry/_registry.ts";

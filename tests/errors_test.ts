@@ -1,3 +1,5 @@
+// PromptError's fields and cause, and the helpers that word messages:
+// describeOwner() and messageOf().
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { PromptError } from "../mod.ts";

@@ -169,7 +169,7 @@ describe("explainPrompt()", () => {
     );
   });
 
-  it("counts what it can of a tool without description or with parameters JSON cannot write (bug 18.2)", () => {
+  it("counts what it can of a tool without description or with parameters JSON cannot write", () => {
     const cycle: Record<string, unknown> = { type: "object" };
     cycle.self = cycle;
     const explained = explainPrompt({

@@ -1,3 +1,7 @@
+// Hostile sizes and names: 1 MB texts of braces, backslashes and references
+// rendered as the grammar says, __proto__ and friends as ordinary variable
+// names, 10,000 sections and variables, and the parse cache within its bound
+// over 100,000 distinct texts.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { renderPrompt, SystemPrompt } from "../mod.ts";

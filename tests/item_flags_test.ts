@@ -1,10 +1,7 @@
-// Found by the review.
-//
-// docs/layout.md: "Errors about an item carry `item` (its name), `section` (its
-// list) and `owner`." An item flag of the wrong type left by a handler is
-// reported by `badFlag` in src/render/_render_text.ts through
-// `invalidLayout(section.name, section.owner, …)`: the error has no `item`
-// and names the list's owner instead of the item's.
+// An item flag (`literal`, `trim`) of the wrong type that a handler left in
+// an assembly: the render error names the item, its list and the item's own
+// owner (not the list's), as docs/layout.md says of every error about an
+// item ("Errors about an item carry `item`, `section` (its list), `owner`").
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { type PromptAssembly, PromptError, renderPrompt } from "../mod.ts";

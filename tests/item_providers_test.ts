@@ -1,7 +1,7 @@
-// Review of issue #11 against the list items of docs/layout.md: what an item
-// provider returns is user data that can throw when it is read, and an item
-// function or item provider that returns a promise must not leave its
-// rejection unhandled (issue #11, "Async providers").
+// List items (docs/layout.md) from item providers: what an item provider
+// returns is user data that can throw when it is read, and an item function
+// or item provider that returns a promise must not leave its rejection
+// unhandled (docs/design.md, "Async providers and cancellation").
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {

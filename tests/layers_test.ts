@@ -1,3 +1,7 @@
+// SystemPrompt.layer(): one registry, many agents. A layer shadows global
+// parts for its own assemblies only (the nearer layer wins), adds its
+// providers and handlers after the global ones, and is disposed with
+// everything in it; an unknown key is unknown-layer with a suggestion.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {

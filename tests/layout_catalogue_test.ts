@@ -1,4 +1,4 @@
-// One test per row of docs/errors.md "Layout (docs/layout.md)", named by its row.
+// One test per row of docs/errors.md "Layout bad input", named by its row.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {

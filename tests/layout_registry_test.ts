@@ -1,5 +1,7 @@
-// docs/layout.md as the registry sees it: the prompt-wide separator, section
-// layout options, item() and items() on the registry and every scope.
+// docs/layout.md as the registry sees it: the prompt-wide separator and the
+// section layout options ("Separators and whitespace", "Literal text"),
+// item() and items() on the registry and every scope, and the items a
+// handler sees ("Lists: one heading, items from many owners").
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {
@@ -11,7 +13,7 @@ import {
 
 const TOOLS = { name: "tools", order: 100, text: "Tools:", list: {} };
 
-describe("SystemPrompt separator option (§7.1)", () => {
+describe("SystemPrompt separator option", () => {
   it("is carried by every assembly as separator", async () => {
     const prompt = new SystemPrompt({ separator: "\n" });
     prompt.section({ name: "a", order: 0, text: "a" });
@@ -41,7 +43,7 @@ describe("SystemPrompt separator option (§7.1)", () => {
   });
 });
 
-describe("section layout options (§7.1, §7.2)", () => {
+describe("section layout options", () => {
   it("copies separator, trim and literal into the assembled section", async () => {
     const prompt = new SystemPrompt();
     prompt.section({
@@ -110,7 +112,7 @@ describe("section layout options (§7.1, §7.2)", () => {
   });
 });
 
-describe("item() (§7.3)", () => {
+describe("item()", () => {
   it("adds items from any scope, each keeping its owner, sorted by order then name", async () => {
     const prompt = new SystemPrompt();
     prompt.scope("loop").section(TOOLS);
@@ -354,7 +356,7 @@ describe("item() (§7.3)", () => {
   });
 });
 
-describe("items() (§7.3)", () => {
+describe("items()", () => {
   it("evaluates the provider at every assembly; its items carry the provider's owner", async () => {
     const prompt = new SystemPrompt<{ files: string[] }>();
     prompt.section({ name: "files", order: 0, text: "Files:", list: {} });
@@ -461,7 +463,7 @@ describe("items() (§7.3)", () => {
   });
 });
 
-describe("AssembledSection.items in handlers (§7.3)", () => {
+describe("AssembledSection.items in handlers", () => {
   it("lets a handler filter and reorder items; the registry is unchanged", async () => {
     const prompt = new SystemPrompt<{ hide?: boolean }>();
     prompt.section(TOOLS);

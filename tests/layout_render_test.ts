@@ -1,5 +1,8 @@
-// docs/layout.md as renderPrompt and renderContext see them: one test per rule,
-// each on an assembly built by hand so that the renderer alone is under test.
+// docs/layout.md as renderPrompt and renderContext see them: separators and
+// trim ("Separators and whitespace"), literal text, flat lists ("Lists: one
+// heading, items from many owners"), lists that open, close and nest, and
+// item errors (docs/errors.md, "Layout bad input"). One test per rule, each
+// on an assembly built by hand so that the renderer alone is under test.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { PromptError } from "../src/core/errors.ts";
@@ -45,7 +48,7 @@ const list = (
   extra: Partial<AssembledSection> = {},
 ): Partial<AssembledSection> => ({ text: "Head:", list: {}, items, ...extra });
 
-describe("renderPrompt() separators (§7.1)", () => {
+describe("renderPrompt() separators", () => {
   it("joins with assembly.separator when it is set", () => {
     assert.equal(
       renderPrompt(assembly([{ text: "a" }, { text: "b" }], {}, "\n")),
@@ -119,7 +122,7 @@ describe("renderPrompt() separators (§7.1)", () => {
   });
 });
 
-describe("renderPrompt() trim: false (§7.1)", () => {
+describe("renderPrompt() trim: false", () => {
   it("keeps the interpolated text as it is", () => {
     const text = renderPrompt(
       assembly([{ text: "  {{x}}\n", trim: false }], { x: " v " }),
@@ -157,7 +160,7 @@ describe("renderPrompt() trim: false (§7.1)", () => {
   });
 });
 
-describe("renderPrompt() literal (§7.2)", () => {
+describe("renderPrompt() literal", () => {
   it("renders {{, }} and \\{{ as ordinary characters and substitutes nothing", () => {
     const raw = "${{ secrets.TOKEN }} {{cwd}} \\{{x}} {{ use braces }} }} {{";
     assert.equal(
@@ -196,7 +199,7 @@ describe("renderPrompt() literal (§7.2)", () => {
   });
 });
 
-describe("renderPrompt() lists (§7.3)", () => {
+describe("renderPrompt() lists", () => {
   it("renders the heading and the items joined with a newline by default", () => {
     const text = renderPrompt(
       assembly([list([item("a", "- a"), item("b", "- b")])]),
@@ -315,7 +318,7 @@ describe("renderPrompt() lists (§7.3)", () => {
   });
 });
 
-describe("renderPrompt() item errors (§7.4)", () => {
+describe("renderPrompt() item errors", () => {
   it("names the item, its list and owner, and line:column in the item's text", () => {
     assert.throws(
       () =>
@@ -462,7 +465,7 @@ describe("renderPrompt() item errors (§7.4)", () => {
   });
 });
 
-describe("renderPrompt() headingSeparator, item separator, footer (§8)", () => {
+describe("renderPrompt() headingSeparator, item separator, footer", () => {
   const tiers = (extra: Partial<AssembledSection> = {}) =>
     list([item("global", "G"), item("p1", "P1"), item("p2", "P2")], {
       text: "<INSTRUCTIONS>",
@@ -599,7 +602,7 @@ describe("renderPrompt() headingSeparator, item separator, footer (§8)", () => 
     );
   });
 
-  it("throws invalid-section for a §8 list field of the wrong kind", () => {
+  it("throws invalid-section for a nested-list field (headingSeparator, footer, …) of the wrong kind", () => {
     for (
       const bad of [
         { headingSeparator: 1 },
@@ -636,7 +639,7 @@ describe("renderPrompt() headingSeparator, item separator, footer (§8)", () => 
   });
 });
 
-describe("renderPrompt() nested lists (§8)", () => {
+describe("renderPrompt() nested lists", () => {
   // Memory files in tiers, each under its own heading, inside one element.
   const memory = (tiers: AssembledItem[]): PromptAssembly =>
     assembly([

@@ -1,5 +1,6 @@
-// Issue #11: handlers, listeners, odd thrown values, async providers, tool
-// copies and schemas, the audit, serialisation.
+// What the registry does with the user code and data it is given: handlers,
+// listeners, odd thrown values, async providers, tool copies and schemas,
+// the audit, serialisation.
 import { describe, it, mock } from "node:test";
 import assert from "node:assert/strict";
 import {

@@ -1,9 +1,9 @@
-// An adversarial pass over the rewritten registry (docs/guide.md, §3, §9–§12, §14;
-// issues 18–20): user code that registers or disposes mid-assembly, thrown
-// values that are not Errors, hostile names, huge inputs, concurrent
-// assemblies, providers that mutate what they returned, odd abort timings.
-// One `it` per behaviour; the ones that fail name a bug (see the report of
-// the review branch), the others guard what held.
+// The registry under hostile use (docs/guide.md: "Registry and scopes",
+// "Several agents", "Runtime context", "One call per step"; docs/design.md:
+// "Async providers and cancellation"): user code that registers or disposes
+// mid-assembly, thrown values that are not Errors, hostile names, huge
+// inputs, concurrent assemblies, providers that mutate what they returned,
+// odd abort timings. One `it` per behaviour.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
@@ -364,7 +364,7 @@ describe("no rejection goes unhandled", () => {
     );
   });
 
-  it("handles a late rejection after an abort, for every provider kind (regression)", async () => {
+  it("handles a late rejection after an abort, for every provider kind", async () => {
     const prompt = new SystemPrompt();
     const late: (() => void)[] = [];
     const pending = () =>
@@ -437,7 +437,7 @@ describe("abort", () => {
     assert.equal(seen, controller.signal);
   });
 
-  it("runs no provider and no handler for an already-aborted signal (regression)", async () => {
+  it("runs no provider and no handler for an already-aborted signal", async () => {
     const prompt = new SystemPrompt();
     let calls = 0;
     prompt.variable("a", () => String(++calls));
@@ -455,7 +455,7 @@ describe("abort", () => {
     assert.equal(calls, 0);
   });
 
-  it("rejects with aborted, cause the reason, when a provider aborts the signal itself (regression)", async () => {
+  it("rejects with aborted, cause the reason, when a provider aborts the signal itself", async () => {
     for (const sync of [true, false]) {
       const prompt = new SystemPrompt();
       const controller = new AbortController();
@@ -478,7 +478,7 @@ describe("abort", () => {
     }
   });
 
-  it("adds and removes one abort listener per assembly on a long-lived signal (regression)", async () => {
+  it("adds and removes one abort listener per assembly on a long-lived signal", async () => {
     const controller = new AbortController();
     const signal = controller.signal;
     let live = 0;
@@ -562,7 +562,7 @@ describe("the waterfall and the check of its result", () => {
     assert.equal(new Set(labels).size, labels.length, labels.join(", "));
   });
 
-  it("a handler's in-place edits never reach the registry or a later assembly (regression)", async () => {
+  it("keeps a handler's in-place edits out of the registry and of later assemblies", async () => {
     const prompt = new SystemPrompt();
     prompt.section({ ...listSection("l"), list: { footer: "end" } });
     prompt.item("l", { name: "i", order: 0, text: "- i" });
@@ -627,7 +627,7 @@ describe("layers", () => {
     assert.equal(copies, 1);
   });
 
-  it("keeps an in-flight assembly on its snapshot while its layer is disposed and re-created (regression)", async () => {
+  it("keeps an in-flight assembly on its snapshot while its layer is disposed and re-created", async () => {
     const prompt = new SystemPrompt();
     let release = (_: string) => {};
     const sub = prompt.layer("sub");
@@ -652,7 +652,7 @@ describe("layers", () => {
     assert.equal(next.prompt, "New.");
   });
 
-  it("lets registrations and disposals made mid-assembly affect only later assemblies (regression)", async () => {
+  it("lets registrations and disposals made mid-assembly affect only later assemblies", async () => {
     const prompt = new SystemPrompt();
     const plugin = prompt.scope("plugin");
     const offB = prompt.section({ name: "b", order: 1, text: "B" });
@@ -836,7 +836,7 @@ describe("hostile names and shapes", () => {
     assert.deepEqual(copy!.parameters, parameters);
   });
 
-  it("registers and assembles __proto__, constructor and toString as layer keys, lists, items, tools and owners (regression)", async () => {
+  it("registers and assembles __proto__, constructor and toString as layer keys, lists, items, tools and owners", async () => {
     const prompt = new SystemPrompt();
     const names = ["__proto__", "constructor", "toString", "hasOwnProperty"];
     for (const name of names) {
@@ -972,7 +972,7 @@ describe("each field is read once, and the caller's objects are never touched", 
     ]);
   });
 
-  it("never writes to, freezes or extends anything the caller passed in (regression)", async () => {
+  it("never writes to, freezes or extends anything the caller passed in", async () => {
     const writes: string[] = [];
     const proxies = new WeakMap<object, object>();
     const watched = <T>(value: T, path: string): T => {
@@ -1165,7 +1165,7 @@ describe("thrown values that are not Errors", () => {
       (p, f) => p.on("system-prompt/assemble", f),
     ],
   ];
-  it("becomes the kind's PromptError with the value as cause, thrown or rejected, from assemble() and render() (regression)", async () => {
+  it("becomes the kind's PromptError with the value as cause, thrown or rejected, from assemble() and render()", async () => {
     for (const [label, value] of values) {
       for (const [kind, code, register] of kinds) {
         for (const how of ["throw", "reject", "thenable"] as const) {
@@ -1196,7 +1196,7 @@ describe("thrown values that are not Errors", () => {
     }
   });
 
-  it("reports a thenable whose then getter throws as provider-failed (regression)", async () => {
+  it("reports a thenable whose then getter throws as provider-failed", async () => {
     const prompt = new SystemPrompt();
     prompt.variable("v", () =>
       ({
@@ -1240,7 +1240,7 @@ describe("errors name the right place", () => {
 });
 
 describe("huge inputs", () => {
-  it("assembles and renders 100,000 provided and 20,000 registered items (regression)", async () => {
+  it("assembles and renders 100,000 provided and 20,000 registered items", async () => {
     const prompt = new SystemPrompt();
     prompt.section(listSection("l"));
     const scope = prompt.scope("many");
@@ -1261,7 +1261,7 @@ describe("huge inputs", () => {
     assert.equal(after.prompt.split("\n").length, 100_001);
   });
 
-  it("assembles and renders a list nested 1,000 deep (regression)", async () => {
+  it("assembles and renders a list nested 1,000 deep", async () => {
     const prompt = new SystemPrompt();
     prompt.section(listSection("l0"));
     const path = ["l0"];

@@ -37,7 +37,7 @@ const one = (text: string, variables: object): PromptAssembly => ({
 });
 
 describe("renderPrompt() over texts it rendered before", () => {
-  it("leaves no trace of a render whose getter threw partway (bug 18.1)", () => {
+  it("leaves no trace of a render whose getter threw partway", () => {
     const r = (v: object) => renderPrompt(one("A={{a}} B={{b}}", v));
     assert.equal(r({ a: "1", b: "2" }), "A=1 B=2");
     assert.equal(r({ a: "1", b: "2" }), "A=1 B=2");
@@ -101,7 +101,7 @@ describe("renderPrompt() over texts it rendered before", () => {
     // A prototype's value is not an own value, remembered or not.
     const inherited = { ...a, variables: Object.create({ model: "m-1" }) };
     assert.throws(() => renderPrompt(inherited), { code: "unknown-variable" });
-    // Nor is a proxy's answer for a name it does not own (bug 18.9).
+    // Nor is a proxy's answer for a name it does not own.
     const liar = new Proxy(Object.create(null), { get: () => "m-1" });
     assert.throws(() => renderPrompt({ ...a, variables: liar }), {
       code: "unknown-variable",

@@ -1,5 +1,6 @@
-// Texts that change every step must not grow memory (bug 18.7): the parse
-// cache is bounded in entries and in characters. The heap figure needs a collector the test can call: run
+// Texts that change every step must not grow memory: the parse cache is
+// bounded in entries and in characters. The heap figure needs a collector the
+// test can call: run
 // `deno test --allow-read --v8-flags=--expose-gc tests/render_memory_test.ts`
 // (node: `--expose-gc`); without it that test is skipped and the bound is
 // checked on the cache's own accounting only.

@@ -1,3 +1,7 @@
+// SystemPrompt.render(), one call per step: byte for byte what assemble()
+// and the renderers give, one memory per agent (bounded, least recently used
+// string keys forgotten first), the same step back when nothing changed, and
+// the same errors as assemble().
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";

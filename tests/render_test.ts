@@ -1,3 +1,7 @@
+// renderPrompt() by the rules of docs/syntax.md: references substituted
+// from own values only, sections trimmed and joined, the first problem in a
+// text reported with its place, and what a handler or host may hand it
+// (nulls, proxies, owners) rejected with a PromptError.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { PromptError } from "../src/core/errors.ts";
@@ -282,7 +286,7 @@ describe("renderPrompt() reports the first problem in the text", () => {
 });
 
 describe("renderPrompt() on what a handler or a host may hand it", () => {
-  it("names the owner of a malformed reference, as of every other reference error (bug 18.4)", () => {
+  it("names the owner of a malformed reference, as of every other reference error", () => {
     const a = assembly(["{{ use braces }}"]);
     a.sections[0]!.owner = "persona-plugin";
     const error = assertPromptError(() => renderPrompt(a), {
@@ -296,7 +300,7 @@ describe("renderPrompt() on what a handler or a host may hand it", () => {
     );
   });
 
-  it("throws invalid-section, not a TypeError, for a null section (bug 18.3)", () => {
+  it("throws invalid-section, not a TypeError, for a null section", () => {
     const a = assembly(["a"]);
     a.sections.push(null as never);
     const error = assertPromptError(() => renderPrompt(a), {
@@ -350,7 +354,7 @@ describe("renderPrompt() on what a handler or a host may hand it", () => {
     });
   });
 
-  it("reads only own properties of a Proxy that answers every name (bug 18.9)", () => {
+  it("reads only own properties of a Proxy that answers every name", () => {
     const variables = new Proxy(Object.create(null), {
       get: (_target, name) =>
         typeof name === "string" ? `<${name}>` : undefined,

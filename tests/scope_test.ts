@@ -1,3 +1,6 @@
+// SystemPrompt.scope(): an owner carried into every registration, and
+// everything it registered (and nothing else) removed when it is disposed,
+// newest first; a registration through a disposed scope is scope-disposed.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { type PromptChange, SystemPrompt } from "../mod.ts";
@@ -43,7 +46,7 @@ describe("SystemPrompt.scope()", () => {
     assert.deepEqual(changes.map((c) => c.name), ["b", "a"]);
   });
 
-  it("works with using", async () => {
+  it("is disposed, with what it registered, at the end of its using block", async () => {
     const prompt = new SystemPrompt();
     {
       using scope = prompt.scope("p");

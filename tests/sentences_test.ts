@@ -1,3 +1,5 @@
+// sentences(): how checkPrompt cuts text into the sentences it compares when
+// it looks for one sentence under two owners.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { sentences } from "../src/inspect/check.ts";

@@ -1,5 +1,5 @@
-// Issue #11, snapshot consistency: user code that runs during an assembly
-// changes only later assemblies.
+// Snapshot consistency: user code that runs during an assembly (registering,
+// disposing) changes only later assemblies.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { type Disposer, renderPrompt, SystemPrompt } from "../mod.ts";

@@ -1,3 +1,6 @@
+// parseTemplate() and templateOf(): the parse of a text into static parts
+// and references (docs/syntax.md), its offsets and first malformed group,
+// the cache of parses, and locate()'s line:column.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { PromptError } from "../src/core/errors.ts";
@@ -52,7 +55,7 @@ describe("parseTemplate()", () => {
     assert.deepEqual(parts("\\{{a}} {{b}}"), ["{{a}} ", "b", ""]);
   });
 
-  it("unescapes \\{{ after a {{ that no }} follows (found by the property tests)", () => {
+  it("unescapes \\{{ after a {{ that no }} follows", () => {
     assert.deepEqual(parts("{{{\\{{"), ["{{{{{"]);
     assert.deepEqual(parts("{{ x \\{{ y"), ["{{ x {{ y"]);
   });

@@ -1,3 +1,5 @@
+// toolOwner(): the scope whose provider supplied a tool, kept beside the
+// tool (not in it, not in its JSON) through a handler's filter.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { SystemPrompt } from "../mod.ts";

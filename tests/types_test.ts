@@ -1,3 +1,7 @@
+// Type-level tests: the AssembleContext augmentation (docs/install.md,
+// "Typing the context") and the generic context type drive the types of
+// providers and handlers; the `@ts-expect-error` lines fail `deno check` if
+// a wrong use compiles.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {

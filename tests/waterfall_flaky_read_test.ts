@@ -1,9 +1,9 @@
+// The check of a handler's result when a read of it changes between two
+// reads: a quick walk that throws proves nothing, so the full walk decides.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { renderPrompt, SystemPrompt } from "../mod.ts";
 
-// The check of a handler's result: a quick walk that throws proves nothing,
-// so the full walk decides (as before the size round, issue 17).
 describe("a handler's result read while it changes", () => {
   it("is accepted when only the quick walk's read of a section threw", async () => {
     const prompt = new SystemPrompt();

@@ -1,3 +1,7 @@
+// What the waterfall leaves: complete sections as the whole prompt, each
+// handler's result checked (the rejection naming the handler and its
+// owner), names taken from another part refused, tool parameters that are
+// not JSON data or not a schema refused, and toolOrder kept.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {
@@ -269,7 +273,7 @@ describe("the check of the handlers' result, after edits that keep the shape", (
     );
   });
 
-  it("rejects a tool a handler adds to a step that had none, when its parameters are not a schema (regression)", async () => {
+  it("rejects a tool a handler adds to a step that had none, when its parameters are not a schema", async () => {
     const prompt = new SystemPrompt();
     prompt.section({ name: "a", order: 0, text: "A" });
     prompt.scope("p").on("system-prompt/assemble", function adds(assembly) {

@@ -1,3 +1,6 @@
+// The agent-loop plugin of examples/: the default config rendered, per-agent
+// variables, the prompt built with renderPrompt(assembly) alone, and a plugin
+// unloaded without a trace.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";

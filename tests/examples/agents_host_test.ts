@@ -1,3 +1,6 @@
+// examples/agents_host.ts: two agents on one registry over 20 steps; each
+// agent's prompt, the context message only on steps where a fact changed,
+// and what explainPrompt and comparePrompts say about it.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { comparePrompts, explainPrompt } from "@dsh/system-prompt/inspect";

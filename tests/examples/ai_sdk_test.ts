@@ -1,3 +1,6 @@
+// examples/ai_sdk.ts with the Vercel AI SDK's mock model: the model gets
+// exactly renderPrompt(assembly) and the assembly's tools, and a tool call
+// renders the next step again.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";

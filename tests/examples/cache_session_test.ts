@@ -1,3 +1,6 @@
+// examples/cache_session.ts: the cache ledger names the cause of every miss
+// of a simulated Anthropic cache, with the part and owner at fault, and
+// prices each owner.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { inspectorPage } from "@dsh/system-prompt/page";

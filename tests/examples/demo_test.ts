@@ -1,3 +1,6 @@
+// The demo CLI (examples/demo_cli.ts): what it prints and its exit codes for
+// each flag (--config, --json, --explain, --check, --help) and for bad
+// input.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { runDemo } from "../../examples/demo_cli.ts";

@@ -1,3 +1,6 @@
+// examples/host.ts: PluginHost loads plugins in order, each in its own scope,
+// and disposes what a failing one registered; parseConfig() names the line,
+// column or path of bad config.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { SystemPrompt } from "../../mod.ts";

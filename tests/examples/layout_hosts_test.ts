@@ -37,7 +37,7 @@ const NEWLINE: NewlineContext = {
   ],
 };
 
-describe("layout host 1: one newline everywhere", () => {
+describe("examples/layout_newline_host.ts: one newline everywhere", () => {
   it("renders the exact bytes, instruction files verbatim", async () => {
     const prompt = newlineHost();
     assert.equal(
@@ -124,7 +124,7 @@ const LISTS: ListsContext = {
   cwd: "/repo",
 };
 
-describe("layout host 2: lists under headings", () => {
+describe("examples/layout_lists_host.ts: lists under headings", () => {
   it("renders the exact bytes: tools in the user's order, a deduplicated guideline", async () => {
     const prompt = listsHost();
     assert.equal(
@@ -221,7 +221,7 @@ describe("layout host 2: lists under headings", () => {
   });
 });
 
-describe("layout host 3: a template's whitespace", () => {
+describe("examples/layout_template_host.ts: a template's whitespace", () => {
   const GITHUB = {
     name: "github",
     instructions: "Use gh for {{repo}} work.  \n",

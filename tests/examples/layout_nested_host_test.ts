@@ -1,3 +1,6 @@
+// examples/layout_nested_host.ts: lists that open, close and nest, rendered
+// byte for byte without a handler, with every nested file's owner in
+// explainPrompt and a change of one memory file named by comparePrompts.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { renderPrompt } from "@dsh/system-prompt";
@@ -59,7 +62,7 @@ Finish the parser.
 
 Plan mode is on. You may use only read, grep; every other tool waits until the user approves the plan.`;
 
-describe("layout host 4: lists that open, close and nest", () => {
+describe("examples/layout_nested_host.ts: lists that open, close and nest", () => {
   it("renders the four shapes byte for byte, with no handler", async () => {
     const prompt = nestedHost();
     assert.equal(prompt.registrations().handlers.length, 0);

@@ -1,3 +1,6 @@
+// examples/mcp_epochs.ts: built-in tools and an MCP server's across cache
+// epochs; a reconnect that reorders keys changes no byte, an added tool is a
+// new epoch for the MCP tools only, and a changed pinned tool is refused.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { PromptError } from "@dsh/system-prompt";

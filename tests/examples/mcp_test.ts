@@ -1,3 +1,6 @@
+// examples/mcp.ts: an MCP server's tools and instructions through a plugin's
+// scope, listed once and again after tools/list_changed, withdrawn with the
+// plugin; an aborted step or a server gone away is reported as such.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";

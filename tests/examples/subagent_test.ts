@@ -1,3 +1,6 @@
+// examples/plugins/subagent.ts: what the subagent tool tells its caller for
+// each backend (spawn, acp, fork), and a clear error when no backend is
+// loaded before it.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { SystemPrompt } from "../../mod.ts";

@@ -1,3 +1,5 @@
+// examples/tool_registry.ts: a tool registry that is a tool provider, and
+// executes a tool by name (a missing one named, with a suggestion).
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { SystemPrompt } from "@dsh/system-prompt";

@@ -1,10 +1,11 @@
-// docs/design.md (async providers): a registry whose providers are each randomly synchronous or
-// asynchronous (a Promise or a bare thenable) renders exactly what the same
-// registry renders when every provider is synchronous: the prompt, the
-// context message, the tools with their owners, the variables, and
-// prompt.render()'s step. A provider that fails throws in the all-sync
-// registry and throws or rejects in the mixed one: the step rejects with
-// the same code and fields (the messages differ by "threw"/"rejected").
+// docs/design.md ("Async providers and cancellation"): a registry whose
+// providers are each randomly synchronous or asynchronous (a Promise or a bare
+// thenable) renders exactly what the same registry renders when every provider
+// is synchronous: the prompt, the context message, the tools with their
+// owners, the variables, and prompt.render()'s step. A provider that fails
+// throws in the all-sync registry and throws or rejects in the mixed one: the
+// step rejects with the same code and fields (the messages differ by
+// "threw"/"rejected").
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";

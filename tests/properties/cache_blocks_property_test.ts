@@ -13,7 +13,7 @@ const RUNS = { numRuns: 5_000, seed: 20261202 };
 
 const VOLATILITY = { static: 0, session: 1, step: 2 } as const;
 
-describe("layout properties (§7)", () => {
+describe("layout properties (flat lists)", () => {
   it("cache blocks join back to the prompt and are never more stable than a part", () => {
     fc.assert(
       fc.property(assembly, (a) => {

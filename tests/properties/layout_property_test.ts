@@ -115,7 +115,7 @@ function tiles(explained: readonly ItemExplanation[], at: Sequence): number {
   return position;
 }
 
-describe("layout properties (§7–§8, nested lists)", () => {
+describe("layout properties (nested lists and contexts)", () => {
   it("renderPrompt agrees with the reference renderer on the text or the error", () => {
     fc.assert(
       fc.property(fc.oneof(layouts, validLayouts), (a) => {

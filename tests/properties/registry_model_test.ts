@@ -1,8 +1,8 @@
-// Issue #11, "done when": a model test. Registrations and disposals are made
-// at the top level and from inside section functions, variable providers,
-// tool providers, assemble handlers and change listeners; every assembly must
-// equal the registry as it stood when assemble() was called, and the registry
-// must end equal to the model.
+// A model test of the registry. Registrations and disposals are made at the
+// top level and from inside section functions, variable providers, tool
+// providers, assemble handlers and change listeners; every assembly must equal
+// the registry as it stood when assemble() was called, and the registry must
+// end equal to the model.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";

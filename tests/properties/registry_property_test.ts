@@ -1,3 +1,7 @@
+// fast-check properties of the registry under random interleavings of
+// registrations, disposals and assemblies: every assembly equals what was
+// live when it started, and concurrent assemblies with different contexts
+// stay apart.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";

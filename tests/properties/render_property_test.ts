@@ -1,3 +1,6 @@
+// fast-check properties of renderPrompt(): it throws only a PromptError with
+// a documented code, agrees with the reference renderer of docs/syntax.md on
+// the text or the error, and never interpolates a value again.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";

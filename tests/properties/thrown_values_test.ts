@@ -1,6 +1,6 @@
-// Issue #11, "done when": user code of every kind throws (or rejects with)
-// any value at all; only the documented PromptError comes out, naming the
-// code at fault, with the value as `cause`, and the registry is unchanged.
+// User code of every kind throws (or rejects with) any value at all; only the
+// documented PromptError comes out, naming the code at fault, with the value
+// as `cause`, and the registry is unchanged.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";

@@ -17,52 +17,9 @@ import {
   toOpenAIChat,
   toOpenAIResponses,
 } from "../../adapters.ts";
+import { type Json, permuted, schema } from "../support/json_permutations.ts";
 
 const RUNS = { numRuns: 300, seed: 20261202 };
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-const key = fc.oneof(
-  fc.constantFrom(
-    "type",
-    "properties",
-    "items",
-    "enum",
-    "description",
-    "__proto__",
-    "a",
-    "b",
-  ),
-  fc.string({ minLength: 1, maxLength: 6 }),
-);
-const { schema } = fc.letrec<{ value: Json; schema: { [key: string]: Json } }>((
-  tie,
-) => ({
-  value: fc.oneof(
-    { depthSize: "small" },
-    fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)),
-    fc.array(tie("value"), { maxLength: 3 }),
-    tie("schema"),
-  ) as fc.Arbitrary<Json>,
-  schema: fc.dictionary(key, tie("value"), { maxKeys: 5 }) as fc.Arbitrary<
-    { [key: string]: Json }
-  >,
-}));
-
-/** `value` with the keys of every object in an order `seed` picks. */
-function permuted(value: Json, seed: number[]): Json {
-  let next = 0;
-  const pick = (n: number) => (seed[next++ % seed.length] ?? 0) % n;
-  const walk = (value: Json): Json => {
-    if (Array.isArray(value)) return value.map(walk);
-    if (typeof value !== "object" || value === null) return value;
-    const keys = Object.keys(value);
-    const order: string[] = [];
-    while (keys.length > 0) order.push(keys.splice(pick(keys.length), 1)[0]!);
-    return Object.fromEntries(order.map((key) => [key, walk(value[key]!)]));
-  };
-  return walk(value);
-}
 
 const jsonSchema = (schema: object) => ({ jsonSchema: schema });
 const ADAPTERS: ((assembly: PromptAssembly) => unknown)[] = [

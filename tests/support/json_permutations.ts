@@ -12,11 +12,23 @@ export type Json = null | boolean | number | string | Json[] | {
   [key: string]: Json;
 };
 
+// The keys JSON schemas use, `__proto__` (an own property in JSON.parse
+// output, a prototype setter to a careless copy) and any short string.
 const key = fc.oneof(
-  fc.constantFrom("type", "properties", "items", "enum", "required", "a", "b"),
+  fc.constantFrom(
+    "type",
+    "properties",
+    "items",
+    "enum",
+    "required",
+    "description",
+    "__proto__",
+    "a",
+    "b",
+  ),
   fc.string({ minLength: 1, maxLength: 6 }),
 );
-/** Objects like JSON schemas: keys that schemas use and others, nested. */
+/** Objects like JSON schemas: keys that schemas use, `__proto__` and others, nested. */
 export const { schema } = fc.letrec<
   { value: Json; schema: { [key: string]: Json } }
 >((

@@ -1,6 +1,6 @@
-// Random layouts for fast-check: sections (and, for §8, context entries)
-// with every docs/layout.md (or §7–§8) option, items (with §8, nested lists two
-// deep), separators, and texts built from pieces that hit every rule of the
+// Random layouts for fast-check: sections (and, when nested, context entries)
+// with every docs/layout.md option, items (when nested, lists two deep),
+// separators, and texts built from pieces that hit every rule of the
 // reference grammar. Shared by the layout and memo properties.
 import fc from "fast-check";
 import type {
@@ -56,20 +56,20 @@ const flags = {
   owner: fc.option(fc.constantFrom("p", "q"), { nil: undefined }),
 };
 
-/** What a layout may use: its texts, and whether §8 (and contexts) too. */
+/** What a layout may use: its texts, and whether lists nest (with heading and item separators, footers, and contexts too). */
 interface Shape {
   readonly text: fc.Arbitrary<string>;
-  readonly round2: boolean;
+  readonly nested: boolean;
 }
 const optional = <T>(arbitrary: fc.Arbitrary<T>) =>
   fc.option(arbitrary, { nil: undefined });
 
-const listOf = ({ text, round2 }: Shape): fc.Arbitrary<AssembledList> =>
+const listOf = ({ text, nested }: Shape): fc.Arbitrary<AssembledList> =>
   fc.record({
     separator: optional(separator),
     empty: optional(fc.constantFrom("", "none", " {{x}} ")),
     dedupe: optional(fc.boolean()),
-    ...(round2
+    ...(nested
       ? {
         headingSeparator: optional(separator),
         footer: optional(fc.oneof(text, fc.constantFrom("</list>", " {{x}} "))),
@@ -85,24 +85,24 @@ function defined<T>(value: object): T {
   ) as T;
 }
 
-/** Items of a list `depth` levels from the top; with §8 an item may be a list itself. */
+/** Items of a list `depth` levels from the top; when nested, an item may be a list itself. */
 function items(shape: Shape, depth: number): fc.Arbitrary<AssembledItem[]> {
   const plain = fc.record({
     name: fc.constantFrom("i1", "i2", "i3", "i4", "i5"),
     order: fc.integer({ min: 0, max: 3 }),
     text: shape.text,
     ...flags,
-    ...(shape.round2 ? { separator: optional(separator) } : {}),
+    ...(shape.nested ? { separator: optional(separator) } : {}),
   }, { requiredKeys: ["name", "order", "text"] });
   // One item in four is a nested list (only one level down from the top).
-  const leaf = !shape.round2 || depth >= 2;
+  const leaf = !shape.nested || depth >= 2;
   const item = leaf ? plain.map((i) => defined<AssembledItem>(i)) : fc
     .tuple(plain, fc.nat(3), listOf(shape))
-    .chain(([base, roll, nested]) =>
+    .chain(([base, roll, sublist]) =>
       roll !== 0
         ? fc.constant(defined<AssembledItem>(base))
         : items(shape, depth + 1).map((children) =>
-          defined<AssembledItem>({ ...base, list: nested, items: children })
+          defined<AssembledItem>({ ...base, list: sublist, items: children })
         )
     );
   return fc.uniqueArray(item, { selector: (i) => i.name, maxLength: 4 });
@@ -135,7 +135,7 @@ function parts(shape: Shape, prefix: string) {
 function assemblyOf(shape: Shape): fc.Arbitrary<PromptAssembly> {
   return fc.record({
     sections: parts(shape, "s"),
-    contexts: shape.round2
+    contexts: shape.nested
       ? fc.option(parts(shape, "c"), { nil: undefined })
       : fc.constant(undefined),
     separator: fc.option(separator, { nil: undefined }),
@@ -154,18 +154,18 @@ function assemblyOf(shape: Shape): fc.Arbitrary<PromptAssembly> {
   });
 }
 
-/** An assembly of §7 layouts (sections, flat lists); `x` may be valueless. */
+/** An assembly of flat layouts (sections, flat lists); `x` may be valueless. */
 export const assembly: fc.Arbitrary<PromptAssembly> = assemblyOf({
   text,
-  round2: false,
+  nested: false,
 });
-/** Sections and contexts of every §7–§8 layout, lists nested two deep. */
+/** Sections and contexts of every layout, lists nested two deep. */
 export const layouts: fc.Arbitrary<PromptAssembly> = assemblyOf({
   text,
-  round2: true,
+  nested: true,
 });
 /** The same without the pieces that make a render throw (`x` may still be valueless). */
 export const validLayouts: fc.Arbitrary<PromptAssembly> = assemblyOf({
   text: validText,
-  round2: true,
+  nested: true,
 });

@@ -1,7 +1,7 @@
 // A reference renderer for layouts: docs/layout.md (separators, trim, literal,
 // lists with heading, items, dedupe, empty; headingSeparator, item
 // separators, footer, nested lists) written as plainly as possible, on top
-// of the §4 tokenizer of reference_renderer.ts, recursively, with no speed
+// of the tokenizer of reference_renderer.ts (docs/syntax.md), recursively, with no speed
 // tricks. It agrees with renderPrompt and renderContext or the layout
 // property tests fail.
 
@@ -23,7 +23,7 @@ class Failure {
   constructor(readonly code: string) {}
 }
 
-/** One text: interpolated unless literal (§7.2), trimmed unless trim is false. */
+/** One text: interpolated unless literal, trimmed unless trim is false. */
 export function renderOne(
   text: string,
   literal: boolean | undefined,
@@ -33,7 +33,7 @@ export function renderOne(
   let out = "";
   if (literal === true) out = text;
   else {
-    // The first problem in the text wins, as in the §4 reference renderer.
+    // The first problem in the text wins, as in the reference renderer of docs/syntax.md.
     for (const token of tokenize(text)) {
       if ("malformedAt" in token) throw new Failure("malformed-reference");
       if ("text" in token) out += token.text;
