@@ -1,5 +1,5 @@
 /**
- * Reliability costs (issue #11): what isolating tool schemas from handlers
+ * Reliability costs: what isolating tool schemas from handlers
  * costs per step, and registering / disposing many handlers.
  *
  * Schema isolation options, each on 100 tools of a realistic schema (a

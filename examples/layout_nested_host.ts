@@ -1,7 +1,8 @@
 /**
  * Layout example 4, lists that open, close and nest: the four shapes that
- * §7's lists could not write without glue, each with one scope per real
- * owner and no `system-prompt/assemble` handler.
+ * flat lists (one level, no opening or closing text) could not write
+ * without glue, each with one scope per real owner and no
+ * `system-prompt/assemble` handler.
  *
  * - An instructions wrapper: `<INSTRUCTIONS>` and a newline, then the parts
  *   joined by a blank line, with a `--- project-doc ---` line only between a
