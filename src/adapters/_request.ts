@@ -13,7 +13,6 @@
 
 import {
   type PromptAssembly,
-  PromptError,
   renderContext,
   type RenderedStep,
   type StepBlock,
@@ -33,6 +32,7 @@ import {
   settingsOf,
 } from "./plan.ts";
 import type { ProviderProfile } from "./profiles.ts";
+import { failure } from "../core/_messages.ts";
 
 /** A breakpoint as the providers spell it: `ttl` only for `"1h"`, not the default 5 minutes. */
 export type Mark<T extends string> = { type: T; ttl?: "1h" };
@@ -288,10 +288,12 @@ const STABILITIES: ReadonlySet<unknown> = new Set([
 ]);
 
 const badBlocks = (state: string) =>
-  new PromptError(
-    "invalid-value",
-    `Cannot build the request: the step's blocks ${state}; pass the step render() returned, or an assembly`,
-  );
+  failure({
+    code: "invalid-value",
+    action: "build the request",
+    problem:
+      `the step's blocks ${state}; pass the step render() returned, or an assembly`,
+  });
 
 /** Whether a tools array and its tools are frozen registry copies. */
 function fixedTools(tools: readonly ToolSchema[]): boolean {

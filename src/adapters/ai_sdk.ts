@@ -10,7 +10,7 @@ import type { PromptAssembly, RenderedStep } from "../../mod.ts";
 import { Adapter, type Marker, userMessage } from "./_request.ts";
 import { type ToolEntry, wireOf } from "./_counts.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
-import { PromptError } from "../core/errors.ts";
+import { failure } from "../core/_messages.ts";
 import { ANTHROPIC } from "./profiles.ts";
 
 /**
@@ -49,10 +49,12 @@ export function toAISDK<S>(
 ): AISDKRequest<S> {
   const jsonSchema = options.jsonSchema;
   if (typeof jsonSchema !== "function") {
-    throw new PromptError(
-      "invalid-option",
-      `Cannot build the request: toAISDK needs the AI SDK's jsonSchema function, got ${typeof jsonSchema}`,
-    );
+    throw failure({
+      code: "invalid-option",
+      action: "build the request",
+      problem:
+        `toAISDK needs the AI SDK's jsonSchema function, got ${typeof jsonSchema}`,
+    });
   }
   return AI_SDK.request(source, options, jsonSchema) as AISDKRequest<S>;
 }

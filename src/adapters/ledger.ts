@@ -6,11 +6,7 @@
  * @module
  */
 
-import {
-  type PromptAssembly,
-  PromptError,
-  type RenderedStep,
-} from "../../mod.ts";
+import { type PromptAssembly, type RenderedStep } from "../../mod.ts";
 import { estimateTokens } from "../../inspect.ts";
 import { optionError } from "../inspect/_options.ts";
 import type {
@@ -30,6 +26,7 @@ import {
   readUsage,
   type UsageShape,
 } from "./usage.ts";
+import { failure } from "../core/_messages.ts";
 
 /**
  * Options of {@linkcode CacheLedger}.
@@ -263,10 +260,12 @@ export class CacheLedger {
       throw fail("model must be a string", model);
     }
     if (typeof step !== "object" || step === null) {
-      throw new PromptError(
-        "invalid-value",
-        "Cannot record a step: step must be the assembly or rendered step the request was made from",
-      );
+      throw failure({
+        code: "invalid-value",
+        action: "record a step",
+        problem:
+          "step must be the assembly or rendered step the request was made from",
+      });
     }
     const plan = planOf(request);
     const read = readUsage(

@@ -7,7 +7,6 @@
 import {
   type PartSpan,
   type PromptAssembly,
-  PromptError,
   type RenderedStep,
   type Stability,
   type StepBlock,
@@ -25,6 +24,7 @@ import {
 import { minimumFor, type ProviderProfile } from "./profiles.ts";
 import { IN_PROMPT, rebalance, toolRun } from "./_tool_places.ts";
 import { shortfall } from "./_shortfall.ts";
+import { failure } from "../core/_messages.ts";
 
 /**
  * How an adapter caches. `false` (in {@linkcode AdapterOptions}) places no
@@ -315,10 +315,11 @@ export function settingsOf(
   const { model, profile = fallback, countTokens, cache } = options;
   const { reserve, ttl } = checkedCache(cache, profile);
   if (countTokens !== undefined && typeof countTokens !== "function") {
-    throw new PromptError(
-      "invalid-option",
-      `Cannot plan cache breakpoints: countTokens must be a function, got ${typeof countTokens}`,
-    );
+    throw failure({
+      code: "invalid-option",
+      action: "plan cache breakpoints",
+      problem: `countTokens must be a function, got ${typeof countTokens}`,
+    });
   }
   const count = countTokens ?? estimateTokens;
   return { profile, model, count, off: cache === false, reserve, ttl };
@@ -521,16 +522,18 @@ function checkedCache(
 ): { reserve: number; ttl: "5m" | "1h" } {
   const { reserve = 1, ttl = "5m" } = cache === false ? {} : cache ?? {};
   if (!Number.isInteger(reserve) || reserve < 0) {
-    throw new PromptError(
-      "invalid-option",
-      `Cannot plan cache breakpoints: reserve must be a non-negative integer, got ${reserve}`,
-    );
+    throw failure({
+      code: "invalid-option",
+      action: "plan cache breakpoints",
+      problem: `reserve must be a non-negative integer, got ${reserve}`,
+    });
   }
   if (profile.breakpoints > 0 && !profile.ttls.includes(ttl)) {
-    throw new PromptError(
-      "invalid-option",
-      `Cannot plan cache breakpoints: ${profile.provider} offers no TTL "${ttl}"`,
-    );
+    throw failure({
+      code: "invalid-option",
+      action: "plan cache breakpoints",
+      problem: `${profile.provider} offers no TTL "${ttl}"`,
+    });
   }
   return { reserve, ttl };
 }

@@ -6,6 +6,7 @@
  */
 
 import { PromptError } from "../../mod.ts";
+import { failure } from "../core/_messages.ts";
 
 /**
  * Anthropic Messages `usage` (`message.usage`). Cache fields are nullable
@@ -286,11 +287,12 @@ export function readUsage(
   } catch (error) {
     if (error instanceof PromptError) throw error;
     // A throwing getter or Proxy trap: the usage cannot be read.
-    throw new PromptError(
-      "invalid-value",
-      "Cannot read the usage: reading a field threw",
-      { cause: error },
-    );
+    throw failure({
+      code: "invalid-value",
+      action: "read the usage",
+      problem: "reading a field threw",
+      cause: error,
+    });
   }
 }
 
@@ -491,4 +493,4 @@ function total(
 }
 
 const fail = (state: string) =>
-  new PromptError("invalid-value", `Cannot read the usage: ${state}`);
+  failure({ code: "invalid-value", action: "read the usage", problem: state });

@@ -7,7 +7,8 @@
  * @module
  */
 
-import { describeValue, failure, type Where } from "./errors.ts";
+import { describeValue } from "./_describe.ts";
+import { failure, typeFailure, type Where } from "./_messages.ts";
 
 /** Which sequence a part belongs to. */
 export type PartKind = "section" | "context" | "item";
@@ -269,15 +270,16 @@ export function fieldError(
   expected: string,
   value: unknown,
 ): Error {
-  const state = `its ${field} is ${showValue(value)}, not ${expected}`;
+  const { action, where } = check;
+  const problem = `its ${field} is ${showValue(value)}, not ${expected}`;
+  const type = /string|number|boolean/.exec(expected)?.[0];
+  if (check.mode === "add" && field !== "stability" && typeof value !== type) {
+    return typeFailure({ action, where, problem });
+  }
   const code = check.mode === "provided"
     ? "invalid-value"
     : `invalid-${check.kind}` as const;
-  const error = failure(code, check.action, check.where, state);
-  const type = /string|number|boolean/.exec(expected)?.[0];
-  return check.mode === "add" && field !== "stability" && typeof value !== type
-    ? new TypeError(error.message)
-    : error;
+  return failure({ code, action, where, problem });
 }
 
 /** A value as a message shows it: numbers and short strings as they are. */

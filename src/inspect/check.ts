@@ -9,14 +9,14 @@
  * @module
  */
 
+import { describeValue, messageOf } from "../core/_describe.ts";
+import { PromptError } from "../core/errors.ts";
 import {
-  describeValue,
   describeWhere,
-  messageOf,
-  PromptError,
+  sentence,
   unreadable,
-} from "../core/errors.ts";
-import type { Where } from "../core/errors.ts";
+  type Where,
+} from "../core/_messages.ts";
 import { closestName, didYouMean } from "../core/names.ts";
 import { PINS_OF, TOOL_ORDER_REST, toolOwner } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
@@ -122,7 +122,7 @@ export async function checkPrompt<C>(
   try {
     const [context, options] = args as [C?, CheckOptions<C>?];
     if (options !== undefined && (typeof options !== "object" || !options)) {
-      throw new TypeError(
+      return checkFailed(
         `its options are ${describeValue(options)}, not an object`,
       );
     }
@@ -130,7 +130,7 @@ export async function checkPrompt<C>(
     if (more !== undefined && !Array.isArray(more)) {
       // A list of contexts that is none would check one silently.
       const state = `its contexts option is ${describeValue(more)}`;
-      throw new TypeError(`${state}, not an array`);
+      return checkFailed(`${state}, not an array`);
     }
     const contexts: C[] = !Array.isArray(more) || more.length === 0
       ? [context ?? {} as C]
@@ -170,7 +170,8 @@ export async function checkPrompt<C>(
       } catch (error) {
         // An assembly that throws when read (a revoked proxy, a getter)
         // is a finding about it, not a failed check.
-        const failed = unreadable(error, "check the assembly", {}, "it");
+        const read = { action: "check the assembly", what: "it" };
+        const failed = unreadable(error, read);
         diagnosed = [fromError(failed)];
       }
       diagnosed.forEach((d) => add(d, i));
@@ -191,10 +192,15 @@ export async function checkPrompt<C>(
       add(warning("unused-variable", { ...variable, checked }));
     }
   } catch (error) {
-    const message = `Cannot check the prompt: ${messageOf(error)}`;
-    return [{ code: "check-failed", severity: "error", message }];
+    return checkFailed(messageOf(error));
   }
   return [...found.values()];
+}
+
+/** The one diagnostic of a check that could not run. */
+function checkFailed(problem: string): PromptDiagnostic[] {
+  const message = sentence({ action: "check the prompt", problem });
+  return [{ code: "check-failed", severity: "error", message }];
 }
 
 /** The tools of an assembly that have no pin, when the chain has pins. */

@@ -7,7 +7,8 @@
  */
 
 import type { PromptAssembly, Stability, ToolSchema } from "../core/types.ts";
-import { describeValue, failure, unreadable } from "../core/errors.ts";
+import { describeValue } from "../core/_describe.ts";
+import { failure, unreadable } from "../core/_messages.ts";
 import { toolLayer, toolOwner } from "../core/tools.ts";
 import { referencesOf } from "../render/_template.ts";
 import { type PartSpan, renderAssembly } from "../render/_walk.ts";
@@ -251,11 +252,11 @@ function explainTools(assembly: PromptAssembly): ToolExplanation[] {
     const given: unknown = assembly.tools;
     if (!Array.isArray(given)) {
       const state = `its tools are ${describeValue(given)}, not an array`;
-      throw failure("invalid-value", action, {}, state);
+      throw failure({ code: "invalid-value", action, problem: state });
     }
     return given.map(explainTool);
   } catch (error) {
-    throw unreadable(error, action, {}, "its tools");
+    throw unreadable(error, { action, what: "its tools" });
   }
 }
 

@@ -8,7 +8,8 @@
  */
 
 import { checkPart, isValidPart } from "../core/_fields.ts";
-import { describeOwner, describeValue, failure } from "../core/errors.ts";
+import { describeValue } from "../core/_describe.ts";
+import { failure, nameTaken } from "../core/_messages.ts";
 import { byOrderThenName } from "../core/names.ts";
 import type { AssembledItem, AssembledSection } from "../core/types.ts";
 import { callError, isThenable } from "./_resolve.ts";
@@ -41,7 +42,12 @@ export function result<T>(
     : "";
   const [what, action, expected] = CALLS[kind];
   const state = `${what} returned ${shown}, not ${expected}${hint}`;
-  throw failure("invalid-value", action, call.where, state);
+  throw failure({
+    code: "invalid-value",
+    action,
+    where: call.where,
+    problem: state,
+  });
 }
 
 /** Builds a part and its list's members, registered and provided, checked. */
@@ -90,9 +96,10 @@ export function part(
           checkPart(input, { ...CHECK, where });
           if (names.has(name)) {
             const holder = names.get(name);
-            const state = `${describeOwner(holder)} already added it`;
+            const problem = nameTaken({ owner: holder });
             const fields = { owner: holder };
-            throw failure("duplicate-item", "assemble", where, state, fields);
+            const code = "duplicate-item";
+            throw failure({ code, action: "assemble", where, problem, fields });
           }
         }
         names.set(name, owner);
@@ -152,7 +159,13 @@ export function readProvided(snapshot: Snapshot, values: unknown[]): void {
             ? `item ${i} is ${describeValue(raw)}, not an item`
             : `item ${i} declares list; only registered items can be lists`;
           const where = provider.where;
-          throw failure("invalid-value", "list items of", where, state);
+          const action = "list items of";
+          throw failure({
+            code: "invalid-value",
+            action,
+            where,
+            problem: state,
+          });
         }
         const input: Record<string, unknown> = {};
         for (const key of ITEM_FIELDS) input[key] = raw[key];
