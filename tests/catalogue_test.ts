@@ -113,8 +113,7 @@ describe("bad-input catalogue: registration", () => {
       code: "duplicate-variable",
       variable: "a",
       owner: "git",
-      message:
-        'Cannot add variable "a" of "other": "git" already registered it',
+      message: 'Cannot add variable "a" of "other": "git" already added it',
     });
   });
   it("catalogue R9: a provider or handler that is not a function throws TypeError", () => {

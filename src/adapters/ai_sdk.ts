@@ -10,6 +10,7 @@ import type { PromptAssembly, RenderedStep } from "../../mod.ts";
 import { Adapter, type Marker, userMessage } from "./_request.ts";
 import { type ToolEntry, wireOf } from "./_counts.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
+import { describeValue } from "../core/_describe.ts";
 import { failure } from "../core/_messages.ts";
 import { ANTHROPIC } from "./profiles.ts";
 
@@ -52,8 +53,9 @@ export function toAISDK<S>(
     throw failure({
       code: "invalid-option",
       action: "build the request",
-      problem:
-        `toAISDK needs the AI SDK's jsonSchema function, got ${typeof jsonSchema}`,
+      problem: `its jsonSchema option is ${
+        describeValue(jsonSchema)
+      }, not the AI SDK's jsonSchema function`,
     });
   }
   return AI_SDK.request(source, options, jsonSchema) as AISDKRequest<S>;

@@ -24,6 +24,7 @@ import {
 import { minimumFor, type ProviderProfile } from "./profiles.ts";
 import { IN_PROMPT, rebalance, toolRun } from "./_tool_places.ts";
 import { shortfall } from "./_shortfall.ts";
+import { describeValue } from "../core/_describe.ts";
 import { failure } from "../core/_messages.ts";
 
 /**
@@ -318,7 +319,9 @@ export function settingsOf(
     throw failure({
       code: "invalid-option",
       action: "plan cache breakpoints",
-      problem: `countTokens must be a function, got ${typeof countTokens}`,
+      problem: `countTokens must be a function, got ${
+        describeValue(countTokens)
+      }`,
     });
   }
   const count = countTokens ?? estimateTokens;

@@ -6,6 +6,7 @@
  */
 
 import { PromptError } from "../../mod.ts";
+import { describeValue } from "../core/_describe.ts";
 import { failure } from "../core/_messages.ts";
 
 /**
@@ -303,7 +304,7 @@ function read(
 ): CacheUsage {
   if (typeof usage !== "object" || usage === null) {
     throw fail(
-      `usage must be an object, got ${usage === null ? "null" : typeof usage}`,
+      `usage must be an object, got ${describeValue(usage)}`,
     );
   }
   const found = usageShape(usage);

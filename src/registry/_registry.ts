@@ -157,13 +157,15 @@ function toolStabilityOption(
   if (options === undefined) return undefined;
   const at = { action: "add tool provider", where: place };
   if (typeof options !== "object" || options === null) {
-    const problem = `options must be an object, got ${typeof options}`;
+    const problem = `options must be an object, got ${describeValue(options)}`;
     throw typeFailure({ ...at, problem });
   }
   const { stability } = options as { stability?: unknown };
   if (stability === undefined) return undefined;
   if (typeof stability !== "string") {
-    const problem = `stability must be a string, got ${typeof stability}`;
+    const problem = `stability must be a string, got ${
+      describeValue(stability)
+    }`;
     throw typeFailure({ ...at, problem });
   }
   if (!STABILITIES.includes(stability)) {

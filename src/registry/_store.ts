@@ -163,8 +163,7 @@ export function partEntry(
   place: Pick<PartEntry, "path" | "owner" | "layer" | "top">,
 ): PartEntry {
   if (typeof input !== "object" || input === null) {
-    const got = input === null ? "null" : typeof input;
-    const problem = `expected an object, got ${got}`;
+    const problem = `expected an object, got ${describeValue(input)}`;
     throw typeFailure({ action: `add ${kind}`, problem });
   }
   // Each field read once (inherited ones too), into the registry's own

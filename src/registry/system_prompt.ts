@@ -84,8 +84,9 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
     this.#order = toolOrder(options.toolOrder);
     const { onToolChanged } = options;
     if (onToolChanged !== undefined && typeof onToolChanged !== "function") {
-      const problem =
-        `onToolChanged must be a function, got ${typeof onToolChanged}`;
+      const problem = `onToolChanged must be a function, got ${
+        describeValue(onToolChanged)
+      }`;
       throw typeFailure({ action: "create SystemPrompt", problem });
     }
     const pins = toolPins(options.toolPins, { action: "create SystemPrompt" });
