@@ -33,6 +33,7 @@ import {
 } from "./plan.ts";
 import type { ProviderProfile } from "./profiles.ts";
 import { failure } from "../core/_messages.ts";
+import { STABILITIES } from "../core/_stability.ts";
 
 /** A breakpoint as the providers spell it: `ttl` only for `"1h"`, not the default 5 minutes. */
 export type Mark<T extends string> = { type: T; ttl?: "1h" };
@@ -269,7 +270,7 @@ function fixedBlocks(blocks: readonly StepBlock[], prompt: string): boolean {
   let frozen = Object.isFrozen(blocks);
   for (const block of blocks) {
     const ok = typeof block === "object" && block !== null &&
-      typeof block.text === "string" && STABILITIES.has(block.stability) &&
+      typeof block.text === "string" && STABILITIES.includes(block.stability) &&
       Array.isArray(block.parts) && Array.isArray(block.spans);
     if (!ok) throw badBlocks("hold a block that is not a StepBlock");
     text += block.text;
@@ -280,12 +281,6 @@ function fixedBlocks(blocks: readonly StepBlock[], prompt: string): boolean {
   if (frozen) FIXED_BLOCKS.set(blocks, prompt);
   return frozen;
 }
-
-const STABILITIES: ReadonlySet<unknown> = new Set([
-  "static",
-  "session",
-  "step",
-]);
 
 const badBlocks = (state: string) =>
   failure({

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type PromptAssembly, type RenderedStep } from "../../mod.ts";
+import type { PromptAssembly, RenderedStep } from "../../mod.ts";
 import { estimateTokens } from "../../inspect.ts";
 import { optionError } from "../inspect/_options.ts";
 import type {

@@ -4,12 +4,12 @@
  * @module
  */
 
-import {
-  type PartSpan,
-  type PromptAssembly,
-  type RenderedStep,
-  type Stability,
-  type StepBlock,
+import type {
+  PartSpan,
+  PromptAssembly,
+  RenderedStep,
+  Stability,
+  StepBlock,
 } from "../../mod.ts";
 import { estimateTokens } from "../inspect/estimate_tokens.ts";
 import { sectionsOf } from "../render/_blocks.ts";

@@ -9,6 +9,7 @@
 
 import { describeValue } from "./_describe.ts";
 import { failure, typeFailure, type Where } from "./_messages.ts";
+import { STABILITIES } from "./_stability.ts";
 
 /** Which sequence a part belongs to. */
 export type PartKind = "section" | "context" | "item";
@@ -29,7 +30,53 @@ export interface FieldCheck {
   readonly where: Where;
 }
 
-const STABILITIES: readonly unknown[] = ["static", "session", "step"];
+/**
+ * A part's fields, in the order the table reads them (a section's
+ * `complete` is read after them; the library sets `owner`, `layer` and
+ * `shadows`; `items` are an assembled list's).
+ */
+export const PART_FIELDS = [
+  "name",
+  "order",
+  "text",
+  "stability",
+  "separator",
+  "trim",
+  "literal",
+  "list",
+] as const;
+
+/** A list layout's fields, in the order the table reads them. */
+export const LIST_FIELDS = [
+  "separator",
+  "headingSeparator",
+  "footer",
+  "footerSeparator",
+  "empty",
+  "dedupe",
+] as const;
+
+/**
+ * A list layout's fields in the order an assembly holds them: the ones a
+ * function may resolve (`footer`, `empty`) last, set per step.
+ */
+export const LIST_ORDER = [
+  "separator",
+  "headingSeparator",
+  "footerSeparator",
+  "dedupe",
+  "footer",
+  "empty",
+] as const;
+
+/** The layout fields a part carries only when set, in the assembly's order. */
+export const ITEM_LAYOUT = [
+  "stability",
+  "separator",
+  "trim",
+  "literal",
+] as const;
+
 const STRING = "a string";
 const BOOLEAN = "a boolean";
 
@@ -73,7 +120,7 @@ function faultOf(
     return ["text", STRING, value];
   }
   value = fields.stability;
-  if (value !== undefined && !STABILITIES.includes(value)) {
+  if (value !== undefined && !STABILITIES.includes(value as never)) {
     return ["stability", '"static", "session" or "step"', value];
   }
   if (!maybeString(value = fields.separator)) {

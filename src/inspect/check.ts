@@ -21,6 +21,7 @@ import { closestName, didYouMean } from "../core/names.ts";
 import { PINS_OF, TOOL_ORDER_REST, toolOwner } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
 import { whereOf } from "../render/_problems.ts";
+import { referencesOf } from "../render/_template.ts";
 import { tryRead } from "../registry/_resolve.ts";
 import type { DiagnosticCode, PromptDiagnostic } from "./diagnostics.ts";
 import * as explain from "./explain.ts";
@@ -284,9 +285,6 @@ const SAY: { [code in DiagnosticCode]?: (what: string, _: About) => string } = {
     `No section, context entry or item of ${checked} references ${what}`,
 };
 
-/** A reference-shaped group; an escaped one (`\{{x}}`) is no use of `x`. */
-const REFERENCE =
-  /(?<!\\)\{\{[ \t]*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)[ \t]*\}\}/g;
 /** The value a probe gives a variable that failed, to find the next problem. */
 const PLACEHOLDER = "…";
 const FIELDS =
@@ -338,7 +336,10 @@ function diagnoseAssembly(
   owners.delete(undefined); // a tool without owner makes no section guidance
   for (const kind of ["section", "context"] as const) {
     for (const part of kind === "section" ? sections : contexts) {
-      referencesOf(part, seen.references);
+      // A part that is no object is reported by its render below.
+      if (typeof part === "object" && part !== null) {
+        referencesOf(part, seen.references, { items: true });
+      }
       // Rendered on its own, again and again: after a variable's problem
       // with a placeholder for it, after an item's without that item, until
       // it renders or the problem has no such cure.
@@ -431,17 +432,6 @@ function withoutItem(part: unknown, name: string | undefined): unknown {
     const rest = [...items.slice(0, i), ...inner, ...items.slice(i + 1)];
     return { ...(part as object), items: rest };
   }
-}
-
-/** The names `part` (its heading, footer, items at any depth) references; none when literal. */
-function referencesOf(part: unknown, into: Set<string>): void {
-  const { text, literal, list, items } = (part ?? {}) as Loose;
-  const footer = (list as Loose | null)?.footer;
-  for (const source of literal === true ? [] : [text, footer]) {
-    if (typeof source !== "string") continue;
-    for (const match of source.matchAll(REFERENCE)) into.add(match[1]!);
-  }
-  if (Array.isArray(items)) items.forEach((item) => referencesOf(item, into));
 }
 
 /**

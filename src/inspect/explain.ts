@@ -9,6 +9,7 @@
 import type { PromptAssembly, Stability, ToolSchema } from "../core/types.ts";
 import { describeValue } from "../core/_describe.ts";
 import { failure, unreadable } from "../core/_messages.ts";
+import { STABILITIES, stabilityRank } from "../core/_stability.ts";
 import { toolLayer, toolOwner } from "../core/tools.ts";
 import { referencesOf } from "../render/_template.ts";
 import { type PartSpan, renderAssembly } from "../render/_walk.ts";
@@ -202,9 +203,6 @@ export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
 /** One channel rendered and explained: the system prompt's or the runtime context's. */
 export type Explained = PromptExplanation["context"];
 
-/** Stabilities from the least volatile. */
-const VOLATILITY: readonly Stability[] = ["static", "session", "step"];
-
 /**
  * Explains one channel: the system prompt (`"section"`) or the runtime
  * context; a list is as volatile as its most volatile item.
@@ -238,8 +236,8 @@ export function explainSequence(
     if (span.items === undefined) return explained;
     explained.items = span.items.map((item) => explain(item, start));
     const parts = [explained, ...explained.items];
-    const most = Math.max(...parts.map((p) => VOLATILITY.indexOf(p.stability)));
-    explained.stability = VOLATILITY[most]!;
+    const most = Math.max(...parts.map((p) => stabilityRank(p.stability)));
+    explained.stability = STABILITIES[most]!;
     return explained;
   };
   return { text, sections: spans.map((span) => explain(span, 0)), dropped };

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { checkPart, isValidPart } from "../core/_fields.ts";
+import { checkPart, isValidPart, ITEM_LAYOUT } from "../core/_fields.ts";
 import { describeValue } from "../core/_describe.ts";
 import { failure, nameTaken } from "../core/_messages.ts";
 import { byOrderThenName } from "../core/names.ts";
@@ -131,15 +131,11 @@ export function variablesOf(
   return variables;
 }
 
-/** The fields a provided item adds only when set, in the assembly's order. */
-const ITEM_LAYOUT = ["stability", "separator", "trim", "literal"] as const;
-
 /** How a provided item is checked. */
 const CHECK = { kind: "item", mode: "provided", action: "assemble" } as const;
 
 /** A provided item's fields, in the order they are read. */
-const ITEM_FIELDS = "name order text separator trim literal stability"
-  .split(" ");
+const ITEM_FIELDS = ["name", "order", "text", ...ITEM_LAYOUT];
 
 /**
  * Reads every item provider's result once, in place: each becomes an array

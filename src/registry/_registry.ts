@@ -14,6 +14,7 @@
 import { describeValue } from "../core/_describe.ts";
 import type { PromptError } from "../core/errors.ts";
 import { failure, typeFailure } from "../core/_messages.ts";
+import { TOOL_STABILITIES } from "../core/_stability.ts";
 import { closestName, didYouMean } from "../core/names.ts";
 import type { Provenance } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
@@ -147,7 +148,6 @@ export class Registry {
 const YES = true as const;
 
 /** The `scope-disposed` error of an action on a disposed scope or layer. */
-const STABILITIES: readonly unknown[] = ["static", "session"];
 
 /** Checks the options of `tools(provider, options)`; the stability given. */
 function toolStabilityOption(
@@ -168,7 +168,7 @@ function toolStabilityOption(
     }`;
     throw typeFailure({ ...at, problem });
   }
-  if (!STABILITIES.includes(stability)) {
+  if (!(TOOL_STABILITIES as readonly string[]).includes(stability)) {
     const problem = `stability is "${stability}", not "static" or "session"`;
     throw failure({ ...at, code: "invalid-option", problem });
   }

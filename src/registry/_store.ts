@@ -6,7 +6,13 @@
  * @module
  */
 
-import { checkPart, type PartKind } from "../core/_fields.ts";
+import {
+  checkPart,
+  LIST_FIELDS,
+  LIST_ORDER,
+  PART_FIELDS,
+  type PartKind,
+} from "../core/_fields.ts";
 import { describeValue } from "../core/_describe.ts";
 import {
   failure,
@@ -148,14 +154,6 @@ export function listPath(
   return Object.freeze(names);
 }
 
-/** A part's fields and a list layout's, in the order they are read. */
-const PART_FIELDS = "name order text stability separator trim literal list";
-const LIST_FIELDS =
-  "separator headingSeparator footer footerSeparator empty dedupe";
-/** A list layout's fields in the assembly's order. */
-const LIST_KEYS =
-  "separator headingSeparator footerSeparator dedupe footer empty";
-
 /** Builds a part entry from a registration, checking every field once. */
 export function partEntry(
   kind: PartKind,
@@ -173,7 +171,7 @@ export function partEntry(
   // Anything but a plain object is left for the field table to refuse.
   if (typeof list === "object" && list !== null && !Array.isArray(list)) {
     // Read in the table's order, kept in the assembly's.
-    part.list = defined(copy(copy(list, LIST_FIELDS), LIST_KEYS));
+    part.list = defined(copy(copy(list, LIST_FIELDS), LIST_ORDER));
   }
   // Every entry has every key, in one order: one shape on the step's path.
   part.complete = kind === "section"
@@ -190,10 +188,13 @@ export function partEntry(
   return entry;
 }
 
-/** The space-separated `fields` of `from`, each read once. */
-function copy(from: object, fields: string): Record<string, unknown> {
+/** The `fields` of `from`, each read once, in their order. */
+function copy(
+  from: object,
+  fields: readonly string[],
+): Record<string, unknown> {
   const read = (key: string) => [key, (from as Record<string, unknown>)[key]];
-  return Object.fromEntries(fields.split(" ").map(read));
+  return Object.fromEntries(fields.map(read));
 }
 
 /**
