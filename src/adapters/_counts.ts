@@ -10,7 +10,8 @@
 import type { StepBlock, ToolSchema } from "../../mod.ts";
 import { failure } from "../core/_messages.ts";
 import { BoundedCache } from "../render/_bounded_cache.ts";
-import { isRegistrySchema, toolStability } from "../core/tools.ts";
+import { isRegistrySchema } from "../core/_provenance.ts";
+import { toolStability } from "../core/tools.ts";
 
 /** A host's token counter. */
 export type Counter = (text: string) => number;

@@ -18,19 +18,13 @@ import {
   type StepBlock,
   type ToolSchema,
 } from "../../mod.ts";
-import { isRegistrySchema } from "../core/tools.ts";
+import { isRegistrySchema } from "../core/_provenance.ts";
 import { assemblyBlocks } from "../render/_blocks.ts";
 import { BoundedCache } from "../render/_bounded_cache.ts";
 import { isStep } from "./_blocks.ts";
 import { type ToolEntry, toolEntry } from "./_counts.ts";
-import {
-  type AdapterOptions,
-  type CachePlan,
-  planFrom,
-  sameSettings,
-  type Settings,
-  settingsOf,
-} from "./plan.ts";
+import { planFrom, sameSettings, type Settings, settingsOf } from "./_plan.ts";
+import type { AdapterOptions, CachePlan } from "./plan.ts";
 import type { ProviderProfile } from "./profiles.ts";
 import { failure } from "../core/_messages.ts";
 import { STABILITIES } from "../core/_stability.ts";

@@ -19,7 +19,8 @@ import type {
 import { findCause, type Recorded } from "./_ledger_causes.ts";
 import { hash, planOf, stepPrefix } from "./_ledger_parts.ts";
 import { priceFor, type PriceRow } from "./pricing.ts";
-import { ANTHROPIC, BEDROCK, GEMINI, minimumFor, OPENAI } from "./profiles.ts";
+import { minimumFor } from "./_minimum.ts";
+import { ANTHROPIC, BEDROCK, GEMINI, OPENAI } from "./profiles.ts";
 import {
   type AISDKProviderMetadata,
   type ProviderUsage,

@@ -7,7 +7,8 @@
  */
 
 import { failure } from "../core/_messages.ts";
-import { type CachePlan, reservedBy } from "./plan.ts";
+import { reservedBy } from "./_plan.ts";
+import type { CachePlan } from "./plan.ts";
 
 /**
  * Options of the message helpers.

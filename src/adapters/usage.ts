@@ -238,7 +238,7 @@ export type AISDKProviderMetadata = Record<string, Record<string, unknown>>;
 const has = (usage: object, key: string) => key in usage;
 
 /** The shape of a usage object by its fields, or undefined. */
-export function usageShape(usage: object): UsageShape | undefined {
+function usageShape(usage: object): UsageShape | undefined {
   if (has(usage, "inputTokenDetails") || has(usage, "cachedInputTokens")) {
     return "ai-sdk";
   }

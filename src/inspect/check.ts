@@ -17,8 +17,9 @@ import {
   unreadable,
   type Where,
 } from "../core/_messages.ts";
-import { closestName, didYouMean } from "../core/names.ts";
-import { PINS_OF, TOOL_ORDER_REST, toolOwner } from "../core/tools.ts";
+import { closestName, didYouMean } from "../core/_names.ts";
+import { PINS_OF } from "../core/_provenance.ts";
+import { TOOL_ORDER_REST, toolOwner } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
 import { whereOf } from "../render/_problems.ts";
 import { referencesOf } from "../render/_template.ts";

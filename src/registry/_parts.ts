@@ -10,7 +10,7 @@
 import { checkPart, isValidPart, ITEM_LAYOUT } from "../core/_fields.ts";
 import { describeValue } from "../core/_describe.ts";
 import { failure, nameTaken } from "../core/_messages.ts";
-import { byOrderThenName } from "../core/names.ts";
+import { byOrderThenName } from "../core/_names.ts";
 import type { AssembledItem, AssembledSection } from "../core/types.ts";
 import { callError, isThenable } from "./_resolve.ts";
 import { CALLS, type Node, type Snapshot } from "./_snapshot.ts";

@@ -11,7 +11,7 @@
 
 import type { PromptError } from "../core/errors.ts";
 import { failure, type Where } from "../core/_messages.ts";
-import { closestName, didYouMean } from "../core/names.ts";
+import { closestName, didYouMean } from "../core/_names.ts";
 import type { AssembledList } from "../core/types.ts";
 import { mergePins } from "./_tool_pins.ts";
 import {

@@ -21,8 +21,9 @@ import {
   typeFailure,
   type Where,
 } from "../core/_messages.ts";
-import { byOrderThenName, isReferenceName } from "../core/names.ts";
-import type { Provenance } from "../core/tools.ts";
+import { byOrderThenName } from "../core/_names.ts";
+import { isReferenceName } from "../core/names.ts";
+import type { Provenance } from "../core/_provenance.ts";
 import type { PartLayout, ToolStability } from "../core/types.ts";
 
 /** A function a provider slot holds; called with the context and options. */

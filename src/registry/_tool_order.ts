@@ -8,7 +8,7 @@
 
 import { describeValue } from "../core/_describe.ts";
 import { failure, nameTaken, typeFailure } from "../core/_messages.ts";
-import { compareCodePoints } from "../core/names.ts";
+import { compareCodePoints } from "../core/_names.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
 
 /** The rank of each listed name, the rest entry's too; and the names. */

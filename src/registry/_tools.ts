@@ -14,7 +14,7 @@ import { notSchema, toolFault } from "../core/_tool_fields.ts";
 import type { JsonSchema, ToolSchema, ToolStability } from "../core/types.ts";
 import { BoundedCache } from "../render/_bounded_cache.ts";
 import { callError, ignoreRejections, isThenable } from "./_resolve.ts";
-import { owned, type ToolProvenance } from "../core/tools.ts";
+import { owned, type ToolProvenance } from "../core/_provenance.ts";
 import type { Provider, Snapshot } from "./_snapshot.ts";
 import { orderTools, type ToolOrder } from "./_tool_order.ts";
 import { copyJson, counted, countKeys, sameJson } from "./_tool_json.ts";

@@ -39,7 +39,7 @@ import { renderStep, StepMemory } from "./_step.ts";
 import { type ToolOrder, toolOrder } from "./_tool_order.ts";
 import { ToolCopies } from "./_tools.ts";
 import { toolPins } from "./_tool_pins.ts";
-import { PINS_OF } from "../core/tools.ts";
+import { PINS_OF } from "../core/_provenance.ts";
 
 /**
  * The system-prompt registry of one agent host.

@@ -13,7 +13,7 @@ import {
   unreadable,
   type Where,
 } from "../core/_messages.ts";
-import { closestName, didYouMean } from "../core/names.ts";
+import { closestName, didYouMean } from "../core/_names.ts";
 
 /**
  * Where a text that fails sits: its part (`where`), whether it is the
