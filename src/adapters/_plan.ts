@@ -7,14 +7,13 @@
  */
 
 import type { Stability, StepBlock } from "../../mod.ts";
-// The plan's public types, from the entry point: plan.ts imports this file.
 import type {
   AdapterOptions,
   CacheChoice,
   CachePlan,
   CacheReason,
   SystemBlock,
-} from "../../adapters.ts";
+} from "./plan.ts";
 import { estimateTokens } from "../inspect/estimate_tokens.ts";
 import { sectionsOf } from "../render/_blocks.ts";
 import {

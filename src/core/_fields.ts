@@ -81,7 +81,11 @@ const STRING = "a string";
 const BOOLEAN = "a boolean";
 
 /** A field at fault, what it must hold (as messages say it), the value read. */
-type Fault = readonly [field: string, expected: string, value: unknown];
+export interface Fault {
+  readonly field: string;
+  readonly expected: string;
+  readonly value: unknown;
+}
 
 const maybeString = (value: unknown) =>
   value === undefined || typeof value === "string";
@@ -108,71 +112,83 @@ function faultOf(
   const add = mode === "add";
   let value = fields.name;
   if (typeof value !== "string" || value === "") {
-    return ["name", "a non-empty string", value];
+    return { field: "name", expected: "a non-empty string", value: value };
   }
   value = fields.order;
   if (
     !(typeof value === "number" && Number.isFinite(value)) &&
     !(add && kind === "item" && typeof value === "function")
-  ) return ["order", "a finite number", value];
+  ) return { field: "order", expected: "a finite number", value: value };
   value = fields.text;
   if (typeof value !== "string" && !(add && typeof value === "function")) {
-    return ["text", STRING, value];
+    return { field: "text", expected: STRING, value: value };
   }
   value = fields.stability;
   if (value !== undefined && !STABILITIES.includes(value as never)) {
-    return ["stability", '"static", "session" or "step"', value];
+    return {
+      field: "stability",
+      expected: '"static", "session" or "step"',
+      value: value,
+    };
   }
   if (!maybeString(value = fields.separator)) {
-    return ["separator", STRING, value];
+    return { field: "separator", expected: STRING, value: value };
   }
-  if (!maybeBoolean(value = fields.trim)) return ["trim", BOOLEAN, value];
-  if (!maybeBoolean(value = fields.literal)) return ["literal", BOOLEAN, value];
+  if (!maybeBoolean(value = fields.trim)) {
+    return { field: "trim", expected: BOOLEAN, value: value };
+  }
+  if (!maybeBoolean(value = fields.literal)) {
+    return { field: "literal", expected: BOOLEAN, value: value };
+  }
   if (kind === "section" && !maybeBoolean(value = fields.complete)) {
-    return ["complete", BOOLEAN, value];
+    return { field: "complete", expected: BOOLEAN, value: value };
   }
   // Who holds a part is the library's to set: only an assembly carries it,
   // and every message, explanation and page names it as text.
   if (mode === "assembled") {
-    if (!maybeString(value = fields.owner)) return ["owner", STRING, value];
-    if (!maybeString(value = fields.layer)) return ["layer", STRING, value];
+    if (!maybeString(value = fields.owner)) {
+      return { field: "owner", expected: STRING, value: value };
+    }
+    if (!maybeString(value = fields.layer)) {
+      return { field: "layer", expected: STRING, value: value };
+    }
     const shadows = fields.shadows;
     if (shadows !== undefined) {
       if (typeof shadows !== "object" || shadows === null) {
-        return ["shadows", "an object", shadows];
+        return { field: "shadows", expected: "an object", value: shadows };
       }
       const held = shadows as Record<string, unknown>;
       if (!maybeString(value = held.owner)) {
-        return ["shadows.owner", STRING, value];
+        return { field: "shadows.owner", expected: STRING, value: value };
       }
       if (!maybeString(value = held.layer)) {
-        return ["shadows.layer", STRING, value];
+        return { field: "shadows.layer", expected: STRING, value: value };
       }
     }
   }
   const list = fields.list;
   if (list === undefined) return false;
   if (typeof list !== "object" || list === null || Array.isArray(list)) {
-    return ["list", "an object", list];
+    return { field: "list", expected: "an object", value: list };
   }
   const layout = list as Record<string, unknown>;
   if (!maybeString(value = layout.separator)) {
-    return ["list.separator", STRING, value];
+    return { field: "list.separator", expected: STRING, value: value };
   }
   if (!maybeString(value = layout.headingSeparator)) {
-    return ["list.headingSeparator", STRING, value];
+    return { field: "list.headingSeparator", expected: STRING, value: value };
   }
   if (!maybeText(value = layout.footer, add)) {
-    return ["list.footer", STRING, value];
+    return { field: "list.footer", expected: STRING, value: value };
   }
   if (!maybeString(value = layout.footerSeparator)) {
-    return ["list.footerSeparator", STRING, value];
+    return { field: "list.footerSeparator", expected: STRING, value: value };
   }
   if (!maybeText(value = layout.empty, add)) {
-    return ["list.empty", STRING, value];
+    return { field: "list.empty", expected: STRING, value: value };
   }
   if (!maybeBoolean(value = layout.dedupe)) {
-    return ["list.dedupe", BOOLEAN, value];
+    return { field: "list.dedupe", expected: BOOLEAN, value: value };
   }
   return true;
 }
@@ -183,15 +199,23 @@ function faultOf(
  */
 export function checkPart(part: unknown, check: FieldCheck): void {
   if (typeof part !== "object" || part === null) {
-    throw fieldError(check, "entry", "an object", part);
+    throw fieldError(check, {
+      field: "entry",
+      expected: "an object",
+      value: part,
+    });
   }
   const fault = faultOf(part, check.kind, check.mode);
-  if (typeof fault === "object") throw fieldError(check, ...fault);
+  if (typeof fault === "object") throw fieldError(check, fault);
   if (!fault || check.mode !== "assembled") return;
   const items = (part as { items?: unknown }).items;
   if (items === undefined) return;
   if (!Array.isArray(items)) {
-    throw fieldError(check, "items", "an array", items);
+    throw fieldError(check, {
+      field: "items",
+      expected: "an array",
+      value: items,
+    });
   }
   const { section, context, handler, owner, list = [] } = check.where;
   const parent = (part as { name: string }).name;
@@ -314,13 +338,9 @@ export function isValidAssembled(part: unknown, kind: PartKind): boolean {
  * is a `TypeError`, everything else a `PromptError` whose code the mode
  * gives.
  */
-export function fieldError(
-  check: FieldCheck,
-  field: string,
-  expected: string,
-  value: unknown,
-): Error {
+export function fieldError(check: FieldCheck, fault: Fault): Error {
   const { action, where } = check;
+  const { field, expected, value } = fault;
   const problem = `its ${field} is ${showValue(value)}, not ${expected}`;
   const type = /string|number|boolean/.exec(expected)?.[0];
   if (check.mode === "add" && field !== "stability" && typeof value !== type) {

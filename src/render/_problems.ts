@@ -148,7 +148,8 @@ export function invalidPart(part: unknown, at: PartPlace): Error {
   } as const;
   checkPart(part, check);
   // The quick check and the table disagree: name the part all the same.
-  return fieldError(check, "entry", "a part the renderer accepts", part);
+  const expected = "a part the renderer accepts";
+  return fieldError(check, { field: "entry", expected, value: part });
 }
 
 /** The 1-based line and column (in UTF-16 code units) of `offset` in `text`. */
