@@ -564,7 +564,7 @@ describe("bad-input catalogue: agents, async and the waterfall's result", () => 
       owner: "mcp",
       cause: 7,
       message:
-        'Cannot list tools of "mcp": the parameters of tool "t" threw at parameters.type when read: 7',
+        'Cannot list tool "t" of "mcp": its parameters threw at parameters.type when read: 7',
     });
   });
   it("catalogue A28: a pinned tool whose fingerprint changed is tool-changed; bad toolPins are invalid-option", async () => {

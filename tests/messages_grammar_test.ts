@@ -335,7 +335,7 @@ const ROWS: Row[] = [
       prompt.scope("o").tools(() => [{ ...pinned, description: "changed" }]);
       return prompt.assemble();
     },
-    /tool "bash" changed: its fingerprint is [0-9a-f]{64}, its pin [0-9a-f]{64}/,
+    /^Cannot list tool "bash" of "o": it changed: its fingerprint is [0-9a-f]{64}, its pin [0-9a-f]{64}$/,
   ],
   [
     "aborted",

@@ -26,7 +26,8 @@ export interface ToolFault {
 /**
  * The first fault of a tool, or `undefined`. `fields` is `undefined` for a
  * value that is no object (`value`); `label` names the tool's place while
- * it has no name: `item 3`, `item 3 of tools`.
+ * it has no name (`item 3`, `item 3 of tools`); once it has one, the fault
+ * carries it, for the caller's where (`tool "x"`).
  */
 export function toolFault(
   fields: ToolFields | undefined,
@@ -39,22 +40,17 @@ export function toolFault(
   if (typeof name !== "string" || name === "") {
     return { problem: `${at.label} is not a tool with a non-empty name` };
   }
-  const named = (state: string) => ({
-    problem: `tool ${JSON.stringify(name)} ${state}`,
-    tool: name,
-  });
+  const named = (problem: string) => ({ problem, tool: name });
   if (name === TOOL_ORDER_REST) {
-    return named("takes the name of the toolOrder rest entry");
+    return named("its name is the toolOrder rest entry's");
   }
   if (typeof description !== "string") {
-    return named(
-      `has ${describeValue(description)} as description, not a string`,
-    );
+    const got = describeValue(description);
+    return named(`its description is ${got}, not a string`);
   }
   if (deferLoading !== undefined && typeof deferLoading !== "boolean") {
-    return named(
-      `has ${describeValue(deferLoading)} as deferLoading, not a boolean`,
-    );
+    const got = describeValue(deferLoading);
+    return named(`its deferLoading is ${got}, not a boolean`);
   }
   return undefined;
 }

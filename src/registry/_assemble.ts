@@ -7,7 +7,7 @@
 
 import { checkPart, isValidAssembled, type PartKind } from "../core/_fields.ts";
 import { describeValue, messageOf } from "../core/_describe.ts";
-import type { PromptError, PromptErrorOptions } from "../core/errors.ts";
+import type { PromptError } from "../core/errors.ts";
 import {
   describeWhere,
   failure,
@@ -137,7 +137,7 @@ class Check {
         const value: unknown = variables[variable];
         if (value !== undefined && typeof value !== "string") {
           const state = `is ${describeValue(value)}, not a string or undefined`;
-          throw this.#error(`variable "${variable}" ${state}`, { variable });
+          throw this.#error(`its value ${state}`, { part: { variable } });
         }
       }
     } catch (error) {
@@ -154,13 +154,23 @@ class Check {
     return [at, `accept what ${describeWhere(at)} left`];
   }
 
-  #error(problem: string, more?: PromptErrorOptions): PromptError {
-    const [at, action] = this.#place();
-    const { cause, ...fields } = more ?? {};
-    const error = { code: "invalid-value", action, problem } as const;
-    return more !== undefined && "cause" in more
-      ? failure({ ...error, fields: { ...at, ...fields }, cause })
-      : failure({ ...error, fields: { ...at, ...fields } });
+  /** `invalid-value` for what the handlers left; in `part` when one is named. */
+  #error(
+    problem: string,
+    more: { part?: Where; cause?: unknown } = {},
+  ): PromptError {
+    const [at, place] = this.#place();
+    const { part, ...cause } = more;
+    const code = "invalid-value";
+    return part === undefined
+      ? failure({ code, action: place, problem, fields: at, ...cause })
+      : failure({
+        code,
+        action: `${place} in`, // "… left in tool "x""
+        where: { ...at, ...part },
+        problem,
+        ...cause,
+      });
   }
 
   /** A sequence the quick walk cannot prove is walked in full. */
@@ -224,12 +234,15 @@ class Check {
       const { name, description, deferLoading, parameters } = tool;
       const fault = toolFault({ name, description, deferLoading }, { label });
       if (fault !== undefined) {
-        throw this.#error(fault.problem, { tool: fault.tool });
+        const part = fault.tool === undefined
+          ? {}
+          : { part: { tool: fault.tool } };
+        throw this.#error(fault.problem, part);
       }
       const fields = { tool: name as string };
       // A schema the registry did not copy must be JSON data too.
-      const what = `the parameters of tool "${name}"`;
-      const fail = (state: string) => this.#error(`${what} ${state}`, fields);
+      const fail = (state: string) =>
+        this.#error(`its parameters ${state}`, { part: fields });
       this.copies.checkSchema(parameters, fail);
       if (names.has(name as string)) {
         const [at, place] = this.#place();

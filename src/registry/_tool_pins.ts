@@ -76,15 +76,15 @@ export function mergePins(
 /** The `tool-changed` error of a record whose fingerprint is not its pin. */
 function changed(record: Pinned, pinned: string, fingerprint: string) {
   const { owner, layer, name } = record;
-  const state = `tool "${name}" changed: its fingerprint is ${fingerprint}, ` +
+  const state = `it changed: its fingerprint is ${fingerprint}, ` +
     `its pin ${pinned}`;
-  const where = layer === undefined ? { owner } : { owner, layer };
+  const place = layer === undefined ? { owner } : { owner, layer };
   return failure({
     code: "tool-changed",
-    action: "list tools",
-    where,
+    action: "list",
+    where: { tool: name, ...place },
     problem: state,
-    fields: { tool: name, pinned, fingerprint },
+    fields: { pinned, fingerprint },
   });
 }
 

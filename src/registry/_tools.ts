@@ -114,23 +114,26 @@ function steady(last: Results, chain: Snapshot, values: readonly unknown[]) {
   return true;
 }
 
-/** A tool provider's result refused. */
+/**
+ * A tool provider's result refused: in the tool, once it has a name
+ * (`Cannot list tool "x" of "o": …`), else in the provider's list.
+ */
 function refused(
   where: Where,
   problem: string,
   more: { tool?: string | undefined; cause?: unknown } = {},
 ) {
   const { tool, ...cause } = more;
-  const fields = tool === undefined ? {} : { tool };
-  const action = "list tools";
-  return failure({
-    code: "invalid-value",
-    action,
-    where,
-    problem,
-    fields,
-    ...cause,
-  });
+  const code = "invalid-value";
+  return tool === undefined
+    ? failure({ code, action: "list tools", where, problem, ...cause })
+    : failure({
+      code,
+      action: "list",
+      where: { ...where, tool },
+      problem,
+      ...cause,
+    });
 }
 
 /** A provider's last result: its records, and each by name. */
@@ -300,9 +303,8 @@ export class ToolCopies {
       was !== undefined && was !== at.known && was.stability === stability &&
       unchanged(was, value)
     ) return was;
-    const what = `the parameters of tool "${name}"`;
     const bad = (state: string, cause?: unknown) =>
-      refused(where, `${what} ${state}`, { ...fields, cause });
+      refused(where, `its parameters ${state}`, { ...fields, cause });
     const provenance = { owner, layer, stability };
     const schema = this.#schema(parameters, { was, bad, provenance });
     const host: [string, unknown, boolean][] = [];
