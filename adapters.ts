@@ -54,10 +54,10 @@ export {
   type CacheOptions,
   type CachePlan,
   type CacheReason,
-  planCache,
   type PlanCacheOptions,
   type SystemBlock,
 } from "./src/adapters/plan.ts";
+export { planCache } from "./src/adapters/plan_cache.ts";
 export {
   type AISDKProviderMetadata,
   type AISDKUsage,

@@ -168,7 +168,7 @@ describe("readUsage: each provider's usage as its SDK returns it", () => {
     const bad: [unknown, RegExp][] = [
       [{ tokens: 3 }, /no field of a known provider's usage/],
       [null, /usage must be an object, got null/],
-      ["12", /usage must be an object, got string/],
+      ["12", /usage must be an object, got a string/],
       [
         { input_tokens: -1 },
         /usage\.input_tokens must be a non-negative integer, got -1/,

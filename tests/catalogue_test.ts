@@ -113,8 +113,7 @@ describe("bad-input catalogue: registration", () => {
       code: "duplicate-variable",
       variable: "a",
       owner: "git",
-      message:
-        'Cannot add variable "a" of "other": "git" already registered it',
+      message: 'Cannot add variable "a" of "other": "git" already added it',
     });
   });
   it("catalogue R9: a provider or handler that is not a function throws TypeError", () => {
@@ -565,7 +564,7 @@ describe("bad-input catalogue: agents, async and the waterfall's result", () => 
       owner: "mcp",
       cause: 7,
       message:
-        'Cannot list tools of "mcp": the parameters of tool "t" threw at parameters.type when read: 7',
+        'Cannot list tool "t" of "mcp": its parameters threw at parameters.type when read: 7',
     });
   });
   it("catalogue A28: a pinned tool whose fingerprint changed is tool-changed; bad toolPins are invalid-option", async () => {

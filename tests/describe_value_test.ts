@@ -1,7 +1,7 @@
 // describeValue(): how error messages name the kind of a wrong value.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { describeValue } from "../src/core/errors.ts";
+import { describeValue } from "../src/core/_describe.ts";
 
 describe("describeValue()", () => {
   it("names the kind of a value", () => {

@@ -3,7 +3,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { PromptError } from "../mod.ts";
-import { describeOwner, messageOf } from "../src/core/errors.ts";
+import { messageOf } from "../src/core/_describe.ts";
+import { describeOwner } from "../src/core/_messages.ts";
 
 describe("PromptError", () => {
   it("carries its code, message, name, fields and cause", () => {

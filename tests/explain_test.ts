@@ -10,7 +10,7 @@ import type {
 } from "../src/core/types.ts";
 import { estimateTokens } from "../src/inspect/estimate_tokens.ts";
 import { explainPrompt } from "../src/inspect/explain.ts";
-import { owned } from "../src/core/tools.ts";
+import { owned } from "../src/core/_provenance.ts";
 import { TEMPLATES } from "../src/render/_template.ts";
 import { renderContext, renderPrompt } from "../src/render/render.ts";
 

@@ -4,7 +4,12 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { isRenderable, isValidPart } from "../src/core/_fields.ts";
+import {
+  isRenderable,
+  isValidPart,
+  LIST_FIELDS,
+  PART_FIELDS,
+} from "../src/core/_fields.ts";
 
 const anyValue = fc.oneof(
   fc.constant(undefined),
@@ -18,26 +23,14 @@ const anyValue = fc.oneof(
   fc.constant({}),
   fc.constant(() => ""),
 );
+// The table's fields, with a section's `complete` and what the library sets.
 const FIELDS = [
-  "name",
-  "order",
-  "text",
-  "stability",
-  "separator",
-  "trim",
-  "literal",
+  ...PART_FIELDS.filter((field) => field !== "list"),
   "complete",
   "owner",
   "layer",
-] as const;
-const LAYOUT = [
-  "separator",
-  "headingSeparator",
-  "footer",
-  "footerSeparator",
-  "empty",
-  "dedupe",
-] as const;
+];
+const LAYOUT = LIST_FIELDS;
 
 /** A part that is mostly valid, with a few fields of any kind. */
 const part = fc.record({
@@ -67,7 +60,33 @@ const part = fc.record({
   ...(items === undefined ? {} : { items }),
 }));
 
+/** The fields `check` reads of a valid section with a list, shadows and items, in order. */
+function reads(check: (part: unknown, kind: "section") => boolean): string[] {
+  const read: string[] = [];
+  const watched = (prefix: string, target: object): object =>
+    new Proxy(target, {
+      get(object, key, receiver) {
+        read.push(prefix + String(key));
+        return Reflect.get(object, key, receiver);
+      },
+    });
+  const part = {
+    name: "a",
+    order: 0,
+    text: "",
+    shadows: watched("shadows.", {}),
+    list: watched("list.", {}),
+    items: [],
+  };
+  assert.equal(check(watched("", part), "section"), true);
+  return read;
+}
+
 describe("the renderer's field check", () => {
+  it("reads the fields of the field table, in its order", () => {
+    assert.deepEqual(reads(isRenderable), reads(isValidPart));
+  });
+
   it("gives the field table's verdict on any part (property)", () => {
     fc.assert(
       fc.property(part, fc.constantFrom("section", "item"), (p, kind) => {

@@ -1,13 +1,15 @@
 // Every message the library produces, provoked by a real trigger per error
-// code (and for the TypeErrors of registration), checked against the
-// grammar of docs/errors.md: `Cannot <action> <where>: <what was wrong>`,
-// naming every field the error carries. A code of PromptErrorCode without
-// a row fails the test.
+// code (and for the TypeErrors of registration and construction), checked
+// against the grammar of docs/errors.md: `Cannot <action> <where>: <what
+// was wrong>`, naming every field the error carries. A code of
+// PromptErrorCode without a row fails the test, and so does a file of src/
+// that builds an error of its own instead of through src/core/_messages.ts.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import {
+  escapeTemplate,
   type PromptAssembly,
   PromptError,
   renderContext,
@@ -16,6 +18,14 @@ import {
   toolFingerprint,
 } from "../mod.ts";
 import { cacheBlocks, explainPrompt } from "../inspect.ts";
+import {
+  cacheAnthropicMessages,
+  CacheLedger,
+  readUsage,
+  toAISDK,
+  toAnthropic,
+} from "../adapters.ts";
+import { mcpTools } from "../mcp.ts";
 import { repoRoot } from "./support/repo_root.ts";
 
 type Trigger = () => unknown;
@@ -216,15 +226,22 @@ const ROWS: Row[] = [
     "a handler that returns a revoked proxy",
     () => withHandler(revoked),
   ],
-  ["listener-failed", "a change listener that throws", () => {
-    let reported: unknown;
-    const prompt = new SystemPrompt({ onListenerError: (e) => (reported = e) });
-    prompt.scope("watcher").on("system-prompt/change", function audit() {
-      throw new Error("boom");
-    });
-    prompt.variable("x", () => "");
-    throw reported;
-  }, /\(register of variable "x"\): it threw: boom$/],
+  [
+    "listener-failed",
+    "a change listener that throws",
+    () => {
+      let reported: unknown;
+      const prompt = new SystemPrompt({
+        onListenerError: (e) => (reported = e),
+      });
+      prompt.scope("watcher").on("system-prompt/change", function audit() {
+        throw new Error("boom");
+      });
+      prompt.variable("x", () => "");
+      throw reported;
+    },
+    /^Cannot notify "system-prompt\/change" listener "audit" of "watcher": it threw on register of variable "x": boom$/,
+  ],
   ["invalid-value", "a variable provider's number", () => {
     const prompt = new SystemPrompt();
     prompt.scope("o").variable("v", () => 1 as never);
@@ -318,12 +335,50 @@ const ROWS: Row[] = [
       prompt.scope("o").tools(() => [{ ...pinned, description: "changed" }]);
       return prompt.assemble();
     },
-    /tool "bash" changed: its fingerprint is [0-9a-f]{64}, its pin [0-9a-f]{64}/,
+    /^Cannot list tool "bash" of "o": it changed: its fingerprint is [0-9a-f]{64}, its pin [0-9a-f]{64}$/,
   ],
   [
     "aborted",
     "an aborted signal",
     () => new SystemPrompt().assemble({}, { signal: AbortSignal.abort() }),
+  ],
+  [
+    "invalid-option",
+    "an adapter's reserve out of range",
+    () => toAnthropic(one(""), { cache: { reserve: -1 } }),
+    /^Cannot plan cache breakpoints: reserve must be/,
+  ],
+  [
+    "invalid-option",
+    "a countTokens that throws",
+    () => toAnthropic(one("text"), { countTokens: boom }),
+  ],
+  [
+    "invalid-option",
+    "toAISDK without jsonSchema",
+    () => toAISDK(one(""), {} as never),
+  ],
+  [
+    "invalid-option",
+    "a message TTL that is neither 5m nor 1h",
+    () =>
+      cacheAnthropicMessages(toAnthropic(one("")), [], { ttl: "2h" as never }),
+  ],
+  [
+    "invalid-value",
+    "a ledger step without an adapter's request",
+    () =>
+      new CacheLedger().record(one(""), { request: {}, usage: {} } as never),
+  ],
+  [
+    "invalid-value",
+    "a usage of no provider's shape",
+    () => readUsage({ tokens: 1 } as never),
+  ],
+  [
+    "invalid-option",
+    "an MCP server without a name",
+    () => mcpTools({ listTools: () => Promise.resolve({ tools: [] }) }),
   ],
 ];
 
@@ -362,6 +417,72 @@ const TYPE_ERRORS: [label: string, trigger: Trigger, says?: RegExp][] = [
   [
     "a toolOrder that is not an array",
     () => new SystemPrompt({ toolOrder: "a" as never }),
+  ],
+  [
+    "a toolOrder entry that is not a string",
+    () => new SystemPrompt({ toolOrder: [5] as never }),
+    /^Cannot create SystemPrompt: toolOrder entry 0 is a number, not a string$/,
+  ],
+  [
+    "an onToolChanged that is not a function",
+    () => new SystemPrompt({ onToolChanged: 5 as never }),
+  ],
+  [
+    "a section that is not an object",
+    () => new SystemPrompt().section(5 as never),
+    /^Cannot add section: /,
+  ],
+  [
+    "a section order of another JS type",
+    () =>
+      new SystemPrompt().section({ name: "s", order: "1", text: "" } as never),
+    /^Cannot add section "s" of the root registry: its order is "1"/,
+  ],
+  [
+    "a variable provider that is not a function",
+    () => new SystemPrompt().scope("o").variable("v", 5 as never),
+    /^Cannot add variable "v" of "o": expected a function, got a number$/,
+  ],
+  [
+    "an item provider that is not a function",
+    () => new SystemPrompt().items(["tools", "b"], 5 as never),
+    /^Cannot add item provider of list "tools" > "b": /,
+  ],
+  [
+    "an item list that is no list path",
+    () =>
+      new SystemPrompt().item([1] as never, { name: "i", order: 0, text: "" }),
+  ],
+  [
+    "tool provider options that are not an object",
+    () => new SystemPrompt().scope("o").tools(() => [], 5 as never),
+    /^Cannot add tool provider of "o": /,
+  ],
+  [
+    "a tool stability that is not a string",
+    () => new SystemPrompt().tools(() => [], { stability: 5 as never }),
+    /^Cannot add tool provider of the root registry: /,
+  ],
+  [
+    "a scope owner that is a number",
+    () => new SystemPrompt().scope(5 as never),
+  ],
+  [
+    "step options that are not an object",
+    () => new SystemPrompt().assemble({}, 5 as never),
+    /^Cannot assemble prompt: its options are a number, not an object$/,
+  ],
+  [
+    "a step layer that is a number",
+    () => new SystemPrompt().assemble({}, { layer: 5 as never }),
+  ],
+  [
+    "escapeTemplate of a number",
+    () => escapeTemplate(5 as never),
+  ],
+  [
+    "maxBreakpoints that is a string",
+    () => cacheBlocks(one(""), { maxBreakpoints: "2" as never }),
   ],
 ];
 
@@ -473,6 +594,32 @@ describe("every message the library produces", () => {
       if (says) assert.match(error.message, says);
     });
   }
+
+  it("are all built by src/core/_messages.ts", () => {
+    // The one exception mirrors JSON.stringify's own error for a BigInt.
+    const mirrored = 'new TypeError("Do not know how to serialize a BigInt")';
+    const builders: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.name.endsWith(".ts")) {
+          const file = relative(repoRoot(), path);
+          if (file === join("src", "core", "_messages.ts")) continue;
+          const text = readFileSync(path, "utf8").replaceAll(mirrored, "");
+          // Code only: JSDoc examples build errors as a user would.
+          const code = text.replace(/^\s*\*.*$/gm, "");
+          for (
+            const match of code.matchAll(/new (?:Prompt|Type|Range)Error\(/g)
+          ) {
+            builders.push(`${file}: ${match[0]}`);
+          }
+        }
+      }
+    };
+    walk(join(repoRoot(), "src"));
+    assert.deepEqual(builders, []);
+  });
 
   for (const [label, trigger, says] of TYPE_ERRORS) {
     it(`the TypeError for ${label} reads "Cannot <action> <where>: <state>"`, async () => {

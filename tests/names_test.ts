@@ -1,4 +1,4 @@
-// src/core/names.ts as the renderer uses it: what a reference can spell,
+// src/core/names.ts and src/core/_names.ts as the renderer uses them: what a reference can spell,
 // the order names sort in, and the close name a "did you mean" suggests.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -6,8 +6,8 @@ import {
   boundedEditDistance,
   closestName,
   compareCodePoints,
-  isReferenceName,
-} from "../src/core/names.ts";
+} from "../src/core/_names.ts";
+import { isReferenceName } from "../src/core/names.ts";
 import { editDistance } from "./support/edit_distance.ts";
 
 describe("isReferenceName()", () => {

@@ -193,7 +193,7 @@ describe("SystemPrompt.variable()", () => {
       variable: "model",
       owner: "agent-loop",
       message:
-        'Cannot add variable "model" of the root registry: "agent-loop" already registered it',
+        'Cannot add variable "model" of the root registry: "agent-loop" already added it',
     });
   });
 
@@ -234,8 +234,7 @@ describe("SystemPrompt.tools()", () => {
       code: "duplicate-tool",
       tool: "bash",
       owner: "one", // the holder; the message names both
-      message:
-        'Cannot list tools of "two": tool "bash" is already provided by "one"',
+      message: 'Cannot list tool "bash" of "two": "one" already added it',
     });
   });
 
@@ -312,7 +311,7 @@ describe("SystemPrompt change events", () => {
     assert.equal(errors[0]?.cause, boom);
     assert.equal(
       errors[0]?.message,
-      'Cannot notify "system-prompt/change" listener "audit" of "watcher" (register of variable "x"): it threw: boom',
+      'Cannot notify "system-prompt/change" listener "audit" of "watcher": it threw on register of variable "x": boom',
     );
     off();
     assert.equal(errors.length, 2);

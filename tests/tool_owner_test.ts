@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { SystemPrompt } from "../mod.ts";
 import { toolOwner } from "../inspect.ts";
-import { owned } from "../src/core/tools.ts";
+import { owned } from "../src/core/_provenance.ts";
 
 describe("toolOwner()", () => {
   it("names the scope whose provider supplied the tool", async () => {

@@ -137,7 +137,7 @@ describe("toolPins", () => {
       assert.equal(error.fingerprint, toolFingerprint(current));
       assert.equal(
         error.message,
-        `Cannot list tools of "shell": tool "bash" changed: its fingerprint is ${error.fingerprint}, its pin ${PIN}`,
+        `Cannot list tool "bash" of "shell": it changed: its fingerprint is ${error.fingerprint}, its pin ${PIN}`,
       );
       assert.equal(error.toJSON().pinned, PIN);
     }

@@ -72,7 +72,7 @@ describe("a throwing read inside a tool's parameters", () => {
         assert.equal(error.code, "invalid-value", call);
         assert.equal(error.tool, "search");
         assert.equal(error.owner, "mcp");
-        assert.match(error.message, /^Cannot list tools of "mcp": /);
+        assert.match(error.message, /^Cannot list tool "search" of "mcp": /);
         assert.ok(error.message.includes(`tool "search"`), error.message);
         assert.ok(error.message.includes(` at ${path}`), error.message);
         if (typeof thrown === "function") {

@@ -105,7 +105,7 @@ describe("deferLoading", () => {
       tool: "a",
       owner: "mcp",
       message:
-        'Cannot list tools of "mcp": tool "a" has a string as deferLoading, not a boolean',
+        'Cannot list tool "a" of "mcp": its deferLoading is a string, not a boolean',
     });
   });
 });

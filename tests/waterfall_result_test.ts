@@ -262,7 +262,7 @@ describe("the check of the handlers' result, after edits that keep the shape", (
       code: "duplicate-tool",
       tool: "read",
       message:
-        'Cannot accept what "system-prompt/assemble" handler "edits" of "p" left: tool "read" appears twice',
+        'Cannot accept what "system-prompt/assemble" handler "edits" of "p" left in tool "read": its name appears twice',
     });
   });
 

@@ -18,6 +18,7 @@
 import fc from "fast-check";
 import * as after from "../../mod.ts";
 import * as afterInspect from "../../inspect.ts";
+import { PART_FIELDS } from "../../src/core/_fields.ts";
 import type { PromptAssembly } from "../../mod.ts";
 import { layouts } from "../../tests/support/layout_arbitrary.ts";
 
@@ -110,19 +111,9 @@ interface Mutation {
   copyTexts: boolean;
 }
 
-const FIELDS = [
-  "name",
-  "order",
-  "text",
-  "stability",
-  "separator",
-  "trim",
-  "literal",
-  "complete",
-  "list",
-  "items",
-  "keep",
-];
+// The field table's, a section's `complete`, an assembled list's `items`,
+// and one field no table knows.
+const FIELDS = [...PART_FIELDS, "complete", "items", "keep"];
 
 const mutation: fc.Arbitrary<Mutation> = fc.record({
   at: fc.nat(12),

@@ -7,9 +7,11 @@
  * @module
  */
 
-import { PromptError, type StepBlock, type ToolSchema } from "../../mod.ts";
+import type { StepBlock, ToolSchema } from "../../mod.ts";
+import { failure } from "../core/_messages.ts";
 import { BoundedCache } from "../render/_bounded_cache.ts";
-import { isRegistrySchema, toolStability } from "../core/tools.ts";
+import { isRegistrySchema } from "../core/_provenance.ts";
+import { toolStability } from "../core/tools.ts";
 
 /** A host's token counter. */
 export type Counter = (text: string) => number;
@@ -32,18 +34,21 @@ export function counted(count: Counter, text: string): number {
   try {
     n = count(text);
   } catch (cause) {
-    throw new PromptError(
-      "invalid-option",
-      `Cannot plan cache breakpoints: countTokens threw on a text of ${text.length} characters`,
-      { cause },
-    );
+    throw failure({
+      code: "invalid-option",
+      action: "plan cache breakpoints",
+      problem: `countTokens threw on a text of ${text.length} characters`,
+      cause,
+    });
   }
   if (typeof n !== "number" || !Number.isFinite(n) || n < 0) {
     const shown = typeof n === "number" ? `${n}` : typeof n;
-    throw new PromptError(
-      "invalid-option",
-      `Cannot plan cache breakpoints: countTokens returned ${shown} for a text of ${text.length} characters, not a non-negative finite number`,
-    );
+    throw failure({
+      code: "invalid-option",
+      action: "plan cache breakpoints",
+      problem:
+        `countTokens returned ${shown} for a text of ${text.length} characters, not a non-negative finite number`,
+    });
   }
   memory.set(text, n);
   return n;

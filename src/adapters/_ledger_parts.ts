@@ -17,7 +17,7 @@ import type {
   StepBlock,
   ToolSchema,
 } from "../../mod.ts";
-import { PromptError } from "../../mod.ts";
+import { failure } from "../core/_messages.ts";
 import { stepBlocks } from "./_blocks.ts";
 import { toolLayer, toolOwner, toolStability } from "../core/tools.ts";
 import { IN_PROMPT } from "./_tool_places.ts";
@@ -84,10 +84,12 @@ export function planOf(request: unknown): CachePlan {
     typeof plan.provider !== "string" || !Array.isArray(plan.blocks) ||
     !Array.isArray(plan.choices) || !Array.isArray(plan.toolTokens)
   ) {
-    throw new PromptError(
-      "invalid-value",
-      "Cannot record a step: request must be an adapter's result, with its plan (request.plan)",
-    );
+    throw failure({
+      code: "invalid-value",
+      action: "record a step",
+      problem:
+        "request must be an adapter's result, with its plan (request.plan)",
+    });
   }
   return plan as CachePlan;
 }
@@ -101,10 +103,12 @@ export function stepPrefix(
 ): StepPrefix {
   const tools = Array.isArray(step?.tools) ? step.tools : [];
   if (tools.length !== plan.toolTokens.length) {
-    throw new PromptError(
-      "invalid-value",
-      `Cannot record a step: the step has ${tools.length} tools, its request ${plan.toolTokens.length}; pass the step the request was made from`,
-    );
+    throw failure({
+      code: "invalid-value",
+      action: "record a step",
+      problem:
+        `the step has ${tools.length} tools, its request ${plan.toolTokens.length}; pass the step the request was made from`,
+    });
   }
   const system = systemParts(step, plan, count, hashOf);
   const order = ORDERS[plan.provider] ?? ANTHROPIC.order;
@@ -249,10 +253,12 @@ function partsOfStep(
     length(parts) !== total ||
     (typeof prompt === "string" && prompt.length !== total)
   ) {
-    throw new PromptError(
-      "invalid-value",
-      "Cannot record a step: the step's prompt is not the request's; pass the step the request was made from",
-    );
+    throw failure({
+      code: "invalid-value",
+      action: "record a step",
+      problem:
+        "the step's prompt is not the request's; pass the step the request was made from",
+    });
   }
   return parts;
 }
@@ -272,13 +278,15 @@ export function toolText(tool: ToolSchema): string {
   try {
     return JSON.stringify([tool.name, tool.description, tool.parameters]);
   } catch (error) {
-    throw new PromptError(
-      "invalid-value",
-      `Cannot record a step: the parameters of tool "${
+    throw failure({
+      code: "invalid-value",
+      action: "record a step",
+      problem: `the parameters of tool "${
         String(tool.name)
       }" cannot be written as JSON`,
-      { tool: String(tool.name), cause: error },
-    );
+      fields: { tool: String(tool.name) },
+      cause: error,
+    });
   }
 }
 

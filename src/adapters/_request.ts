@@ -13,26 +13,21 @@
 
 import {
   type PromptAssembly,
-  PromptError,
   renderContext,
   type RenderedStep,
   type StepBlock,
   type ToolSchema,
 } from "../../mod.ts";
-import { isRegistrySchema } from "../core/tools.ts";
+import { isRegistrySchema } from "../core/_provenance.ts";
 import { assemblyBlocks, joinedTo } from "../render/_blocks.ts";
 import { BoundedCache } from "../render/_bounded_cache.ts";
 import { isStep } from "./_blocks.ts";
 import { type ToolEntry, toolEntry } from "./_counts.ts";
-import {
-  type AdapterOptions,
-  type CachePlan,
-  planFrom,
-  sameSettings,
-  type Settings,
-  settingsOf,
-} from "./plan.ts";
+import { planFrom, sameSettings, type Settings, settingsOf } from "./_plan.ts";
+import type { AdapterOptions, CachePlan } from "./plan.ts";
 import type { ProviderProfile } from "./profiles.ts";
+import { failure } from "../core/_messages.ts";
+import { STABILITIES } from "../core/_stability.ts";
 
 /** A breakpoint as the providers spell it: `ttl` only for `"1h"`, not the default 5 minutes. */
 export type Mark<T extends string> = { type: T; ttl?: "1h" };
@@ -274,7 +269,7 @@ function fixedBlocks(blocks: readonly StepBlock[], prompt: string): boolean {
   let frozen = Object.isFrozen(blocks);
   for (const block of blocks) {
     const ok = typeof block === "object" && block !== null &&
-      typeof block.text === "string" && STABILITIES.has(block.stability) &&
+      typeof block.text === "string" && STABILITIES.includes(block.stability) &&
       Array.isArray(block.parts) && Array.isArray(block.spans);
     if (!ok) throw badBlocks("hold a block that is not a StepBlock");
     text += block.text;
@@ -286,17 +281,13 @@ function fixedBlocks(blocks: readonly StepBlock[], prompt: string): boolean {
   return frozen;
 }
 
-const STABILITIES: ReadonlySet<unknown> = new Set([
-  "static",
-  "session",
-  "step",
-]);
-
 const badBlocks = (state: string) =>
-  new PromptError(
-    "invalid-value",
-    `Cannot build the request: the step's blocks ${state}; pass the step render() returned, or an assembly`,
-  );
+  failure({
+    code: "invalid-value",
+    action: "build the request",
+    problem:
+      `the step's blocks ${state}; pass the step render() returned, or an assembly`,
+  });
 
 /** Whether a tools array and its tools are frozen registry copies. */
 function fixedTools(tools: readonly ToolSchema[]): boolean {

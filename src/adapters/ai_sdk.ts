@@ -10,7 +10,8 @@ import type { PromptAssembly, RenderedStep } from "../../mod.ts";
 import { Adapter, type Marker, userMessage } from "./_request.ts";
 import { type ToolEntry, wireOf } from "./_counts.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
-import { PromptError } from "../core/errors.ts";
+import { describeValue } from "../core/_describe.ts";
+import { failure } from "../core/_messages.ts";
 import { ANTHROPIC } from "./profiles.ts";
 
 /**
@@ -49,10 +50,13 @@ export function toAISDK<S>(
 ): AISDKRequest<S> {
   const jsonSchema = options.jsonSchema;
   if (typeof jsonSchema !== "function") {
-    throw new PromptError(
-      "invalid-option",
-      `Cannot build the request: toAISDK needs the AI SDK's jsonSchema function, got ${typeof jsonSchema}`,
-    );
+    throw failure({
+      code: "invalid-option",
+      action: "build the request",
+      problem: `its jsonSchema option is ${
+        describeValue(jsonSchema)
+      }, not the AI SDK's jsonSchema function`,
+    });
   }
   return AI_SDK.request(source, options, jsonSchema) as AISDKRequest<S>;
 }

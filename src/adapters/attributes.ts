@@ -9,7 +9,8 @@
 import type { PromptAssembly, RenderedStep } from "../../mod.ts";
 import type { CacheReport } from "./cache_report.ts";
 import { planOf, stepPrefix } from "./_ledger_parts.ts";
-import { type CachePlan, planCache } from "./plan.ts";
+import type { CachePlan } from "./plan.ts";
+import { planCache } from "./plan_cache.ts";
 import { ANTHROPIC } from "./profiles.ts";
 import { estimateTokens } from "../../inspect.ts";
 

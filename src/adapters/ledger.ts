@@ -6,11 +6,7 @@
  * @module
  */
 
-import {
-  type PromptAssembly,
-  PromptError,
-  type RenderedStep,
-} from "../../mod.ts";
+import type { PromptAssembly, RenderedStep } from "../../mod.ts";
 import { estimateTokens } from "../../inspect.ts";
 import { optionError } from "../inspect/_options.ts";
 import type {
@@ -23,13 +19,15 @@ import type {
 import { findCause, type Recorded } from "./_ledger_causes.ts";
 import { hash, planOf, stepPrefix } from "./_ledger_parts.ts";
 import { priceFor, type PriceRow } from "./pricing.ts";
-import { ANTHROPIC, BEDROCK, GEMINI, minimumFor, OPENAI } from "./profiles.ts";
+import { minimumFor } from "./_minimum.ts";
+import { ANTHROPIC, BEDROCK, GEMINI, OPENAI } from "./profiles.ts";
 import {
   type AISDKProviderMetadata,
   type ProviderUsage,
   readUsage,
   type UsageShape,
 } from "./usage.ts";
+import { failure } from "../core/_messages.ts";
 
 /**
  * Options of {@linkcode CacheLedger}.
@@ -263,10 +261,12 @@ export class CacheLedger {
       throw fail("model must be a string", model);
     }
     if (typeof step !== "object" || step === null) {
-      throw new PromptError(
-        "invalid-value",
-        "Cannot record a step: step must be the assembly or rendered step the request was made from",
-      );
+      throw failure({
+        code: "invalid-value",
+        action: "record a step",
+        problem:
+          "step must be the assembly or rendered step the request was made from",
+      });
     }
     const plan = planOf(request);
     const read = readUsage(

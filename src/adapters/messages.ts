@@ -6,8 +6,9 @@
  * @module
  */
 
-import { PromptError } from "../core/errors.ts";
-import { type CachePlan, reservedBy } from "./plan.ts";
+import { failure } from "../core/_messages.ts";
+import { reservedBy } from "./_plan.ts";
+import type { CachePlan } from "./plan.ts";
 
 /**
  * Options of the message helpers.
@@ -41,29 +42,34 @@ function slot(
 ): { ttl?: "1h" } | undefined {
   const { ttl = "5m" } = options;
   if (ttl !== "5m" && ttl !== "1h") {
-    throw new PromptError(
-      "invalid-option",
-      `Cannot mark the last message for caching: ttl must be "5m" or "1h", got ${
+    throw failure({
+      code: "invalid-option",
+      action: "mark the last message for caching",
+      problem: `ttl must be "5m" or "1h", got ${
         JSON.stringify(ttl) ?? typeof ttl
       }`,
-    );
+    });
   }
   const plan = request?.plan;
   const reserved = typeof plan === "object" && plan !== null
     ? reservedBy(plan)
     : undefined;
   if (reserved === undefined) {
-    throw new PromptError(
-      "invalid-option",
-      "Cannot mark the last message for caching: the request has no plan of this package; pass an adapter's result",
-    );
+    throw failure({
+      code: "invalid-option",
+      action: "mark the last message for caching",
+      problem:
+        "the request has no plan of this package; pass an adapter's result",
+    });
   }
   const planned = plan!.choices.some((choice) => choice.chosen);
   if (ttl === "1h" && reserved.ttl === "5m" && planned) {
-    throw new PromptError(
-      "invalid-option",
-      'Cannot mark the last message for caching: its ttl "1h" is longer than the plan\'s "5m", and a longer TTL must come first',
-    );
+    throw failure({
+      code: "invalid-option",
+      action: "mark the last message for caching",
+      problem:
+        'its ttl "1h" is longer than the plan\'s "5m", and a longer TTL must come first',
+    });
   }
   if (used >= reserved.slots) return undefined;
   return ttl === "1h" ? { ttl } : {};

@@ -6,6 +6,8 @@
  */
 
 import { PromptError } from "../../mod.ts";
+import { describeValue } from "../core/_describe.ts";
+import { failure } from "../core/_messages.ts";
 
 /**
  * Anthropic Messages `usage` (`message.usage`). Cache fields are nullable
@@ -236,7 +238,7 @@ export type AISDKProviderMetadata = Record<string, Record<string, unknown>>;
 const has = (usage: object, key: string) => key in usage;
 
 /** The shape of a usage object by its fields, or undefined. */
-export function usageShape(usage: object): UsageShape | undefined {
+function usageShape(usage: object): UsageShape | undefined {
   if (has(usage, "inputTokenDetails") || has(usage, "cachedInputTokens")) {
     return "ai-sdk";
   }
@@ -286,11 +288,12 @@ export function readUsage(
   } catch (error) {
     if (error instanceof PromptError) throw error;
     // A throwing getter or Proxy trap: the usage cannot be read.
-    throw new PromptError(
-      "invalid-value",
-      "Cannot read the usage: reading a field threw",
-      { cause: error },
-    );
+    throw failure({
+      code: "invalid-value",
+      action: "read the usage",
+      problem: "reading a field threw",
+      cause: error,
+    });
   }
 }
 
@@ -301,7 +304,7 @@ function read(
 ): CacheUsage {
   if (typeof usage !== "object" || usage === null) {
     throw fail(
-      `usage must be an object, got ${usage === null ? "null" : typeof usage}`,
+      `usage must be an object, got ${describeValue(usage)}`,
     );
   }
   const found = usageShape(usage);
@@ -491,4 +494,4 @@ function total(
 }
 
 const fail = (state: string) =>
-  new PromptError("invalid-value", `Cannot read the usage: ${state}`);
+  failure({ code: "invalid-value", action: "read the usage", problem: state });

@@ -7,7 +7,9 @@
  * @module
  */
 
-import { describeValue, failure, type Where } from "./errors.ts";
+import { describeValue } from "./_describe.ts";
+import { failure, typeFailure, type Where } from "./_messages.ts";
+import { STABILITIES } from "./_stability.ts";
 
 /** Which sequence a part belongs to. */
 export type PartKind = "section" | "context" | "item";
@@ -28,12 +30,62 @@ export interface FieldCheck {
   readonly where: Where;
 }
 
-const STABILITIES: readonly unknown[] = ["static", "session", "step"];
+/**
+ * A part's fields, in the order the table reads them (a section's
+ * `complete` is read after them; the library sets `owner`, `layer` and
+ * `shadows`; `items` are an assembled list's).
+ */
+export const PART_FIELDS = [
+  "name",
+  "order",
+  "text",
+  "stability",
+  "separator",
+  "trim",
+  "literal",
+  "list",
+] as const;
+
+/** A list layout's fields, in the order the table reads them. */
+export const LIST_FIELDS = [
+  "separator",
+  "headingSeparator",
+  "footer",
+  "footerSeparator",
+  "empty",
+  "dedupe",
+] as const;
+
+/**
+ * A list layout's fields in the order an assembly holds them: the ones a
+ * function may resolve (`footer`, `empty`) last, set per step.
+ */
+export const LIST_ORDER = [
+  "separator",
+  "headingSeparator",
+  "footerSeparator",
+  "dedupe",
+  "footer",
+  "empty",
+] as const;
+
+/** The layout fields a part carries only when set, in the assembly's order. */
+export const ITEM_LAYOUT = [
+  "stability",
+  "separator",
+  "trim",
+  "literal",
+] as const;
+
 const STRING = "a string";
 const BOOLEAN = "a boolean";
 
 /** A field at fault, what it must hold (as messages say it), the value read. */
-type Fault = readonly [field: string, expected: string, value: unknown];
+export interface Fault {
+  readonly field: string;
+  readonly expected: string;
+  readonly value: unknown;
+}
 
 const maybeString = (value: unknown) =>
   value === undefined || typeof value === "string";
@@ -60,71 +112,83 @@ function faultOf(
   const add = mode === "add";
   let value = fields.name;
   if (typeof value !== "string" || value === "") {
-    return ["name", "a non-empty string", value];
+    return { field: "name", expected: "a non-empty string", value: value };
   }
   value = fields.order;
   if (
     !(typeof value === "number" && Number.isFinite(value)) &&
     !(add && kind === "item" && typeof value === "function")
-  ) return ["order", "a finite number", value];
+  ) return { field: "order", expected: "a finite number", value: value };
   value = fields.text;
   if (typeof value !== "string" && !(add && typeof value === "function")) {
-    return ["text", STRING, value];
+    return { field: "text", expected: STRING, value: value };
   }
   value = fields.stability;
-  if (value !== undefined && !STABILITIES.includes(value)) {
-    return ["stability", '"static", "session" or "step"', value];
+  if (value !== undefined && !STABILITIES.includes(value as never)) {
+    return {
+      field: "stability",
+      expected: '"static", "session" or "step"',
+      value: value,
+    };
   }
   if (!maybeString(value = fields.separator)) {
-    return ["separator", STRING, value];
+    return { field: "separator", expected: STRING, value: value };
   }
-  if (!maybeBoolean(value = fields.trim)) return ["trim", BOOLEAN, value];
-  if (!maybeBoolean(value = fields.literal)) return ["literal", BOOLEAN, value];
+  if (!maybeBoolean(value = fields.trim)) {
+    return { field: "trim", expected: BOOLEAN, value: value };
+  }
+  if (!maybeBoolean(value = fields.literal)) {
+    return { field: "literal", expected: BOOLEAN, value: value };
+  }
   if (kind === "section" && !maybeBoolean(value = fields.complete)) {
-    return ["complete", BOOLEAN, value];
+    return { field: "complete", expected: BOOLEAN, value: value };
   }
   // Who holds a part is the library's to set: only an assembly carries it,
   // and every message, explanation and page names it as text.
   if (mode === "assembled") {
-    if (!maybeString(value = fields.owner)) return ["owner", STRING, value];
-    if (!maybeString(value = fields.layer)) return ["layer", STRING, value];
+    if (!maybeString(value = fields.owner)) {
+      return { field: "owner", expected: STRING, value: value };
+    }
+    if (!maybeString(value = fields.layer)) {
+      return { field: "layer", expected: STRING, value: value };
+    }
     const shadows = fields.shadows;
     if (shadows !== undefined) {
       if (typeof shadows !== "object" || shadows === null) {
-        return ["shadows", "an object", shadows];
+        return { field: "shadows", expected: "an object", value: shadows };
       }
       const held = shadows as Record<string, unknown>;
       if (!maybeString(value = held.owner)) {
-        return ["shadows.owner", STRING, value];
+        return { field: "shadows.owner", expected: STRING, value: value };
       }
       if (!maybeString(value = held.layer)) {
-        return ["shadows.layer", STRING, value];
+        return { field: "shadows.layer", expected: STRING, value: value };
       }
     }
   }
   const list = fields.list;
   if (list === undefined) return false;
   if (typeof list !== "object" || list === null || Array.isArray(list)) {
-    return ["list", "an object", list];
+    return { field: "list", expected: "an object", value: list };
   }
   const layout = list as Record<string, unknown>;
   if (!maybeString(value = layout.separator)) {
-    return ["list.separator", STRING, value];
+    return { field: "list.separator", expected: STRING, value: value };
   }
   if (!maybeString(value = layout.headingSeparator)) {
-    return ["list.headingSeparator", STRING, value];
+    return { field: "list.headingSeparator", expected: STRING, value: value };
   }
   if (!maybeText(value = layout.footer, add)) {
-    return ["list.footer", STRING, value];
+    return { field: "list.footer", expected: STRING, value: value };
   }
   if (!maybeString(value = layout.footerSeparator)) {
-    return ["list.footerSeparator", STRING, value];
+    return { field: "list.footerSeparator", expected: STRING, value: value };
   }
   if (!maybeText(value = layout.empty, add)) {
-    return ["list.empty", STRING, value];
+    return { field: "list.empty", expected: STRING, value: value };
   }
   if (!maybeBoolean(value = layout.dedupe)) {
-    return ["list.dedupe", BOOLEAN, value];
+    return { field: "list.dedupe", expected: BOOLEAN, value: value };
   }
   return true;
 }
@@ -135,15 +199,23 @@ function faultOf(
  */
 export function checkPart(part: unknown, check: FieldCheck): void {
   if (typeof part !== "object" || part === null) {
-    throw fieldError(check, "entry", "an object", part);
+    throw fieldError(check, {
+      field: "entry",
+      expected: "an object",
+      value: part,
+    });
   }
   const fault = faultOf(part, check.kind, check.mode);
-  if (typeof fault === "object") throw fieldError(check, ...fault);
+  if (typeof fault === "object") throw fieldError(check, fault);
   if (!fault || check.mode !== "assembled") return;
   const items = (part as { items?: unknown }).items;
   if (items === undefined) return;
   if (!Array.isArray(items)) {
-    throw fieldError(check, "items", "an array", items);
+    throw fieldError(check, {
+      field: "items",
+      expected: "an array",
+      value: items,
+    });
   }
   const { section, context, handler, owner, list = [] } = check.where;
   const parent = (part as { name: string }).name;
@@ -188,7 +260,10 @@ const maybe = (value: unknown, type: "string" | "boolean") =>
  * same reads in the same order, the same rules. V8 keeps one set of inline
  * caches per function, and the table's also see registration's objects (a
  * plugin's literals, functions for texts): a renderer that shared them
- * would read every assembled part through polymorphic caches.
+ * would read every assembled part through polymorphic caches (measured:
+ * calling {@linkcode isValidPart} here costs 10–25% of a render).
+ * tests/fields_renderable_test.ts holds the copy to the table: the same
+ * verdict on any part, the same fields read in the same order.
  */
 export function isRenderable(part: unknown, kind: PartKind): boolean {
   if (typeof part !== "object" || part === null) return false;
@@ -263,21 +338,18 @@ export function isValidAssembled(part: unknown, kind: PartKind): boolean {
  * is a `TypeError`, everything else a `PromptError` whose code the mode
  * gives.
  */
-export function fieldError(
-  check: FieldCheck,
-  field: string,
-  expected: string,
-  value: unknown,
-): Error {
-  const state = `its ${field} is ${showValue(value)}, not ${expected}`;
+export function fieldError(check: FieldCheck, fault: Fault): Error {
+  const { action, where } = check;
+  const { field, expected, value } = fault;
+  const problem = `its ${field} is ${showValue(value)}, not ${expected}`;
+  const type = /string|number|boolean/.exec(expected)?.[0];
+  if (check.mode === "add" && field !== "stability" && typeof value !== type) {
+    return typeFailure({ action, where, problem });
+  }
   const code = check.mode === "provided"
     ? "invalid-value"
     : `invalid-${check.kind}` as const;
-  const error = failure(code, check.action, check.where, state);
-  const type = /string|number|boolean/.exec(expected)?.[0];
-  return check.mode === "add" && field !== "stability" && typeof value !== type
-    ? new TypeError(error.message)
-    : error;
+  return failure({ code, action, where, problem });
 }
 
 /** A value as a message shows it: numbers and short strings as they are. */

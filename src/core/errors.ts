@@ -1,10 +1,12 @@
 /**
- * The one error class of the module, its stable codes, and the one grammar
- * every message is built with: the failed action, where it failed, and the
- * state, as in `Cannot add section "intro": "auth" already added it`.
+ * The one error class of the module, its stable codes and its fields.
+ * Every message is worded by `failure()` of `_messages.ts`, in the grammar
+ * of docs/errors.md.
  *
  * @module
  */
+
+import { messageOf } from "./_describe.ts";
 
 /**
  * Every condition a {@linkcode PromptError} can report. The strings are
@@ -238,111 +240,4 @@ export interface PromptErrorJSON extends Omit<PromptErrorOptions, "cause"> {
   message: string;
   /** The cause's message. */
   cause?: string;
-}
-
-/**
- * Where something failed, as the grammar names it. `owner` is named when
- * the key is present (`undefined`: the root registry); `list` is the path
- * of an item's list when it is nested.
- */
-export interface Where extends Omit<PromptErrorOptions, "cause"> {
-  readonly list?: readonly string[];
-}
-
-/**
- * Builds every error of the library: `Cannot <action> <where>: <state>`.
- * The one place a message is worded; nothing rewrites it afterwards.
- * `fields` sets the cause and overrides fields (a duplicate's `owner` is the
- * holder, while its message names both).
- */
-export function failure(
-  code: PromptErrorCode,
-  action: string,
-  where: Where,
-  state: string,
-  fields?: PromptErrorOptions,
-): PromptError {
-  const what = describeWhere(where);
-  const message = `Cannot ${action}${what && " " + what}: ${state}`;
-  // The error keeps only its own fields of `where` (not `list`).
-  return new PromptError(code, message, { ...where, ...fields });
-}
-
-const HANDLER = '"system-prompt/assemble" handler';
-
-/** `item "x" of list "tools" of "bash" in layer "sub"`, or any part of it. */
-export function describeWhere(where: Where): string {
-  const { item, list, section, context, variable, tool, handler } = where;
-  const path = (list ?? [section ?? context ?? ""]).map(quote).join(" > ");
-  let what = "";
-  if (item !== undefined) what = `item ${quote(item)} of list ${path}`;
-  else if (list !== undefined) what = `list ${path}`;
-  else if (section !== undefined) what = `section ${quote(section)}`;
-  else if (context !== undefined) what = `context entry ${quote(context)}`;
-  else if (variable !== undefined) what = `variable ${quote(variable)}`;
-  else if (tool !== undefined) what = `tool ${quote(tool)}`;
-  else if (handler !== undefined) what = `${HANDLER} ${quote(handler)}`;
-  // With a handler and a part, the owner is the handler's, named in the action.
-  const ofOwner = handler === undefined || what.startsWith(HANDLER);
-  if ("owner" in where && ofOwner) what += ` of ${describeOwner(where.owner)}`;
-  if (where.layer !== undefined) what += ` in layer ${quote(where.layer)}`;
-  return what.trimStart();
-}
-
-/** `"git"`, or `the root registry` for a registration without owner. */
-export function describeOwner(owner: string | undefined): string {
-  return owner === undefined ? "the root registry" : quote(owner);
-}
-
-function quote(name: string): string {
-  return JSON.stringify(name);
-}
-
-/** A value named by its kind, never by reading it: `a promise`, `null`. */
-export function describeValue(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  try {
-    if (Array.isArray(value)) return "an array";
-    if (typeof (value as { then?: unknown }).then === "function") {
-      return "a promise";
-    }
-  } catch {
-    // Described by its type below.
-  }
-  const type = typeof value;
-  return type === "object" ? "an object" : `a ${type}`;
-}
-
-/** The message of anything thrown, never throwing itself. */
-export function messageOf(error: unknown): string {
-  try {
-    return String(error instanceof Error ? error.message : error);
-  } catch {
-    return `(${describeValue(error)} that cannot be shown)`;
-  }
-}
-
-/** `instanceof PromptError`, safe for thrown proxies whose traps throw. */
-export function isPromptError(value: unknown): value is PromptError {
-  try {
-    return value instanceof PromptError;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * What an entry point throws when reading its input threw (a revoked
- * proxy, a getter that throws): a `PromptError` as it is, anything else
- * `invalid-value` with it as `cause`.
- */
-export function unreadable(
-  error: unknown,
-  action: string,
-  where: Where,
-  what: string,
-): PromptError {
-  if (isPromptError(error)) return error;
-  const state = `reading ${what} threw: ${messageOf(error)}`;
-  return failure("invalid-value", action, where, state, { cause: error });
 }

@@ -6,7 +6,8 @@
  * @module
  */
 
-import { describeValue, failure } from "../core/errors.ts";
+import { describeValue } from "../core/_describe.ts";
+import { failure, typeFailure } from "../core/_messages.ts";
 
 /** What is wrong with an option; `got`, the value, when its JS type is wrong. */
 export type OptionFault = { readonly state: string; readonly got?: unknown };
@@ -14,6 +15,8 @@ export type OptionFault = { readonly state: string; readonly got?: unknown };
 /** `Cannot <action>: <state>`, with `, got <kind of value>` for a TypeError. */
 export function optionError(action: string, fault: OptionFault): Error {
   const got = "got" in fault ? `, got ${describeValue(fault.got)}` : "";
-  const error = failure("invalid-option", action, {}, fault.state + got);
-  return got === "" ? error : new TypeError(error.message);
+  const problem = fault.state + got;
+  return got === ""
+    ? failure({ code: "invalid-option", action, problem })
+    : typeFailure({ action, problem });
 }

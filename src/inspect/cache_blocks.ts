@@ -7,7 +7,7 @@
  */
 
 import { optionError, type OptionFault } from "./_options.ts";
-import { unreadable } from "../core/errors.ts";
+import { unreadable } from "../core/_messages.ts";
 import { explainSequence } from "./explain.ts";
 import type { PromptAssembly, Stability } from "../core/types.ts";
 
@@ -124,7 +124,10 @@ export function cacheBlocks(
   try {
     max = options.maxBreakpoints ?? 3;
   } catch (error) {
-    throw unreadable(error, "split cache blocks", {}, "its options");
+    throw unreadable(error, {
+      action: "split cache blocks",
+      what: "its options",
+    });
   }
   if (typeof max !== "number") {
     throw fail({ state: "maxBreakpoints must be a number", got: max });

@@ -9,18 +9,20 @@
  * @module
  */
 
+import { describeValue, messageOf } from "../core/_describe.ts";
+import { PromptError } from "../core/errors.ts";
 import {
-  describeValue,
   describeWhere,
-  messageOf,
-  PromptError,
+  sentence,
   unreadable,
-} from "../core/errors.ts";
-import type { Where } from "../core/errors.ts";
-import { closestName, didYouMean } from "../core/names.ts";
-import { PINS_OF, TOOL_ORDER_REST, toolOwner } from "../core/tools.ts";
+  type Where,
+} from "../core/_messages.ts";
+import { closestName, didYouMean } from "../core/_names.ts";
+import { PINS_OF } from "../core/_provenance.ts";
+import { TOOL_ORDER_REST, toolOwner } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
 import { whereOf } from "../render/_problems.ts";
+import { referencesOf } from "../render/_template.ts";
 import { tryRead } from "../registry/_resolve.ts";
 import type { DiagnosticCode, PromptDiagnostic } from "./diagnostics.ts";
 import * as explain from "./explain.ts";
@@ -122,7 +124,7 @@ export async function checkPrompt<C>(
   try {
     const [context, options] = args as [C?, CheckOptions<C>?];
     if (options !== undefined && (typeof options !== "object" || !options)) {
-      throw new TypeError(
+      return checkFailed(
         `its options are ${describeValue(options)}, not an object`,
       );
     }
@@ -130,7 +132,7 @@ export async function checkPrompt<C>(
     if (more !== undefined && !Array.isArray(more)) {
       // A list of contexts that is none would check one silently.
       const state = `its contexts option is ${describeValue(more)}`;
-      throw new TypeError(`${state}, not an array`);
+      return checkFailed(`${state}, not an array`);
     }
     const contexts: C[] = !Array.isArray(more) || more.length === 0
       ? [context ?? {} as C]
@@ -170,7 +172,8 @@ export async function checkPrompt<C>(
       } catch (error) {
         // An assembly that throws when read (a revoked proxy, a getter)
         // is a finding about it, not a failed check.
-        const failed = unreadable(error, "check the assembly", {}, "it");
+        const read = { action: "check the assembly", what: "it" };
+        const failed = unreadable(error, read);
         diagnosed = [fromError(failed)];
       }
       diagnosed.forEach((d) => add(d, i));
@@ -191,10 +194,15 @@ export async function checkPrompt<C>(
       add(warning("unused-variable", { ...variable, checked }));
     }
   } catch (error) {
-    const message = `Cannot check the prompt: ${messageOf(error)}`;
-    return [{ code: "check-failed", severity: "error", message }];
+    return checkFailed(messageOf(error));
   }
   return [...found.values()];
+}
+
+/** The one diagnostic of a check that could not run. */
+function checkFailed(problem: string): PromptDiagnostic[] {
+  const message = sentence({ action: "check the prompt", problem });
+  return [{ code: "check-failed", severity: "error", message }];
 }
 
 /** The tools of an assembly that have no pin, when the chain has pins. */
@@ -278,9 +286,6 @@ const SAY: { [code in DiagnosticCode]?: (what: string, _: About) => string } = {
     `No section, context entry or item of ${checked} references ${what}`,
 };
 
-/** A reference-shaped group; an escaped one (`\{{x}}`) is no use of `x`. */
-const REFERENCE =
-  /(?<!\\)\{\{[ \t]*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)[ \t]*\}\}/g;
 /** The value a probe gives a variable that failed, to find the next problem. */
 const PLACEHOLDER = "…";
 const FIELDS =
@@ -332,7 +337,10 @@ function diagnoseAssembly(
   owners.delete(undefined); // a tool without owner makes no section guidance
   for (const kind of ["section", "context"] as const) {
     for (const part of kind === "section" ? sections : contexts) {
-      referencesOf(part, seen.references);
+      // A part that is no object is reported by its render below.
+      if (typeof part === "object" && part !== null) {
+        referencesOf(part, seen.references, { items: true });
+      }
       // Rendered on its own, again and again: after a variable's problem
       // with a placeholder for it, after an item's without that item, until
       // it renders or the problem has no such cure.
@@ -425,17 +433,6 @@ function withoutItem(part: unknown, name: string | undefined): unknown {
     const rest = [...items.slice(0, i), ...inner, ...items.slice(i + 1)];
     return { ...(part as object), items: rest };
   }
-}
-
-/** The names `part` (its heading, footer, items at any depth) references; none when literal. */
-function referencesOf(part: unknown, into: Set<string>): void {
-  const { text, literal, list, items } = (part ?? {}) as Loose;
-  const footer = (list as Loose | null)?.footer;
-  for (const source of literal === true ? [] : [text, footer]) {
-    if (typeof source !== "string") continue;
-    for (const match of source.matchAll(REFERENCE)) into.add(match[1]!);
-  }
-  if (Array.isArray(items)) items.forEach((item) => referencesOf(item, into));
 }
 
 /**

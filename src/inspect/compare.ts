@@ -8,7 +8,7 @@
  * @module
  */
 
-import { describeWhere, unreadable } from "../core/errors.ts";
+import { describeWhere, unreadable } from "../core/_messages.ts";
 import type { PromptAssembly } from "../core/types.ts";
 import { explainPrompt, partsOf } from "./explain.ts";
 import type { Explained, Part, PromptExplanation } from "./explain.ts";
@@ -176,7 +176,10 @@ export function comparePrompts(
   try {
     return compare(previous, next);
   } catch (error) {
-    throw unreadable(error, "compare the prompts", {}, "an assembly");
+    throw unreadable(error, {
+      action: "compare the prompts",
+      what: "an assembly",
+    });
   }
 }
 

@@ -7,7 +7,9 @@
  */
 
 import type { PromptAssembly, Stability, ToolSchema } from "../core/types.ts";
-import { describeValue, failure, unreadable } from "../core/errors.ts";
+import { describeValue } from "../core/_describe.ts";
+import { failure, unreadable } from "../core/_messages.ts";
+import { STABILITIES, stabilityRank } from "../core/_stability.ts";
 import { toolLayer, toolOwner } from "../core/tools.ts";
 import { referencesOf } from "../render/_template.ts";
 import { type PartSpan, renderAssembly } from "../render/_walk.ts";
@@ -201,9 +203,6 @@ export function explainPrompt(assembly: PromptAssembly): PromptExplanation {
 /** One channel rendered and explained: the system prompt's or the runtime context's. */
 export type Explained = PromptExplanation["context"];
 
-/** Stabilities from the least volatile. */
-const VOLATILITY: readonly Stability[] = ["static", "session", "step"];
-
 /**
  * Explains one channel: the system prompt (`"section"`) or the runtime
  * context; a list is as volatile as its most volatile item.
@@ -237,8 +236,8 @@ export function explainSequence(
     if (span.items === undefined) return explained;
     explained.items = span.items.map((item) => explain(item, start));
     const parts = [explained, ...explained.items];
-    const most = Math.max(...parts.map((p) => VOLATILITY.indexOf(p.stability)));
-    explained.stability = VOLATILITY[most]!;
+    const most = Math.max(...parts.map((p) => stabilityRank(p.stability)));
+    explained.stability = STABILITIES[most]!;
     return explained;
   };
   return { text, sections: spans.map((span) => explain(span, 0)), dropped };
@@ -251,11 +250,11 @@ function explainTools(assembly: PromptAssembly): ToolExplanation[] {
     const given: unknown = assembly.tools;
     if (!Array.isArray(given)) {
       const state = `its tools are ${describeValue(given)}, not an array`;
-      throw failure("invalid-value", action, {}, state);
+      throw failure({ code: "invalid-value", action, problem: state });
     }
     return given.map(explainTool);
   } catch (error) {
-    throw unreadable(error, action, {}, "its tools");
+    throw unreadable(error, { action, what: "its tools" });
   }
 }
 

@@ -11,7 +11,9 @@ import type {
   ProviderOptions,
   ToolSchema,
 } from "../core/types.ts";
-import { failure, messageOf, PromptError } from "../core/errors.ts";
+import { messageOf } from "../core/_describe.ts";
+import { PromptError } from "../core/errors.ts";
+import { failure } from "../core/_messages.ts";
 
 /**
  * The hints an MCP server gives about a tool (the protocol's
@@ -290,13 +292,13 @@ export function mcpTools(
   );
   if (options.listChanged !== undefined) {
     if (typeof client.setNotificationHandler !== "function") {
-      throw failure(
-        "invalid-option",
-        `follow the tools of MCP server ${JSON.stringify(server)}`,
-        {},
-        "listChanged was given, and the client has no setNotificationHandler",
-        { owner: server },
-      );
+      throw failure({
+        code: "invalid-option",
+        action: `follow the tools of MCP server ${JSON.stringify(server)}`,
+        problem:
+          "listChanged was given, and the client has no setNotificationHandler",
+        fields: { owner: server },
+      });
     }
     follow(client, options.listChanged, invalidate);
   }
@@ -331,14 +333,13 @@ function follow(
 function serverName(client: McpClient, server: string | undefined): string {
   const name = server ?? client.getServerVersion?.()?.name;
   if (typeof name !== "string" || name === "") {
-    throw failure(
-      "invalid-option",
-      "list the tools of an MCP server",
-      {},
-      `the server has no name (got ${
+    throw failure({
+      code: "invalid-option",
+      action: "list the tools of an MCP server",
+      problem: `the server has no name (got ${
         name === "" ? '""' : "none"
       }): pass { server } or connect the client first`,
-    );
+    });
   }
   return name;
 }
@@ -359,24 +360,23 @@ async function listAll(
         cursor === undefined ? undefined : { cursor },
       );
     } catch (cause) {
-      throw failure(
-        "provider-failed",
+      throw failure({
+        code: "provider-failed",
         action,
-        {},
-        `listTools() rejected: ${messageOf(cause)}`,
-        { owner: server, cause },
-      );
+        problem: `listTools() rejected: ${messageOf(cause)}`,
+        fields: { owner: server },
+        cause,
+      });
     }
     cursor = readPage(page, tools, server, action);
     if (cursor !== undefined) {
       if (cursors.has(cursor)) {
-        throw failure(
-          "invalid-value",
+        throw failure({
+          code: "invalid-value",
           action,
-          {},
-          `the server gave the cursor ${JSON.stringify(cursor)} twice`,
-          { owner: server },
-        );
+          problem: `the server gave the cursor ${JSON.stringify(cursor)} twice`,
+          fields: { owner: server },
+        });
       }
       cursors.add(cursor);
     }
@@ -394,9 +394,12 @@ function readPage(
   server: string,
   action: string,
 ): string | undefined {
-  const fault = (state: string, cause?: unknown) =>
-    failure("invalid-value", action, {}, state, {
-      owner: server,
+  const fault = (problem: string, cause?: unknown) =>
+    failure({
+      code: "invalid-value",
+      action,
+      problem,
+      fields: { owner: server },
       ...(cause === undefined ? {} : { cause }),
     });
   try {
@@ -420,13 +423,13 @@ function readPage(
 function toolSchema(tool: McpTool, server: string): McpToolSchema {
   const name: unknown = tool?.name;
   const fault = (state: string) =>
-    failure(
-      "invalid-value",
-      `list the tools of MCP server ${JSON.stringify(server)}`,
-      typeof name === "string" ? { tool: name } : {},
-      state,
-      { owner: server },
-    );
+    failure({
+      code: "invalid-value",
+      action: `list the tools of MCP server ${JSON.stringify(server)}`,
+      where: typeof name === "string" ? { tool: name } : {},
+      problem: state,
+      fields: { owner: server },
+    });
   if (typeof name !== "string" || name === "") {
     throw fault("a listed tool has no name");
   }

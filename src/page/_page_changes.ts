@@ -7,7 +7,7 @@
  * @module
  */
 
-import { describeWhere, type Where } from "../core/errors.ts";
+import { describeWhere, type Where } from "../core/_messages.ts";
 import type { ChangedPart, PromptComparison } from "../../inspect.ts";
 import { escapeHtml } from "./_escape_html.ts";
 import type { PageSpan, RemovedPart } from "./_page_spans.ts";

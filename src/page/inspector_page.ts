@@ -6,7 +6,7 @@
  * @module
  */
 
-import { unreadable } from "../core/errors.ts";
+import { unreadable } from "../core/_messages.ts";
 import { optionError, type OptionFault } from "../inspect/_options.ts";
 import type { PromptAssembly } from "../../mod.ts";
 import {
@@ -129,7 +129,10 @@ function checkedOptions(
     given = session;
     summary = sessionOf(session);
   } catch (error) {
-    throw unreadable(error, "build the inspector page", {}, "its options");
+    throw unreadable(error, {
+      action: "build the inspector page",
+      what: "its options",
+    });
   }
   if (given !== undefined && summary === undefined) {
     throw fail({

@@ -6,17 +6,16 @@
  */
 
 import { checkPart, isValidAssembled, type PartKind } from "../core/_fields.ts";
+import { describeValue, messageOf } from "../core/_describe.ts";
+import type { PromptError } from "../core/errors.ts";
 import {
-  describeValue,
   describeWhere,
   failure,
   isPromptError,
-  messageOf,
-  type PromptError,
-  type PromptErrorOptions,
+  nameTaken,
   type Where,
-} from "../core/errors.ts";
-import { TOOL_ORDER_REST } from "../core/tools.ts";
+} from "../core/_messages.ts";
+import { toolFault } from "../core/_tool_fields.ts";
 import type { AssembledItem, PromptAssembly } from "../core/types.ts";
 import {
   ignoreAssembly,
@@ -138,7 +137,7 @@ class Check {
         const value: unknown = variables[variable];
         if (value !== undefined && typeof value !== "string") {
           const state = `is ${describeValue(value)}, not a string or undefined`;
-          throw this.#error(`variable "${variable}" ${state}`, { variable });
+          throw this.#error(`its value ${state}`, { part: { variable } });
         }
       }
     } catch (error) {
@@ -155,9 +154,23 @@ class Check {
     return [at, `accept what ${describeWhere(at)} left`];
   }
 
-  #error(state: string, fields?: PromptErrorOptions): PromptError {
-    const [at, action] = this.#place();
-    return failure("invalid-value", action, {}, state, { ...at, ...fields });
+  /** `invalid-value` for what the handlers left; in `part` when one is named. */
+  #error(
+    problem: string,
+    more: { part?: Where; cause?: unknown } = {},
+  ): PromptError {
+    const [at, place] = this.#place();
+    const { part, ...cause } = more;
+    const code = "invalid-value";
+    return part === undefined
+      ? failure({ code, action: place, problem, fields: at, ...cause })
+      : failure({
+        code,
+        action: `${place} in`, // "… left in tool "x""
+        where: { ...at, ...part },
+        problem,
+        ...cause,
+      });
   }
 
   /** A sequence the quick walk cannot prove is walked in full. */
@@ -171,7 +184,12 @@ class Check {
     const [at, place] = this.#place();
     if (!Array.isArray(parts)) {
       const state = `its ${kind}s are ${describeValue(parts)}, not an array`;
-      throw failure("invalid-value", place, {}, state, at);
+      throw failure({
+        code: "invalid-value",
+        action: place,
+        problem: state,
+        fields: at,
+      });
     }
     const action = `${place} in`; // "… left in section "x""
     const names = new Set<string>();
@@ -185,8 +203,8 @@ class Check {
         const where = { ...at, [kind]: name } as Where;
         checkPart(part, { kind, mode: "assembled", action, where });
         if (names.has(name)) {
-          const state = "another part of the sequence has this name";
-          throw failure(`duplicate-${kind}`, action, where, state);
+          const code = `duplicate-${kind}` as const;
+          throw failure({ code, action, where, problem: nameTaken() });
         }
         this.#items(part!, where);
       }
@@ -208,32 +226,32 @@ class Check {
       if (tools[i] !== tool) {
         throw this.#error(`item ${i} of tools changed while it was checked`);
       }
-      const { name, description, parameters } = tool ?? {};
-      if (
-        typeof tool !== "object" || tool === null || typeof name !== "string" ||
-        name === "" || name === TOOL_ORDER_REST
-      ) {
-        const state = "is not a tool with a non-empty name";
-        throw this.#error(`item ${i} of tools ${state}`);
+      const label = `item ${i} of tools`;
+      if (typeof tool !== "object" || tool === null) {
+        const fault = toolFault(undefined, { label, value: tool });
+        throw this.#error(fault!.problem);
       }
-      const fields = { tool: name };
-      if (typeof description !== "string") {
-        const state = `has ${describeValue(description)} as description`;
-        throw this.#error(`tool "${name}" ${state}, not a string`, fields);
+      const { name, description, deferLoading, parameters } = tool;
+      const fault = toolFault({ name, description, deferLoading }, { label });
+      if (fault !== undefined) {
+        const part = fault.tool === undefined
+          ? {}
+          : { part: { tool: fault.tool } };
+        throw this.#error(fault.problem, part);
       }
+      const fields = { tool: name as string };
       // A schema the registry did not copy must be JSON data too.
-      const what = `the parameters of tool "${name}"`;
-      const fail = (state: string) => this.#error(`${what} ${state}`, fields);
+      const fail = (state: string) =>
+        this.#error(`its parameters ${state}`, { part: fields });
       this.copies.checkSchema(parameters, fail);
-      if (names.has(name)) {
-        const [at, action] = this.#place();
-        const state = `tool "${name}" appears twice`;
-        throw failure("duplicate-tool", action, {}, state, {
-          ...at,
-          ...fields,
-        });
+      if (names.has(name as string)) {
+        const [at, place] = this.#place();
+        const where = { ...at, ...fields };
+        const action = `${place} in`; // "… left in tool "x""
+        const code = "duplicate-tool";
+        throw failure({ code, action, where, problem: nameTaken() });
       }
-      names.add(name);
+      names.add(name as string);
     }
   }
 
@@ -242,9 +260,10 @@ class Check {
     const names = new Set<string>();
     for (const item of part.items ?? []) {
       if (names.has(item.name)) {
-        const state = "another item of the list has this name";
         const at = { ...where, item: item.name };
-        throw failure("duplicate-item", `${this.#place()[1]} in`, at, state);
+        const action = `${this.#place()[1]} in`;
+        const problem = nameTaken();
+        throw failure({ code: "duplicate-item", action, where: at, problem });
       }
       names.add(item.name);
       this.#items(item, where);

@@ -7,9 +7,10 @@
  * @module
  */
 
-import { checkPart, isValidPart } from "../core/_fields.ts";
-import { describeOwner, describeValue, failure } from "../core/errors.ts";
-import { byOrderThenName } from "../core/names.ts";
+import { checkPart, isValidPart, ITEM_LAYOUT } from "../core/_fields.ts";
+import { describeValue } from "../core/_describe.ts";
+import { failure, nameTaken } from "../core/_messages.ts";
+import { byOrderThenName } from "../core/_names.ts";
 import type { AssembledItem, AssembledSection } from "../core/types.ts";
 import { callError, isThenable } from "./_resolve.ts";
 import { CALLS, type Node, type Snapshot } from "./_snapshot.ts";
@@ -41,7 +42,12 @@ export function result<T>(
     : "";
   const [what, action, expected] = CALLS[kind];
   const state = `${what} returned ${shown}, not ${expected}${hint}`;
-  throw failure("invalid-value", action, call.where, state);
+  throw failure({
+    code: "invalid-value",
+    action,
+    where: call.where,
+    problem: state,
+  });
 }
 
 /** Builds a part and its list's members, registered and provided, checked. */
@@ -90,9 +96,10 @@ export function part(
           checkPart(input, { ...CHECK, where });
           if (names.has(name)) {
             const holder = names.get(name);
-            const state = `${describeOwner(holder)} already added it`;
+            const problem = nameTaken({ owner: holder });
             const fields = { owner: holder };
-            throw failure("duplicate-item", "assemble", where, state, fields);
+            const code = "duplicate-item";
+            throw failure({ code, action: "assemble", where, problem, fields });
           }
         }
         names.set(name, owner);
@@ -124,15 +131,11 @@ export function variablesOf(
   return variables;
 }
 
-/** The fields a provided item adds only when set, in the assembly's order. */
-const ITEM_LAYOUT = ["stability", "separator", "trim", "literal"] as const;
-
 /** How a provided item is checked. */
 const CHECK = { kind: "item", mode: "provided", action: "assemble" } as const;
 
 /** A provided item's fields, in the order they are read. */
-const ITEM_FIELDS = "name order text separator trim literal stability"
-  .split(" ");
+const ITEM_FIELDS = ["name", "order", "text", ...ITEM_LAYOUT];
 
 /**
  * Reads every item provider's result once, in place: each becomes an array
@@ -152,7 +155,13 @@ export function readProvided(snapshot: Snapshot, values: unknown[]): void {
             ? `item ${i} is ${describeValue(raw)}, not an item`
             : `item ${i} declares list; only registered items can be lists`;
           const where = provider.where;
-          throw failure("invalid-value", "list items of", where, state);
+          const action = "list items of";
+          throw failure({
+            code: "invalid-value",
+            action,
+            where,
+            problem: state,
+          });
         }
         const input: Record<string, unknown> = {};
         for (const key of ITEM_FIELDS) input[key] = raw[key];

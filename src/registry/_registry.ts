@@ -11,9 +11,12 @@
  * @module
  */
 
-import { describeValue, failure, type PromptError } from "../core/errors.ts";
-import { closestName, didYouMean } from "../core/names.ts";
-import type { Provenance } from "../core/tools.ts";
+import { describeValue } from "../core/_describe.ts";
+import type { PromptError } from "../core/errors.ts";
+import { failure, typeFailure } from "../core/_messages.ts";
+import { TOOL_STABILITIES } from "../core/_stability.ts";
+import { closestName, didYouMean } from "../core/_names.ts";
+import type { Provenance } from "../core/_provenance.ts";
 import type * as types from "../core/types.ts";
 import { type ChangeEvents, handlerName } from "./_resolve.ts";
 import { type Snapshot, snapshot } from "./_snapshot.ts";
@@ -76,9 +79,14 @@ export class Registry {
         ? "no live layer has this key"
         : `its parent "${next}" is not a live layer`;
       const state = reason + didYouMean(suggestion);
-      const fields = { layer: key, suggestion };
-      const action = `assemble layer "${key}"`;
-      throw failure("unknown-layer", action, {}, state, fields);
+      const where = { layer: key, subject: "layer" } as const;
+      throw failure({
+        code: "unknown-layer",
+        action: "assemble",
+        where,
+        problem: state,
+        fields: { suggestion },
+      });
     }
     const made = snapshot([this.global, ...chain]);
     this.#snapshots.set(key, made);
@@ -140,7 +148,6 @@ export class Registry {
 const YES = true as const;
 
 /** The `scope-disposed` error of an action on a disposed scope or layer. */
-const STABILITIES: readonly unknown[] = ["static", "session"];
 
 /** Checks the options of `tools(provider, options)`; the stability given. */
 function toolStabilityOption(
@@ -148,23 +155,22 @@ function toolStabilityOption(
   place: Provenance,
 ): types.ToolStability | undefined {
   if (options === undefined) return undefined;
-  const what = `Cannot add tool provider${
-    place.owner ? ` of "${place.owner}"` : ""
-  }`;
+  const at = { action: "add tool provider", where: place };
   if (typeof options !== "object" || options === null) {
-    throw new TypeError(
-      `${what}: options must be an object, got ${typeof options}`,
-    );
+    const problem = `options must be an object, got ${describeValue(options)}`;
+    throw typeFailure({ ...at, problem });
   }
   const { stability } = options as { stability?: unknown };
   if (stability === undefined) return undefined;
   if (typeof stability !== "string") {
-    const state = `stability must be a string, got ${typeof stability}`;
-    throw new TypeError(`${what}: ${state}`);
+    const problem = `stability must be a string, got ${
+      describeValue(stability)
+    }`;
+    throw typeFailure({ ...at, problem });
   }
-  if (!STABILITIES.includes(stability)) {
-    const state = `stability is "${stability}", not "static" or "session"`;
-    throw failure("invalid-option", "add tool provider", place, state);
+  if (!(TOOL_STABILITIES as readonly string[]).includes(stability)) {
+    const problem = `stability is "${stability}", not "static" or "session"`;
+    throw failure({ ...at, code: "invalid-option", problem });
   }
   return stability as types.ToolStability;
 }
@@ -173,7 +179,8 @@ function refused(action: string, { owner, layer }: Provenance): PromptError {
   const state = owner === undefined
     ? `layer "${layer}" is disposed`
     : `scope "${owner}" is disposed`;
-  return failure("scope-disposed", action, {}, state, { owner, layer });
+  const fields = { owner, layer };
+  return failure({ code: "scope-disposed", action, problem: state, fields });
 }
 
 const EVENTS: unknown[] = ["system-prompt/assemble", "system-prompt/change"];
@@ -296,12 +303,17 @@ export class Registrar {
     if (this.#disposed) throw refused(`add ${what}`, this.#place);
     if (handler && !EVENTS.includes(key)) {
       const shown = JSON.stringify(key);
-      const state = `unknown event ${shown}; expected ${EXPECTED}`;
-      throw new TypeError(`Cannot add handler: ${state}`);
+      const problem = `unknown event ${shown}; expected ${EXPECTED}`;
+      throw typeFailure({ action: "add handler", problem });
     }
-    const path = kind === "item" || kind === "items" ? listPath(key, what) : [];
-    if (kind === "items") what += ` of list "${path.join("/")}"`;
-    if (set !== undefined) requireFunction(value, what);
+    const path = kind === "item" || kind === "items"
+      ? listPath(key, { action: `add ${what}` })
+      : [];
+    if (kind === "items") what += " of";
+    const at = kind === "items" ? { list: path } : {};
+    if (set !== undefined) {
+      requireFunction(value, { action: `add ${what}`, where: at });
+    }
     // A listener is no registration: no change event, no new snapshot.
     const listener = handler && key === "system-prompt/change";
     // A disposed layer's registrars are disposed: a layer's table is there.
@@ -355,8 +367,8 @@ export class Scope extends Registrar {
   constructor(registry: Registry, place: Place) {
     if (typeof place.owner !== "string" || place.owner === "") {
       const got = JSON.stringify(place.owner) ?? typeof place.owner;
-      const state = `owner must be a non-empty string, got ${got}`;
-      throw new TypeError(`Cannot open scope: ${state}`);
+      const problem = `owner must be a non-empty string, got ${got}`;
+      throw typeFailure({ action: "open scope", problem });
     }
     super(registry, place);
     this.owner = place.owner;
@@ -405,7 +417,7 @@ export class Layer extends Registrar {
       if (parent !== undefined && parent !== live.parent) {
         const shown = JSON.stringify(live.parent ?? null);
         const state = `it is live with parent ${shown}`;
-        throw layerError(key, "open", state);
+        throw layerError(key, { action: "open", problem: state });
       }
       if (pins !== undefined) {
         registry.layers.get(key)!.pins = pins;
@@ -415,15 +427,17 @@ export class Layer extends Registrar {
     }
     if (typeof key !== "string" || key === "") {
       const shown = key === "" ? '""' : describeValue(key);
-      const state = `its key is ${shown}, not a non-empty string`;
-      throw new TypeError(`Cannot add layer: ${state}`);
+      const problem = `its key is ${shown}, not a non-empty string`;
+      throw typeFailure({ action: "add layer", problem });
     }
     if (parent !== undefined && typeof parent !== "string") {
-      const state = `its parent is ${describeValue(parent)}, not a string`;
-      throw new TypeError(`Cannot add layer ${JSON.stringify(key)}: ${state}`);
+      const problem = `its parent is ${describeValue(parent)}, not a string`;
+      const where = { layer: key, subject: "layer" } as const;
+      throw typeFailure({ action: "add", where, problem });
     }
     if (parent === key) {
-      throw layerError(key, "add", "a layer cannot be its own parent");
+      const problem = "a layer cannot be its own parent";
+      throw layerError(key, { action: "add", problem });
     }
     const layer = new Layer(registry, key, parent);
     registry.layers.get(key)!.pins = pins;
@@ -435,7 +449,10 @@ export class Layer extends Registrar {
  * A layer's `invalid-option`: the layer is what the action names
  * (`add layer "sub"`), not where it happened (`in layer "sub"`).
  */
-function layerError(key: string, verb: string, state: string): PromptError {
-  const action = `${verb} layer ${JSON.stringify(key)}`;
-  return failure("invalid-option", action, {}, state, { layer: key });
+function layerError(
+  key: string,
+  { action, problem }: { action: string; problem: string },
+): PromptError {
+  const where = { layer: key, subject: "layer" } as const;
+  return failure({ code: "invalid-option", action, where, problem });
 }

@@ -10,13 +10,9 @@
  * @module
  */
 
-import {
-  describeOwner,
-  failure,
-  isPromptError,
-  messageOf,
-  PromptError,
-} from "../core/errors.ts";
+import { messageOf } from "../core/_describe.ts";
+import type { PromptError } from "../core/errors.ts";
+import { failure, isPromptError } from "../core/_messages.ts";
 import type { ChangeListener, PromptChange } from "../core/types.ts";
 import { type Call, CALLS, type Snapshot } from "./_snapshot.ts";
 
@@ -108,7 +104,14 @@ export function callFailed(call: Call, cause: unknown, how: How = "threw") {
     ? `reading what ${what} returned threw`
     : `${what} ${how}`;
   const state = `${failed}: ${messageOf(cause)}`;
-  return failure("provider-failed", action, call.where, state, { cause });
+  const where = call.where;
+  return failure({
+    code: "provider-failed",
+    action,
+    where,
+    problem: state,
+    cause,
+  });
 }
 
 /** A `PromptError` as it is, anything else a call's failure. */
@@ -222,8 +225,13 @@ function pended<S extends { signal: AbortSignal | undefined }, T>(
 
 /** The `aborted` error, with the signal's reason as `cause`. */
 export function aborted(signal: AbortSignal): PromptError {
-  return failure("aborted", "assemble prompt", {}, "the signal aborted", {
-    cause: signal.reason,
+  const problem = "the signal aborted";
+  const cause = signal.reason;
+  return failure({
+    code: "aborted",
+    action: "assemble prompt",
+    problem,
+    cause,
   });
 }
 
@@ -292,13 +300,14 @@ export class ChangeEvents {
           const fail = (handler: string) => (cause: unknown) => {
             const { name, action, kind } = current;
             const what = name === undefined ? "" : ` "${name}"`;
-            // The grammar's: the failed action, where, what was wrong.
-            const message =
-              `Cannot notify "system-prompt/change" listener "${handler}" of ${
-                describeOwner(owner)
-              } (${action} of ${kind}${what}): it threw: ${messageOf(cause)}`;
-            const fields = { cause, owner, handler };
-            const error = new PromptError("listener-failed", message, fields);
+            const change = `${action} of ${kind}${what}`;
+            const error = failure({
+              code: "listener-failed",
+              action: "notify",
+              where: { event: "system-prompt/change", handler, owner },
+              problem: `it threw on ${change}: ${messageOf(cause)}`,
+              cause,
+            });
             try {
               this.onError(error);
             } catch (hookError) {

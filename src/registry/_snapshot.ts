@@ -9,8 +9,9 @@
  * @module
  */
 
-import { failure, type PromptError, type Where } from "../core/errors.ts";
-import { closestName, didYouMean } from "../core/names.ts";
+import type { PromptError } from "../core/errors.ts";
+import { failure, type Where } from "../core/_messages.ts";
+import { closestName, didYouMean } from "../core/_names.ts";
 import type { AssembledList } from "../core/types.ts";
 import { mergePins } from "./_tool_pins.ts";
 import {
@@ -126,7 +127,8 @@ export function snapshot(chain: readonly Table[]) {
       const state =
         "a section list and a context list of this name meet in this layer chain";
       const where = partWhere(entry);
-      problem ??= failure("duplicate-context", "assemble", where, state);
+      const code = "duplicate-context";
+      problem ??= failure({ code, action: "assemble", where, problem: state });
     }
     reached.set(key, path.join("/"));
     const items = (members.get(key) ?? []).sort(byNumericOrder);
@@ -160,15 +162,17 @@ export function snapshot(chain: readonly Table[]) {
     const what = item
       ? " (a section, context entry or item declaring `list`)"
       : ", so its item provider was not called";
-    problem ??= failure(
-      "orphan-item",
-      item ? "assemble" : "list items of",
-      item ? partWhere(orphan) : placed(orphan, { section: orphan.path[0] }),
-      `list ${JSON.stringify(list)} is not a live list${what}${
+    problem ??= failure({
+      code: "orphan-item",
+      action: item ? "assemble" : "list items of",
+      where: item
+        ? partWhere(orphan)
+        : placed(orphan, { section: orphan.path[0] }),
+      problem: `list ${JSON.stringify(list)} is not a live list${what}${
         didYouMean(suggestion)
       }`,
-      { suggestion },
-    );
+      fields: { suggestion },
+    });
   }
   const [complete, another] = sections.filter((node) => node.entry.complete);
   if (another !== undefined) {
@@ -176,7 +180,8 @@ export function snapshot(chain: readonly Table[]) {
       complete!.entry.name
     }" is complete too; one complete section is the whole prompt`;
     const where = partWhere(another.entry);
-    problem ??= failure("multiple-complete", "assemble", where, state);
+    const code = "multiple-complete";
+    problem ??= failure({ code, action: "assemble", where, problem: state });
   }
   const tools = merged("tools").map((entry) => provider(entry, "tools", {}));
   const variables = [

@@ -328,9 +328,7 @@ function blocksLater(
 
 /** The variables a part's texts (heading, footer, items) reference. */
 function referenced(part: AssembledItem, into: Set<string>): Set<string> {
-  referencesOf(part, into);
-  for (const item of part.items ?? []) referenced(item, into);
-  return into;
+  return referencesOf(part, into, { items: true });
 }
 
 /**

@@ -6,15 +6,24 @@
  * @module
  */
 
-import { checkPart, type PartKind } from "../core/_fields.ts";
 import {
-  describeOwner,
-  describeValue,
+  checkPart,
+  LIST_FIELDS,
+  LIST_ORDER,
+  PART_FIELDS,
+  type PartKind,
+} from "../core/_fields.ts";
+import { describeValue } from "../core/_describe.ts";
+import {
   failure,
+  nameTaken,
+  type Sentence,
+  typeFailure,
   type Where,
-} from "../core/errors.ts";
-import { byOrderThenName, isReferenceName } from "../core/names.ts";
-import type { Provenance } from "../core/tools.ts";
+} from "../core/_messages.ts";
+import { byOrderThenName } from "../core/_names.ts";
+import { isReferenceName } from "../core/names.ts";
+import type { Provenance } from "../core/_provenance.ts";
 import type { PartLayout, ToolStability } from "../core/types.ts";
 
 /** A function a provider slot holds; called with the context and options. */
@@ -115,14 +124,17 @@ export function ordered({ name, order }: PartEntry) {
 const MAX_DEPTH = 1000;
 
 /** Checks a list address: a name, or a non-empty path of names. */
-export function listPath(list: unknown, what: string): readonly string[] {
+export function listPath(
+  list: unknown,
+  at: Omit<Sentence, "problem">,
+): readonly string[] {
   // Each element read once, into the registry's own array.
   const path: unknown[] = Array.isArray(list)
     ? Array.from({ length: list.length }, (_, i) => list[i])
     : [list];
   if (path.length === 0 || !path.every((n) => typeof n === "string")) {
-    const state = "list must be a list name or a path of names";
-    throw new TypeError(`Cannot add ${what}: ${state}`);
+    const problem = "list must be a list name or a path of names";
+    throw typeFailure({ ...at, problem });
   }
   const names = path as string[];
   const empty = names.includes("");
@@ -132,18 +144,16 @@ export function listPath(list: unknown, what: string): readonly string[] {
       : `lists nest at most ${MAX_DEPTH} deep; this path has ${names.length} names`;
     const where = { item: "", section: names[0] };
     const list = empty ? names : names.slice(0, 3);
-    throw failure("invalid-item", "add", { ...where, list }, state);
+    const at = { ...where, list };
+    throw failure({
+      code: "invalid-item",
+      action: "add",
+      where: at,
+      problem: state,
+    });
   }
   return Object.freeze(names);
 }
-
-/** A part's fields and a list layout's, in the order they are read. */
-const PART_FIELDS = "name order text stability separator trim literal list";
-const LIST_FIELDS =
-  "separator headingSeparator footer footerSeparator empty dedupe";
-/** A list layout's fields in the assembly's order. */
-const LIST_KEYS =
-  "separator headingSeparator footerSeparator dedupe footer empty";
 
 /** Builds a part entry from a registration, checking every field once. */
 export function partEntry(
@@ -152,8 +162,8 @@ export function partEntry(
   place: Pick<PartEntry, "path" | "owner" | "layer" | "top">,
 ): PartEntry {
   if (typeof input !== "object" || input === null) {
-    const got = input === null ? "null" : typeof input;
-    throw new TypeError(`Cannot add ${kind}: expected an object, got ${got}`);
+    const problem = `expected an object, got ${describeValue(input)}`;
+    throw typeFailure({ action: `add ${kind}`, problem });
   }
   // Each field read once (inherited ones too), into the registry's own
   // object, then checked; a later edit of the caller's object changes nothing.
@@ -162,7 +172,7 @@ export function partEntry(
   // Anything but a plain object is left for the field table to refuse.
   if (typeof list === "object" && list !== null && !Array.isArray(list)) {
     // Read in the table's order, kept in the assembly's.
-    part.list = defined(copy(copy(list, LIST_FIELDS), LIST_KEYS));
+    part.list = defined(copy(copy(list, LIST_FIELDS), LIST_ORDER));
   }
   // Every entry has every key, in one order: one shape on the step's path.
   part.complete = kind === "section"
@@ -179,10 +189,13 @@ export function partEntry(
   return entry;
 }
 
-/** The space-separated `fields` of `from`, each read once. */
-function copy(from: object, fields: string): Record<string, unknown> {
+/** The `fields` of `from`, each read once, in their order. */
+function copy(
+  from: object,
+  fields: readonly string[],
+): Record<string, unknown> {
   const read = (key: string) => [key, (from as Record<string, unknown>)[key]];
-  return Object.fromEntries(fields.split(" ").map(read));
+  return Object.fromEntries(fields.map(read));
 }
 
 /**
@@ -205,9 +218,16 @@ export function addPart(table: Table, entry: PartEntry): () => void {
   }
   const what = holder.kind === "context" ? "context entry" : holder.kind;
   const held = holder.kind === kind ? "it" : `a ${what} list of that name`;
-  const state = `${describeOwner(holder.owner)} already added ${held}`;
+  const problem = nameTaken({ owner: holder.owner, what: held });
   const fields = { owner: holder.owner };
-  throw failure(`duplicate-${kind}`, "add", partWhere(entry), state, fields);
+  const where = partWhere(entry);
+  throw failure({
+    code: `duplicate-${kind}`,
+    action: "add",
+    where,
+    problem,
+    fields,
+  });
 }
 
 /** Checks a variable registration and adds it; returns what removes it. */
@@ -221,27 +241,36 @@ export function addVariable(table: Table, entry: FunctionEntry): () => void {
       ? [{ variable: name, owner, layer }, rule]
       : [{ owner, layer }, `its name is ${describeValue(name)}; ${rule}`];
     const action = typeof name === "string" ? "add" : "add variable";
-    throw failure("invalid-variable-name", action, where, state);
+    throw failure({
+      code: "invalid-variable-name",
+      action,
+      where,
+      problem: state,
+    });
   }
-  requireFunction(entry.fn, `variable "${name}"`);
+  const where = { variable: name, owner, layer };
+  requireFunction(entry.fn, { action: "add", where });
   const holder = table.variables.get(name);
   if (holder === undefined) {
     table.variables.set(name, entry);
     return () => table.variables.delete(name);
   }
-  const state = `${describeOwner(holder.owner)} already registered it`;
-  const where = { variable: name, owner, layer };
+  const problem = nameTaken({ owner: holder.owner });
   const fields = { owner: holder.owner };
-  throw failure("duplicate-variable", "add", where, state, fields);
+  const code = "duplicate-variable";
+  throw failure({ code, action: "add", where, problem, fields });
 }
 
 /** A registration that is not a function is a `TypeError`. */
-export function requireFunction(value: unknown, what: string): void {
+export function requireFunction(
+  value: unknown,
+  at: Omit<Sentence, "problem">,
+): void {
   if (typeof value === "function") return;
   const got = typeof value !== "object"
     ? `a ${typeof value}`
     : value === null
     ? "null"
     : "an object";
-  throw new TypeError(`Cannot add ${what}: expected a function, got ${got}`);
+  throw typeFailure({ ...at, problem: `expected a function, got ${got}` });
 }

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { describeValue, messageOf } from "../core/errors.ts";
+import { describeValue, messageOf } from "../core/_describe.ts";
 
 /** How deep a schema may nest; deeper is refused, never a stack overflow. */
 export const MAX_DEPTH = 1000;

@@ -6,8 +6,9 @@
  * @module
  */
 
-import { describeOwner, describeValue, failure } from "../core/errors.ts";
-import { compareCodePoints } from "../core/names.ts";
+import { describeValue } from "../core/_describe.ts";
+import { failure, nameTaken, typeFailure } from "../core/_messages.ts";
+import { compareCodePoints } from "../core/_names.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
 
 /** The rank of each listed name, the rest entry's too; and the names. */
@@ -18,11 +19,12 @@ export interface ToolOrder {
 
 /** Checks a `toolOrder` option (`invalid-option` at construction). */
 export function toolOrder(names: unknown = [TOOL_ORDER_REST]): ToolOrder {
+  const action = "create SystemPrompt";
   const bad = (state: string) =>
-    failure("invalid-option", "create SystemPrompt", {}, `toolOrder ${state}`);
+    failure({ code: "invalid-option", action, problem: `toolOrder ${state}` });
   if (!Array.isArray(names)) {
     const state = `is ${describeValue(names)}, not an array`;
-    throw new TypeError(bad(state).message);
+    throw typeFailure({ action, problem: `toolOrder ${state}` });
   }
   // Read once: the order checked is the order kept.
   const read = Array.from({ length: names.length }, (_, i) => names[i]);
@@ -30,7 +32,7 @@ export function toolOrder(names: unknown = [TOOL_ORDER_REST]): ToolOrder {
   read.forEach((name, i) => {
     if (typeof name !== "string") {
       const state = `entry ${i} is ${describeValue(name)}, not a string`;
-      throw new TypeError(bad(state).message);
+      throw typeFailure({ action, problem: `toolOrder ${state}` });
     }
     if (ranks.has(name)) throw bad(`lists "${name}" twice`);
     ranks.set(name, i);
@@ -52,10 +54,11 @@ export function orderTools(
     if (!seen.has(name)) seen.set(name, owner);
     else {
       const holder = seen.get(name);
-      const by = describeOwner(holder);
-      const state = `tool "${name}" is already provided by ${by}`;
-      const fields = { tool: name, owner: holder };
-      throw failure("duplicate-tool", "list tools", { owner }, state, fields);
+      const problem = nameTaken({ owner: holder });
+      const where = { tool: name, owner };
+      const fields = { owner: holder };
+      const code = "duplicate-tool";
+      throw failure({ code, action: "list", where, problem, fields });
     }
   }
   const rest = ranks.get(TOOL_ORDER_REST)!;

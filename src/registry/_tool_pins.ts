@@ -7,7 +7,9 @@
  * @module
  */
 
-import { describeValue, failure, type PromptError } from "../core/errors.ts";
+import { describeValue } from "../core/_describe.ts";
+import type { PromptError } from "../core/errors.ts";
+import { failure } from "../core/_messages.ts";
 import { toolFingerprint } from "../core/fingerprint.ts";
 import type { ToolSchema } from "../core/types.ts";
 
@@ -36,7 +38,12 @@ export function toolPins(
   if (pins === undefined) return undefined;
   const where = at.layer === undefined ? {} : { layer: at.layer };
   const bad = (state: string) =>
-    failure("invalid-option", at.action, where, `toolPins ${state}`);
+    failure({
+      code: "invalid-option",
+      action: at.action,
+      where,
+      problem: `toolPins ${state}`,
+    });
   if (typeof pins !== "object" || pins === null || Array.isArray(pins)) {
     throw bad(`is ${describeValue(pins)}, not an object of fingerprints`);
   }
@@ -69,13 +76,15 @@ export function mergePins(
 /** The `tool-changed` error of a record whose fingerprint is not its pin. */
 function changed(record: Pinned, pinned: string, fingerprint: string) {
   const { owner, layer, name } = record;
-  const state = `tool "${name}" changed: its fingerprint is ${fingerprint}, ` +
+  const state = `it changed: its fingerprint is ${fingerprint}, ` +
     `its pin ${pinned}`;
-  const where = layer === undefined ? { owner } : { owner, layer };
-  return failure("tool-changed", "list tools", where, state, {
-    tool: name,
-    pinned,
-    fingerprint,
+  const place = layer === undefined ? { owner } : { owner, layer };
+  return failure({
+    code: "tool-changed",
+    action: "list",
+    where: { tool: name, ...place },
+    problem: state,
+    fields: { pinned, fingerprint },
   });
 }
 

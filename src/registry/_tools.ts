@@ -7,16 +7,14 @@
  * @module
  */
 
-import {
-  describeValue,
-  failure,
-  type PromptError,
-  type Where,
-} from "../core/errors.ts";
+import { describeValue } from "../core/_describe.ts";
+import type { PromptError } from "../core/errors.ts";
+import { failure, type Where } from "../core/_messages.ts";
+import { notSchema, toolFault } from "../core/_tool_fields.ts";
 import type { JsonSchema, ToolSchema, ToolStability } from "../core/types.ts";
 import { BoundedCache } from "../render/_bounded_cache.ts";
 import { callError, ignoreRejections, isThenable } from "./_resolve.ts";
-import { owned, TOOL_ORDER_REST, type ToolProvenance } from "../core/tools.ts";
+import { owned, type ToolProvenance } from "../core/_provenance.ts";
 import type { Provider, Snapshot } from "./_snapshot.ts";
 import { orderTools, type ToolOrder } from "./_tool_order.ts";
 import {
@@ -134,9 +132,26 @@ function steady(last: Results, chain: Snapshot, values: readonly unknown[]) {
   return true;
 }
 
-/** A tool provider's result refused. */
-function refused(where: Where, state: string, fields?: object) {
-  return failure("invalid-value", "list tools", where, state, fields);
+/**
+ * A tool provider's result refused: in the tool, once it has a name
+ * (`Cannot list tool "x" of "o": …`), else in the provider's list.
+ */
+function refused(
+  where: Where,
+  problem: string,
+  more: { tool?: string | undefined; cause?: unknown } = {},
+) {
+  const { tool, ...cause } = more;
+  const code = "invalid-value";
+  return tool === undefined
+    ? failure({ code, action: "list tools", where, problem, ...cause })
+    : failure({
+      code,
+      action: "list",
+      where: { ...where, tool },
+      problem,
+      ...cause,
+    });
 }
 
 /** A provider's last result: its records, and each by name. */
@@ -274,36 +289,28 @@ export class ToolCopies {
     },
   ): ToolRecord {
     const { where, index, stability } = at;
+    const label = `item ${index}`;
     if (typeof value !== "object" || value === null || isThenable(value)) {
-      const state = `is ${describeValue(value)}, not a tool`;
-      throw refused(where, `item ${index} ${state}`);
+      throw refused(where, toolFault(undefined, { label, value })!.problem);
     }
     // Own fields (own getters too) are read once by the spread; a class's
     // getters are read from the object only when the spread lacks them.
     const own: Record<string, unknown> = { ...value };
     const field = (key: string) =>
       key in own ? own[key] : (value as Record<string, unknown>)[key];
-    const name = field("name");
-    const description = field("description");
+    const read = {
+      name: field("name"),
+      description: field("description"),
+      deferLoading: own.deferLoading,
+    };
     const parameters = field("parameters");
-    if (typeof name !== "string" || name === "") {
-      throw refused(where, `item ${index} is not a tool with a non-empty name`);
+    const fault = toolFault(read, { label });
+    if (fault !== undefined) {
+      throw refused(where, fault.problem, { tool: fault.tool });
     }
+    const name = read.name as string;
+    const description = read.description as string;
     const fields = { tool: name };
-    const fail = (state: string) =>
-      refused(where, `tool "${name}" ${state}`, fields);
-    if (name === TOOL_ORDER_REST) {
-      throw fail("takes the name of the toolOrder rest entry");
-    }
-    if (typeof description !== "string") {
-      const state = `has ${describeValue(description)} as description`;
-      throw fail(`${state}, not a string`);
-    }
-    const defer = own.deferLoading;
-    if (defer !== undefined && typeof defer !== "boolean") {
-      const state = `has ${describeValue(defer)} as deferLoading`;
-      throw fail(`${state}, not a boolean`);
-    }
     const { owner, layer } = where;
     const key = seenKey(where, name);
     // The last record of its name: of this provider, or of another of the
@@ -314,9 +321,8 @@ export class ToolCopies {
       was !== undefined && was !== at.known && was.stability === stability &&
       unchanged(was, value)
     ) return was;
-    const what = `the parameters of tool "${name}"`;
     const bad = (state: string, cause?: unknown) =>
-      refused(where, `${what} ${state}`, { ...fields, cause });
+      refused(where, `its parameters ${state}`, { ...fields, cause });
     const provenance = { owner, layer, stability };
     const schema = this.#schema(parameters, { was, bad, provenance });
     const host: [string, unknown, boolean][] = [];
@@ -371,14 +377,14 @@ export class ToolCopies {
     const { was, bad, provenance } = at;
     const before = was?.copy.parameters;
     if (typeof parameters !== "object" || parameters === null) {
-      throw bad(`are ${describeValue(parameters)}, not a JSON Schema object`);
+      throw bad(notSchema(parameters));
     }
     const copied = copyJson(parameters, before, {
       root: "parameters",
       refuse: bad,
     });
     if (Array.isArray(copied)) {
-      throw bad(`are ${describeValue(parameters)}, not a JSON Schema object`);
+      throw bad(notSchema(parameters));
     }
     if (copied === before && sameProvenance(was!, provenance)) return before!;
     const root = owned(shaped({ ...copied as JsonSchema }), provenance);
@@ -398,7 +404,7 @@ export class ToolCopies {
       typeof parameters !== "object" || parameters === null ||
       Array.isArray(parameters)
     ) {
-      throw fail(`are ${describeValue(parameters)}, not a JSON Schema object`);
+      throw fail(notSchema(parameters));
     }
     if (this.#schemas.has(parameters)) return;
     copyJson(parameters, undefined, { root: "parameters", refuse: fail });

@@ -6,7 +6,8 @@
  * @module
  */
 
-import { describeValue, failure, messageOf } from "../core/errors.ts";
+import { describeValue, messageOf } from "../core/_describe.ts";
+import { failure } from "../core/_messages.ts";
 import type { AuditEntry, PromptAssembly } from "../core/types.ts";
 import { aborted, isThenable, tryRead } from "./_resolve.ts";
 import { type FunctionEntry, handlerWhere } from "./_store.ts";
@@ -169,7 +170,13 @@ function handlerFailed(entry: FunctionEntry, cause: unknown): Error {
   );
   const state = `it threw: ${messageOf(cause)}${frozen ? FROZEN_HINT : ""}`;
   const where = handlerWhere(entry);
-  return failure("handler-failed", "run", where, state, { cause });
+  return failure({
+    code: "handler-failed",
+    action: "run",
+    where,
+    problem: state,
+    cause,
+  });
 }
 
 /**
@@ -182,7 +189,13 @@ function thenable(entry: FunctionEntry, value: unknown): boolean {
   } catch (cause) {
     const state = `reading what it returned threw: ${messageOf(cause)}`;
     const where = handlerWhere(entry);
-    throw failure("handler-failed", "run", where, state, { cause });
+    throw failure({
+      code: "handler-failed",
+      action: "run",
+      where,
+      problem: state,
+      cause,
+    });
   }
 }
 
@@ -198,12 +211,23 @@ function accept(entry: FunctionEntry, result: unknown): PromptAssembly {
   } catch (cause) {
     const state = `reading the assembly it returned threw: ${messageOf(cause)}`;
     const where = handlerWhere(entry);
-    throw failure("invalid-value", "run", where, state, { cause });
+    throw failure({
+      code: "invalid-value",
+      action: "run",
+      where,
+      problem: state,
+      cause,
+    });
   }
   const state = `it returned ${describeValue(result)}, not an assembly ` +
     "(return undefined to keep the one it got)";
   const where = handlerWhere(entry);
-  throw failure("invalid-value", "run", where, state);
+  throw failure({
+    code: "invalid-value",
+    action: "run",
+    where,
+    problem: state,
+  });
 }
 
 /** What the audit compares: one string per part, tool, variable and layout field. */

@@ -30,7 +30,8 @@ import type {
   ToolProvider,
   VariableProvider,
 } from "../core/types.ts";
-import { describeValue, unreadable } from "../core/errors.ts";
+import { describeValue } from "../core/_describe.ts";
+import { typeFailure, unreadable } from "../core/_messages.ts";
 import { assemble } from "./_assemble.ts";
 import { ChangeEvents } from "./_resolve.ts";
 import { Layer, Registrar, Registry, Scope } from "./_registry.ts";
@@ -38,7 +39,7 @@ import { renderStep, StepMemory } from "./_step.ts";
 import { type ToolOrder, toolOrder } from "./_tool_order.ts";
 import { ToolCopies } from "./_tools.ts";
 import { toolPins } from "./_tool_pins.ts";
-import { PINS_OF } from "../core/tools.ts";
+import { PINS_OF } from "../core/_provenance.ts";
 
 /**
  * The system-prompt registry of one agent host.
@@ -74,18 +75,19 @@ export class SystemPrompt<C = AssembleContext> implements PromptRegistrar<C> {
   constructor(options: SystemPromptOptions = {}) {
     const { separator } = options;
     if (separator !== undefined && typeof separator !== "string") {
-      const state = `its separator is ${
+      const problem = `its separator is ${
         describeValue(separator)
       }, not a string`;
-      throw new TypeError(`Cannot create SystemPrompt: ${state}`);
+      throw typeFailure({ action: "create SystemPrompt", problem });
     }
     this.#separator = separator;
     this.#order = toolOrder(options.toolOrder);
     const { onToolChanged } = options;
     if (onToolChanged !== undefined && typeof onToolChanged !== "function") {
-      const state =
-        `onToolChanged must be a function, got ${typeof onToolChanged}`;
-      throw new TypeError(`Cannot create SystemPrompt: ${state}`);
+      const problem = `onToolChanged must be a function, got ${
+        describeValue(onToolChanged)
+      }`;
+      throw typeFailure({ action: "create SystemPrompt", problem });
     }
     const pins = toolPins(options.toolPins, { action: "create SystemPrompt" });
     this.#copies = new ToolCopies(onToolChanged);
@@ -411,7 +413,7 @@ function stepOptions(options: RenderOptions | undefined): RenderOptions {
   let fault: string | undefined;
   if (typeof options !== "object" || options === null) {
     fault = `its options are ${describeValue(options)}, not an object`;
-    throw new TypeError(`Cannot assemble prompt: ${fault}`);
+    throw typeFailure({ action: "assemble prompt", problem: fault });
   }
   let read: RenderOptions;
   try {
@@ -430,10 +432,10 @@ function stepOptions(options: RenderOptions | undefined): RenderOptions {
       fault = `its signal is ${describeValue(signal)}, not an AbortSignal`;
     }
   } catch (error) {
-    throw unreadable(error, "assemble prompt", {}, "its options");
+    throw unreadable(error, { action: "assemble prompt", what: "its options" });
   }
   if (fault !== undefined) {
-    throw new TypeError(`Cannot assemble prompt: ${fault}`);
+    throw typeFailure({ action: "assemble prompt", problem: fault });
   }
   return read;
 }

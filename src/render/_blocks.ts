@@ -15,6 +15,7 @@ import type {
   Stability,
   StepBlock,
 } from "../core/types.ts";
+import { STABILITIES, stabilityRank } from "../core/_stability.ts";
 import { type PartSpan as WalkSpan, renderAssembly } from "./_walk.ts";
 
 /** Part of one top-level part's text, of one stability. */
@@ -31,15 +32,12 @@ export interface Piece {
   span: PartSpan;
 }
 
-const NAMES: readonly Stability[] = ["static", "session", "step"];
 /** A piece's span before it lands in a block. */
 const NO_SPAN: PartSpan = Object.freeze({ start: -1, end: -1 });
-const rank = (stability: unknown): number =>
-  stability === "step" ? 2 : stability === "session" ? 1 : 0;
 
 /** A part's stability with its items', at any depth. */
 function deepRank(part: AssembledItem): number {
-  let most = rank(part.stability);
+  let most = stabilityRank(part.stability);
   const items = part.items;
   for (let i = 0; items !== undefined && most < 2 && i < items.length; i++) {
     most = Math.max(most, deepRank(items[i]!));
@@ -59,7 +57,7 @@ function mixed(part: AssembledItem, own: number): boolean {
 
 /** Whether a top-level part is a list whose items differ in stability. */
 export function isMixed(part: AssembledItem): boolean {
-  return mixed(part, rank(part.stability));
+  return mixed(part, stabilityRank(part.stability));
 }
 
 /**
@@ -80,14 +78,14 @@ export function piecesOf(
   const top = part.name;
   const one = (stability: number): Piece => ({
     text,
-    stability: NAMES[stability]!,
+    stability: STABILITIES[stability]!,
     part: top,
     top,
     owner: part.owner,
     layer: part.layer,
     span: NO_SPAN,
   });
-  if (!mixed(part, rank(part.stability))) {
+  if (!mixed(part, stabilityRank(part.stability))) {
     const now = one(deepRank(part));
     return old.length === 1 && samePiece(old[0]!, now) ? old : [now];
   }
@@ -104,16 +102,16 @@ export function piecesOf(
     inherited: number,
   ) => {
     const item = span.part;
-    const level = Math.max(inherited, rank(item.stability));
+    const level = Math.max(inherited, stabilityRank(item.stability));
     const name = path + item.name;
     const fields = { part: name, top, owner: item.owner, layer: item.layer };
     const items = span.items ?? [];
     if (items.length === 0 || !mixed(item, level)) {
-      const stability = NAMES[Math.max(level, deepRank(item))]!;
+      const stability = STABILITIES[Math.max(level, deepRank(item))]!;
       starts.push({ at, piece: { ...fields, stability } });
       return;
     }
-    starts.push({ at, piece: { ...fields, stability: NAMES[level]! } });
+    starts.push({ at, piece: { ...fields, stability: STABILITIES[level]! } });
     // A list's items are placed from its start.
     const origin = at + span.start - span.separatorStart;
     for (const child of items) {

@@ -6,13 +6,14 @@
  */
 
 import { checkPart, fieldError } from "../core/_fields.ts";
+import { describeValue } from "../core/_describe.ts";
 import {
-  describeValue,
+  type Failure,
   failure,
   unreadable,
   type Where,
-} from "../core/errors.ts";
-import { closestName, didYouMean } from "../core/names.ts";
+} from "../core/_messages.ts";
+import { closestName, didYouMean } from "../core/_names.ts";
 
 /**
  * Where a text that fails sits: its part (`where`), whether it is the
@@ -40,9 +41,16 @@ export function textError(site: TextSite) {
   const at = `at ${line}:${column}${site.footer ? " of its footer" : ""}`;
   const fields = { reference, line, column, offset };
   if (name === undefined) {
-    const state = `${JSON.stringify(reference)} ${at} is not a variable ` +
+    const problem = `${JSON.stringify(reference)} ${at} is not a variable ` +
       "reference; write `\\{{` for a literal `{{`";
-    return failure("malformed-reference", "render", site.where, state, fields);
+    const code = "malformed-reference";
+    return failure({
+      code,
+      action: "render",
+      where: site.where,
+      problem,
+      fields,
+    });
   }
   // Only own properties count; `value` is the one read (a getter may answer
   // differently the next time).
@@ -50,14 +58,20 @@ export function textError(site: TextSite) {
   const suggestion = known
     ? undefined
     : closestName(name, Object.keys(variables));
-  const [code, phrase]: [Parameters<typeof failure>[0], string] = !known
+  const [code, phrase]: [Failure["code"], string] = !known
     ? ["unknown-variable", `which is not registered${didYouMean(suggestion)}`]
     : value === undefined
     ? ["missing-value", "which has no value in this assembly"]
     : ["invalid-value", `whose value is ${describeValue(value)}, not a string`];
-  const state = `${reference} ${at} names variable "${name}", ${phrase}`;
+  const problem = `${reference} ${at} names variable "${name}", ${phrase}`;
   const all = { variable: name, ...fields, suggestion };
-  return failure(code, "render", site.where, state, all);
+  return failure({
+    code,
+    action: "render",
+    where: site.where,
+    problem,
+    fields: all,
+  });
 }
 
 /** The error for an assembly whose `field` is `value`, not `expected`. */
@@ -65,9 +79,9 @@ export function assemblyError(
   kind: "section" | "context",
   [field, value, expected]: [string, unknown, string],
 ) {
-  const state = `${field} is ${describeValue(value)}, not ${expected}`;
+  const problem = `${field} is ${describeValue(value)}, not ${expected}`;
   const action = `render the ${kind === "section" ? "prompt" : "context"}`;
-  return failure("invalid-value", action, {}, state);
+  return failure({ code: "invalid-value", action, problem });
 }
 
 /**
@@ -82,7 +96,7 @@ export function readError(
 ): Error {
   const action = `render the ${kind === "section" ? "prompt" : "context"}`;
   if (top === undefined || top < 0) {
-    return unreadable(error, action, {}, "the assembly");
+    return unreadable(error, { action, what: "the assembly" });
   }
   let name: unknown;
   try {
@@ -91,7 +105,11 @@ export function readError(
     // Unreadable itself: named by its index.
   }
   const label = typeof name === "string" && name !== "" ? name : `#${top}`;
-  return unreadable(error, "render", { [kind]: label }, "it");
+  return unreadable(error, {
+    action: "render",
+    where: { [kind]: label },
+    what: "it",
+  });
 }
 
 /**
@@ -130,7 +148,8 @@ export function invalidPart(part: unknown, at: PartPlace): Error {
   } as const;
   checkPart(part, check);
   // The quick check and the table disagree: name the part all the same.
-  return fieldError(check, "entry", "a part the renderer accepts", part);
+  const expected = "a part the renderer accepts";
+  return fieldError(check, { field: "entry", expected, value: part });
 }
 
 /** The 1-based line and column (in UTF-16 code units) of `offset` in `text`. */

@@ -79,17 +79,31 @@ export function templateOf(text: string, cache = TEMPLATES): Template {
 }
 
 /**
- * Adds the names a part's own texts (its text, a list's footer) reference,
- * in use order, to `into`; none when it is literal. Its items are theirs.
+ * The one reference scanner: adds the names a part's own texts (its text,
+ * a list's footer) reference, in use order, to `into`, as the renderer
+ * reads them; none when it is literal. With `items`, its items' too, at
+ * any depth. A text that is no string references nothing: an inspection
+ * scans what a handler left before anything checked it.
  */
 export function referencesOf(
-  part: Pick<AssembledItem, "literal" | "text" | "list">,
+  part: Partial<Pick<AssembledItem, "literal" | "text" | "list" | "items">>,
   into: Set<string>,
+  options?: { readonly items?: boolean },
 ): Set<string> {
-  if (part.literal === true) return into;
-  for (const text of [part.text, part.list?.footer]) {
-    const names = text === undefined ? [] : templateOf(text).parts;
-    for (let k = 1; k < names.length; k += 2) into.add(names[k]!);
+  if (part.literal !== true) {
+    for (const text of [part.text, part.list?.footer]) {
+      if (typeof text !== "string") continue;
+      const names = templateOf(text).parts;
+      for (let k = 1; k < names.length; k += 2) into.add(names[k]!);
+    }
+  }
+  const items = part.items;
+  if (options?.items === true && Array.isArray(items)) {
+    for (const item of items) {
+      if (typeof item === "object" && item !== null) {
+        referencesOf(item, into, options);
+      }
+    }
   }
   return into;
 }

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { describeValue } from "../core/errors.ts";
+import { describeValue } from "../core/_describe.ts";
+import { typeFailure } from "../core/_messages.ts";
 
 /**
  * Escapes `text` so that a template renders it exactly. Each `{{`, scanning
@@ -41,10 +42,8 @@ import { describeValue } from "../core/errors.ts";
  */
 export function escapeTemplate(text: string): string {
   if (typeof text !== "string") {
-    const got = describeValue(text);
-    throw new TypeError(
-      `Cannot escape template text: expected a string, got ${got}`,
-    );
+    const problem = `expected a string, got ${describeValue(text)}`;
+    throw typeFailure({ action: "escape template text", problem });
   }
   const escaped = text.replaceAll("{{", "\\{{");
   // A backslash at the end would pair with a `{{` after it, and so would

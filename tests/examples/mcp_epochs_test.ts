@@ -119,7 +119,7 @@ describe("examples/mcp_epochs.ts: built-in tools and an MCP server's across cach
       assert.equal(error.tool, "docs_read");
       assert.equal(error.owner, "mcp:docs");
       assert.equal(error.pinned, toolPins.docs_read);
-      assert.match(error.message, /tool "docs_read" changed/);
+      assert.match(error.message, /tool "docs_read" of "[^"]+": it changed/);
       return true;
     });
 

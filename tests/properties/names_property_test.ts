@@ -3,7 +3,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { boundedEditDistance, closestName } from "../../src/core/names.ts";
+import { boundedEditDistance, closestName } from "../../src/core/_names.ts";
 import { editDistance } from "../support/edit_distance.ts";
 
 const RUNS = { numRuns: 10_000, seed: 20261130 };
