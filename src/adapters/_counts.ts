@@ -117,6 +117,23 @@ export function toolEntry(tool: ToolSchema): ToolEntry {
   return entry;
 }
 
+const ENTRY_LISTS = new WeakMap<readonly ToolSchema[], readonly ToolEntry[]>();
+
+/**
+ * The entries of a tools array of frozen registry copies: one list per
+ * array, so that what is computed per list (the tools' places in a plan)
+ * is computed once while a step's tools stay the same.
+ */
+export function fixedEntries(
+  tools: readonly ToolSchema[],
+): readonly ToolEntry[] {
+  let entries = ENTRY_LISTS.get(tools);
+  if (entries === undefined) {
+    ENTRY_LISTS.set(tools, entries = Object.freeze(tools.map(toolEntry)));
+  }
+  return entries;
+}
+
 /** A tool's tokens by `count`. */
 export function toolTokens(count: Counter, entry: ToolEntry): number {
   if (entry.tokens?.count === count) return entry.tokens.n;

@@ -81,6 +81,59 @@ export function reservedBy(plan: CachePlan): Reserved | undefined {
   return RESERVED.get(plan);
 }
 
+/** A step block as a plan shows it, by the counter that counted it last. */
+const SYSTEM_BLOCKS = new WeakMap<
+  StepBlock,
+  { count: Counter; block: SystemBlock }
+>();
+
+/**
+ * A step block as a plan shows it: frozen, so that the plans of steps that
+ * share the block (a step where another block changed) share it too.
+ */
+function systemBlock(block: StepBlock, count: Counter): SystemBlock {
+  const known = SYSTEM_BLOCKS.get(block);
+  if (known !== undefined && known.count === count) return known.block;
+  const shown: SystemBlock = {
+    text: block.text,
+    sections: sectionsOf(block).slice(),
+    stability: block.stability,
+    tokens: blockTokens(count, block),
+    parts: block.parts,
+    spans: block.spans,
+  };
+  Object.freeze(shown.sections);
+  Object.freeze(shown);
+  SYSTEM_BLOCKS.set(block, { count, block: shown });
+  return shown;
+}
+
+/** The tools' places of an entries list, by counter and deferral. */
+const TOOL_RUNS = new WeakMap<
+  readonly ToolEntry[],
+  { count: Counter; defers: boolean; run: ReturnType<typeof toolRun> }
+>();
+
+/**
+ * The tools' places, counted once per entries list (the same list while a
+ * step's tools stay the same), counter and deferral; frozen, since plans
+ * share it.
+ */
+function toolRunOf(
+  tools: readonly ToolEntry[],
+  count: Counter,
+  defers: boolean,
+): ReturnType<typeof toolRun> {
+  const known = TOOL_RUNS.get(tools);
+  if (known?.count === count && known.defers === defers) return known.run;
+  const run = toolRun(tools, (entry) => toolTokens(count, entry), defers);
+  for (const list of [run.places, run.notes, run.counts, run.inPrompt]) {
+    Object.freeze(list);
+  }
+  TOOL_RUNS.set(tools, { count, defers, run });
+  return run;
+}
+
 /**
  * The plan for blocks and tools, frozen; `defers`: whether the request
  * sends a deferred tool as deferred (out of the prompt) or in full.
@@ -93,14 +146,7 @@ export function planFrom(
 ): CachePlan {
   const { profile, model, count, ttl, reserve } = settings;
   const { minTokens, matched } = minimumFor(profile, model);
-  const blocks = source.map((block): SystemBlock => ({
-    text: block.text,
-    sections: sectionsOf(block).slice(),
-    stability: block.stability,
-    tokens: blockTokens(count, block),
-    parts: block.parts,
-    spans: block.spans,
-  }));
+  const blocks = source.map((block) => systemBlock(block, count));
   const notes: string[] = [];
   const breakpoints = settings.off ? 0 : profile.breakpoints;
   const slots = Math.min(reserve, breakpoints);
@@ -139,7 +185,7 @@ export function planFrom(
     }
     choices.push(choice);
   };
-  const run = toolRun(tools, (entry) => toolTokens(count, entry), defers);
+  const run = toolRunOf(tools, count, defers);
   notes.push(...run.notes);
   for (const part of profile.order) {
     if (part === "tools") {

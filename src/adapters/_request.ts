@@ -22,7 +22,7 @@ import { isRegistrySchema } from "../core/_provenance.ts";
 import { assemblyBlocks, joinedTo } from "../render/_blocks.ts";
 import { BoundedCache } from "../render/_bounded_cache.ts";
 import { isStep } from "./_blocks.ts";
-import { type ToolEntry, toolEntry } from "./_counts.ts";
+import { fixedEntries, type ToolEntry, toolEntry } from "./_counts.ts";
 import { planFrom, sameSettings, type Settings, settingsOf } from "./_plan.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import type { ProviderProfile } from "./profiles.ts";
@@ -144,10 +144,10 @@ export class Adapter<R extends Request> {
     let shared = list?.find((known) =>
       known.extra === extra && sameSettings(known.settings, settings) &&
       (known.tools === tools ||
-        sameEntries(known.entries, entries ??= tools.map(toolEntry)))
+        sameEntries(known.entries, entries ??= fixedEntries(tools)))
     );
     if (shared === undefined) {
-      entries ??= tools.map(toolEntry);
+      entries ??= fixedEntries(tools);
       shared = this.#build(blocks, tools, entries, settings, extra);
       this.#shared.set(blocks, kept(list, shared));
     }
