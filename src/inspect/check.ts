@@ -21,7 +21,7 @@ import { closestName, didYouMean } from "../core/names.ts";
 import { PINS_OF, TOOL_ORDER_REST, toolOwner } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
 import { whereOf } from "../render/_problems.ts";
-import { tryRead } from "../registry/_resolve.ts";
+import { tryRead } from "../core/_guards.ts";
 import type { DiagnosticCode, PromptDiagnostic } from "./diagnostics.ts";
 import * as explain from "./explain.ts";
 

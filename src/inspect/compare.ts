@@ -12,7 +12,7 @@ import { describeWhere, unreadable } from "../core/errors.ts";
 import type { PromptAssembly } from "../core/types.ts";
 import { explainPrompt, partsOf } from "./explain.ts";
 import type { Explained, Part, PromptExplanation } from "./explain.ts";
-import { defined } from "../registry/_store.ts";
+import { defined } from "../core/_defined.ts";
 
 /**
  * A tool, section, context entry or item that differs between two steps,

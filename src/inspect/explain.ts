@@ -11,8 +11,8 @@ import { describeValue, failure, unreadable } from "../core/errors.ts";
 import { toolLayer, toolOwner } from "../core/tools.ts";
 import { referencesOf } from "../render/_template.ts";
 import { type PartSpan, renderAssembly } from "../render/_walk.ts";
-import { tryRead } from "../registry/_resolve.ts";
-import { defined } from "../registry/_store.ts";
+import { tryRead } from "../core/_guards.ts";
+import { defined } from "../core/_defined.ts";
 import { estimateTokens } from "./estimate_tokens.ts";
 
 /**

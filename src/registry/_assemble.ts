@@ -18,12 +18,8 @@ import {
 } from "../core/errors.ts";
 import { TOOL_ORDER_REST } from "../core/tools.ts";
 import type { AssembledItem, PromptAssembly } from "../core/types.ts";
-import {
-  ignoreAssembly,
-  isThenable,
-  resolveStep,
-  tryRead,
-} from "./_resolve.ts";
+import { ignoreAssembly, isThenable, tryRead } from "../core/_guards.ts";
+import { resolveStep } from "./_resolve.ts";
 import { part, readProvided, variablesOf } from "./_parts.ts";
 import type { Node, Snapshot } from "./_snapshot.ts";
 import { type FunctionEntry, handlerWhere } from "./_store.ts";

@@ -11,7 +11,8 @@ import { checkPart, isValidPart } from "../core/_fields.ts";
 import { describeOwner, describeValue, failure } from "../core/errors.ts";
 import { byOrderThenName } from "../core/names.ts";
 import type { AssembledItem, AssembledSection } from "../core/types.ts";
-import { callError, isThenable } from "./_resolve.ts";
+import { isThenable } from "../core/_guards.ts";
+import { callError } from "./_resolve.ts";
 import { CALLS, type Node, type Snapshot } from "./_snapshot.ts";
 
 /**
@@ -39,7 +40,7 @@ export function result<T>(
   const hint = kind === "order" && isThenable(value)
     ? " (order functions are synchronous)"
     : "";
-  const [what, action, expected] = CALLS[kind];
+  const { what, action, expected } = CALLS[kind];
   const state = `${what} returned ${shown}, not ${expected}${hint}`;
   throw failure("invalid-value", action, call.where, state);
 }

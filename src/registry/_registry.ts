@@ -13,16 +13,17 @@
 
 import { describeValue, failure, type PromptError } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
+import { defined } from "../core/_defined.ts";
 import type { Provenance } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
-import { type ChangeEvents, handlerName } from "./_resolve.ts";
+import { handlerName } from "../core/_guards.ts";
+import type { ChangeEvents } from "./_change_events.ts";
 import { type Snapshot, snapshot } from "./_snapshot.ts";
 import { toolPins } from "./_tool_pins.ts";
 import {
   addPart,
   addVariable,
   byNumericOrder,
-  defined,
   type FunctionEntry,
   listPath,
   ordered,

@@ -14,6 +14,7 @@ import {
   type Where,
 } from "../core/errors.ts";
 import { byOrderThenName, isReferenceName } from "../core/names.ts";
+import { defined } from "../core/_defined.ts";
 import type { Provenance } from "../core/tools.ts";
 import type { PartLayout, ToolStability } from "../core/types.ts";
 
@@ -86,19 +87,6 @@ export function partWhere(entry: PartEntry, top = entry.top): Where {
   if (kind !== "item") return placed(entry, { [kind]: name });
   const list = path.length > 1 ? { list: path } : {};
   return placed(entry, { [top]: path[0], item: name, ...list });
-}
-
-/**
- * The object without its `undefined` fields, keys in their order: what an
- * optional field of a change event or a registration looks like. (Typed as
- * if every field were set: it only goes where they are optional.)
- */
-export function defined<T extends object>(
-  of: T,
-): { [K in keyof T]: Exclude<T[K], undefined> } {
-  const out: Record<string, unknown> = {};
-  for (const key in of) if (of[key] !== undefined) out[key] = of[key];
-  return out as never;
 }
 
 /** Parts by order, then name; order functions sort per step and count as 0 here. */

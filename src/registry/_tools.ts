@@ -15,7 +15,8 @@ import {
 } from "../core/errors.ts";
 import type { JsonSchema, ToolSchema, ToolStability } from "../core/types.ts";
 import { BoundedCache } from "../render/_bounded_cache.ts";
-import { callError, ignoreRejections, isThenable } from "./_resolve.ts";
+import { ignoreRejections, isThenable } from "../core/_guards.ts";
+import { callError } from "./_resolve.ts";
 import { owned, TOOL_ORDER_REST, type ToolProvenance } from "../core/tools.ts";
 import type { Provider, Snapshot } from "./_snapshot.ts";
 import { orderTools, type ToolOrder } from "./_tool_order.ts";

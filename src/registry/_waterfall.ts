@@ -8,7 +8,8 @@
 
 import { describeValue, failure, messageOf } from "../core/errors.ts";
 import type { AuditEntry, PromptAssembly } from "../core/types.ts";
-import { aborted, isThenable, tryRead } from "./_resolve.ts";
+import { isThenable, tryRead } from "../core/_guards.ts";
+import { aborted } from "./_resolve.ts";
 import { type FunctionEntry, handlerWhere } from "./_store.ts";
 
 type Result = PromptAssembly | Promise<PromptAssembly>;

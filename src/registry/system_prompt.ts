@@ -32,7 +32,7 @@ import type {
 } from "../core/types.ts";
 import { describeValue, unreadable } from "../core/errors.ts";
 import { assemble } from "./_assemble.ts";
-import { ChangeEvents } from "./_resolve.ts";
+import { ChangeEvents } from "./_change_events.ts";
 import { Layer, Registrar, Registry, Scope } from "./_registry.ts";
 import { renderStep, StepMemory } from "./_step.ts";
 import { type ToolOrder, toolOrder } from "./_tool_order.ts";
