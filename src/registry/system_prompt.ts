@@ -33,8 +33,10 @@ import type {
 import { describeValue, unreadable } from "../core/errors.ts";
 import { assemble } from "./_assemble.ts";
 import { ChangeEvents } from "./_change_events.ts";
-import { Layer, Registrar, Registry, Scope } from "./_registry.ts";
-import { renderStep, StepMemory } from "./_step.ts";
+import { Layer, Registrar, Scope } from "./_registrar.ts";
+import { Registry } from "./_registry.ts";
+import { renderStep } from "./_step.ts";
+import { StepMemory } from "./_step_memory.ts";
 import { type ToolOrder, toolOrder } from "./_tool_order.ts";
 import { ToolCopies } from "./_tools.ts";
 import { toolPins } from "./_tool_pins.ts";

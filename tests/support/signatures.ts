@@ -146,11 +146,11 @@ function parameters(text: string, at: number): [string[], number] {
 const lineOf = (text: string, at: number) =>
   text.slice(0, at).split("\n").length;
 
-const FUNCTION = /^export\s+(?:declare\s+)?(?:async\s+)?function\*?\s*([\w$]+)/gm;
+const FUNCTION =
+  /^export\s+(?:declare\s+)?(?:async\s+)?function\*?\s*([\w$]+)/gm;
 const ARROW =
   /^export\s+const\s+([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s*)?(?=[(<])/gm;
-const CLASS =
-  /^export\s+(?:abstract\s+)?class\s+([\w$]+)[^{]*\{/gm;
+const CLASS = /^export\s+(?:abstract\s+)?class\s+([\w$]+)[^{]*\{/gm;
 const MEMBER =
   /^\s*((?:(?:public|protected|private|static|readonly|override|async|abstract|get|set)\s+)*)(constructor|[\w$]+|\[[^\]]+\])\s*(?=[(<])/;
 
