@@ -39,15 +39,17 @@
 
 export * from "./src/adapters/ai_sdk.ts";
 export * from "./src/adapters/attributes.ts";
-export type * from "./src/adapters/cache_report.ts";
+export * from "./src/adapters/cache_report.ts";
 export * from "./src/adapters/ledger.ts";
 export * from "./src/adapters/pricing.ts";
 export * from "./src/adapters/anthropic.ts";
 export * from "./src/adapters/bedrock.ts";
 export * from "./src/adapters/gemini.ts";
-export type * from "./src/adapters/json.ts";
+export * from "./src/adapters/json.ts";
 export * from "./src/adapters/messages.ts";
 export * from "./src/adapters/openai.ts";
+// Hand-picked until their internals move to `_` files (the structure test
+// lists these files as pending).
 export {
   type AdapterOptions,
   type CacheChoice,

@@ -18,12 +18,15 @@ import {
 } from "../core/errors.ts";
 import type { Where } from "../core/errors.ts";
 import { closestName, didYouMean } from "../core/names.ts";
-import { PINS_OF, TOOL_ORDER_REST, toolOwner } from "../core/tools.ts";
+import { TOOL_ORDER_REST } from "../core/tool_order.ts";
+import { PINS_OF, toolOwner } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
 import { whereOf } from "../render/_problems.ts";
 import { tryRead } from "../core/_guards.ts";
 import type { DiagnosticCode, PromptDiagnostic } from "./diagnostics.ts";
 import * as explain from "./explain.ts";
+import * as sequence from "./_sequence.ts";
+import { sentences } from "./_sentences.ts";
 
 /**
  * Options of {@linkcode checkPrompt}: `assemble()`'s (`layer`, `signal`),
@@ -341,7 +344,7 @@ function diagnoseAssembly(
       let rendered;
       do {
         const one = { sections: [current], contexts: [current], variables };
-        rendered = attempt(() => explain.explainSequence(one as never, kind));
+        rendered = attempt(() => sequence.explainSequence(one as never, kind));
         if (!(rendered instanceof PromptError)) break;
         const { variable, item } = rendered;
         if (variable !== undefined && variables[variable] !== PLACEHOLDER) {
@@ -349,8 +352,8 @@ function diagnoseAssembly(
         } else current = withoutItem(current, item);
       } while (current !== undefined);
       if (rendered instanceof PromptError) continue;
-      const all: explain.Part[] = [];
-      explain.partsOf(rendered, all);
+      const all: sequence.Part[] = [];
+      sequence.partsOf(rendered, all);
       for (const part of all) {
         const { name, order, owner, stability, items, list } = part;
         const where = whereOf(part, { kind, path: list });
@@ -436,14 +439,4 @@ function referencesOf(part: unknown, into: Set<string>): void {
     for (const match of source.matchAll(REFERENCE)) into.add(match[1]!);
   }
   if (Array.isArray(items)) items.forEach((item) => referencesOf(item, into));
-}
-
-/**
- * The sentences of `text` with at least five words (shorter ones are too
- * generic to flag), lower-cased, with whitespace collapsed.
- */
-export function sentences(text: string): string[] {
-  return text.replace(/\s+/g, " ").trim().split(/(?<=[.!?])\s+/)
-    .map((sentence) => sentence.toLowerCase())
-    .filter((sentence) => sentence.split(" ").length >= 5);
 }

@@ -10,8 +10,9 @@
 
 import { describeWhere, unreadable } from "../core/errors.ts";
 import type { PromptAssembly } from "../core/types.ts";
-import { explainPrompt, partsOf } from "./explain.ts";
-import type { Explained, Part, PromptExplanation } from "./explain.ts";
+import { explainPrompt } from "./explain.ts";
+import { type Explained, type Part, partsOf } from "./_sequence.ts";
+import type { PromptExplanation } from "./explanation.ts";
 import { defined } from "../core/_defined.ts";
 
 /**

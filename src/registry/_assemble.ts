@@ -16,7 +16,7 @@ import {
   type PromptErrorOptions,
   type Where,
 } from "../core/errors.ts";
-import { TOOL_ORDER_REST } from "../core/tools.ts";
+import { TOOL_ORDER_REST } from "../core/tool_order.ts";
 import type { AssembledItem, PromptAssembly } from "../core/types.ts";
 import { ignoreAssembly, isThenable, tryRead } from "../core/_guards.ts";
 import { resolveStep } from "./_resolve.ts";
@@ -145,14 +145,16 @@ class Check {
   }
 
   /** Where the errors point, and what they say could not be done. */
-  #place(): [Where, string] {
-    if (this.blame === undefined) return [{}, "accept the assembly"];
+  #place(): { at: Where; action: string } {
+    if (this.blame === undefined) {
+      return { at: {}, action: "accept the assembly" };
+    }
     const at = handlerWhere(this.blame);
-    return [at, `accept what ${describeWhere(at)} left`];
+    return { at, action: `accept what ${describeWhere(at)} left` };
   }
 
   #error(state: string, fields?: PromptErrorOptions): PromptError {
-    const [at, action] = this.#place();
+    const { at, action } = this.#place();
     return failure("invalid-value", action, {}, state, { ...at, ...fields });
   }
 
@@ -164,7 +166,7 @@ class Check {
   ): void {
     // A read that throws proves nothing: the full walk decides.
     if (tryRead(() => proven(parts, kind, nodes))) return;
-    const [at, place] = this.#place();
+    const { at, action: place } = this.#place();
     if (!Array.isArray(parts)) {
       const state = `its ${kind}s are ${describeValue(parts)}, not an array`;
       throw failure("invalid-value", place, {}, state, at);
@@ -222,7 +224,7 @@ class Check {
       const fail = (state: string) => this.#error(`${what} ${state}`, fields);
       this.copies.checkSchema(parameters, fail);
       if (names.has(name)) {
-        const [at, action] = this.#place();
+        const { at, action } = this.#place();
         const state = `tool "${name}" appears twice`;
         throw failure("duplicate-tool", action, {}, state, {
           ...at,
@@ -240,7 +242,12 @@ class Check {
       if (names.has(item.name)) {
         const state = "another item of the list has this name";
         const at = { ...where, item: item.name };
-        throw failure("duplicate-item", `${this.#place()[1]} in`, at, state);
+        throw failure(
+          "duplicate-item",
+          `${this.#place().action} in`,
+          at,
+          state,
+        );
       }
       names.add(item.name);
       this.#items(item, where);

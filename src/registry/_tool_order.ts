@@ -8,7 +8,7 @@
 
 import { describeOwner, describeValue, failure } from "../core/errors.ts";
 import { compareCodePoints } from "../core/names.ts";
-import { TOOL_ORDER_REST } from "../core/tools.ts";
+import { TOOL_ORDER_REST } from "../core/tool_order.ts";
 
 /** The rank of each listed name, the rest entry's too; and the names. */
 export interface ToolOrder {
