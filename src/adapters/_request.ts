@@ -110,9 +110,9 @@ export class Adapter<R extends Request> {
   /** The request for a source: remembered for a step, built for an assembly. */
   request(
     source: PromptAssembly | RenderedStep,
-    options: AdapterOptions,
-    extra?: unknown,
+    how: { options: AdapterOptions; extra?: unknown },
   ): R {
+    const { options, extra } = how;
     const settings = settingsOf(options, this.profile);
     if (!isStep(source)) {
       const { prompt, blocks } = assemblyBlocks(source);

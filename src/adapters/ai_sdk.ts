@@ -54,7 +54,9 @@ export function toAISDK<S>(
       `Cannot build the request: toAISDK needs the AI SDK's jsonSchema function, got ${typeof jsonSchema}`,
     );
   }
-  return AI_SDK.request(source, options, jsonSchema) as AISDKRequest<S>;
+  return AI_SDK.request(source, { options, extra: jsonSchema }) as AISDKRequest<
+    S
+  >;
 }
 
 /**

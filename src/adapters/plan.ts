@@ -403,7 +403,8 @@ export function planFrom(
     }
     choices.push(choice);
   };
-  const run = toolRun(tools, (entry) => toolTokens(count, entry), defers);
+  const toolCount = (entry: ToolEntry) => toolTokens(count, entry);
+  const run = toolRun(tools, { count: toolCount, defers });
   notes.push(...run.notes);
   for (const part of profile.order) {
     if (part === "tools") {
@@ -471,7 +472,7 @@ export function planFrom(
   const chosen: CacheChoice[] = [];
   for (const [choice, reason] of ranked) {
     if (choice === undefined || choice.chosen || choice.detail !== "") continue;
-    const short = shortfall([...chosen, choice], profile, minTokens);
+    const short = shortfall([...chosen, choice], { profile, minTokens });
     if (short !== undefined && short.at === choice) {
       choice.reason = "under-minimum";
       choice.detail = short.detail;
@@ -490,15 +491,17 @@ export function planFrom(
     }
   }
   // The static run's breakpoint, only where it keeps more cached.
-  rebalance(chosen, open, blocks, {
-    starves: (set) => shortfall(set, profile, minTokens),
+  rebalance(chosen, {
+    open,
+    blocks,
+    starves: (set) => shortfall(set, { profile, minTokens }),
     detail: (reason) => CHOSEN[reason]!,
     ttl,
   });
   for (const choice of open) {
     if (choice.detail !== "") continue;
     // Fine alone, but it would cut a chosen increment under the minimum.
-    const short = shortfall([...chosen, choice], profile, minTokens)!;
+    const short = shortfall([...chosen, choice], { profile, minTokens })!;
     choice.reason = "under-minimum";
     choice.detail =
       `it would leave a chosen breakpoint under the minimum (${short.detail})`;

@@ -53,15 +53,18 @@ export function byOrderThenName(a: Ordered, b: Ordered): number {
   return a.order - b.order || compareCodePoints(a.name, b.name);
 }
 
+/** How many edits away a "did you mean" may be. */
+const MAX_DISTANCE = 2;
+
 /**
- * The candidate within `maxDistance` edits of `name` (ties: the smaller
- * name), for a "did you mean"; bounded work per candidate.
+ * The candidate within two edits of `name` (ties: the smaller name), for a
+ * "did you mean"; bounded work per candidate.
  */
 export function closestName(
   name: string,
   candidates: Iterable<string>,
-  maxDistance = 2,
 ): string | undefined {
+  const maxDistance = MAX_DISTANCE;
   let best: string | undefined;
   let least = maxDistance + 1;
   for (const candidate of candidates) {

@@ -263,7 +263,11 @@ export class Layer extends Registrar {
   readonly key: string;
   readonly parent: string | undefined;
 
-  constructor(registry: Registry, key: string, parent: string | undefined) {
+  constructor(
+    registry: Registry,
+    at: { key: string; parent: string | undefined },
+  ) {
+    const { key, parent } = at;
     const table = new Table(key, parent);
     // Only its own table: a listener may have opened a new layer of the key.
     const onDispose = () => {
@@ -319,7 +323,7 @@ export class Layer extends Registrar {
     if (parent === key) {
       throw layerError(key, "add", "a layer cannot be its own parent");
     }
-    const layer = new Layer(registry, key, parent);
+    const layer = new Layer(registry, { key, parent });
     registry.layers.get(key)!.pins = pins;
     return layer;
   }

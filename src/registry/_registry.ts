@@ -120,7 +120,7 @@ export class Registry {
    * table holds a context entry list of its name.
    */
   topOf(path: readonly string[]): "section" | "context" {
-    const key = partKey("context", [], path[0]!);
+    const key = partKey("context", { path: [], name: path[0]! });
     const tables = [this.global, ...this.layers.values()];
     return tables.some((t) => t.parts.get(key)?.list) ? "context" : "section";
   }

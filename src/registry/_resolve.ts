@@ -39,7 +39,11 @@ class Threw extends Rejected {
 type How = "threw" | "rejected" | "returned";
 
 /** A call's failure: what it threw, or what its promise rejected with. */
-export function callFailed(call: Call, cause: unknown, how: How = "threw") {
+export function callFailed(
+  call: Call,
+  outcome: { cause: unknown; how?: How },
+): PromptError {
+  const { cause, how = "threw" } = outcome;
   const { what, action } = CALLS[call.kind];
   const failed = how === "returned"
     ? `reading what ${what} returned threw`
@@ -50,7 +54,7 @@ export function callFailed(call: Call, cause: unknown, how: How = "threw") {
 
 /** A `PromptError` as it is, anything else a call's failure. */
 export function callError(call: Call, error: unknown): unknown {
-  return isPromptError(error) ? error : callFailed(call, error);
+  return isPromptError(error) ? error : callFailed(call, { cause: error });
 }
 
 /** The options every provider gets when the host passed no signal. */
@@ -99,7 +103,7 @@ export function resolveStep<
       // Its result is in its slot when reading it (a revoked proxy, a
       // throwing `then` getter) threw.
       const how = i in values ? "returned" : "threw";
-      if (pending === undefined) throw callFailed(calls[i]!, cause, how);
+      if (pending === undefined) throw callFailed(calls[i]!, { cause, how });
       // An earlier call still pending may reject: the all-sync registry
       // would report that one, so it is awaited first.
       values[i] = new Threw(cause, how);
@@ -146,7 +150,7 @@ function pended<S extends { signal: AbortSignal | undefined }, T>(
       if (at !== undefined) {
         const failed = values[at] as Rejected;
         const how = failed instanceof Threw ? failed.how : "rejected";
-        throw callFailed(snapshot.calls[at]!, failed.cause, how);
+        throw callFailed(snapshot.calls[at]!, { cause: failed.cause, how });
       }
       return run.finish(values, snapshot, step);
     } catch (error) {

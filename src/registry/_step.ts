@@ -86,7 +86,7 @@ function finish(
   });
   // Every value checked first: a refused step changes nothing.
   const checked = changed.map((call) =>
-    result<string | undefined>(snapshot, values, call)
+    result<string | undefined>(snapshot.calls[call]!, values[call])
   );
   const variables = last?.variables ?? variablesOf(snapshot, values);
   for (let i = 0; i < changed.length; i++) {

@@ -94,7 +94,12 @@ export function cutParts(
       continue;
     }
     if (how.only !== undefined && !how.only(part)) continue;
-    const pieces = piecesOf(part, text, how.variables, true, known?.pieces);
+    const pieces = piecesOf(part, {
+      text,
+      variables: how.variables,
+      own: true,
+      old: known?.pieces,
+    });
     cut[t] = { part, text, pieces };
   }
 }
@@ -114,7 +119,12 @@ export function blocksLater(
     cutParts(prompt, { variables: {} });
     cell.make = undefined;
     const { cut, from, to } = prompt;
-    return joinBlocks(cut, how.separator, how.last, from, to);
+    return joinBlocks(cut, {
+      separator: how.separator,
+      last: how.last,
+      from,
+      to,
+    });
   };
   return cell;
 }

@@ -68,7 +68,11 @@ export class Table {
 }
 
 /** The shadowing key of a part: its sequence, its list path and its name. */
-export function partKey(kind: PartKind, path: unknown, name: string): string {
+export function partKey(
+  kind: PartKind,
+  at: { path: unknown; name: string },
+): string {
+  const { path, name } = at;
   return JSON.stringify(kind === "item" ? ["i", path, name] : [kind[0], name]);
 }
 
@@ -95,7 +99,9 @@ export function byNumericOrder(a: PartEntry, b: PartEntry): number {
 }
 
 /** A part's name and order, an order function counting as 0. */
-export function ordered({ name, order }: PartEntry) {
+export function ordered(
+  { name, order }: PartEntry,
+): { name: string; order: number } {
   return { name, order: typeof order === "number" ? order : 0 };
 }
 
@@ -179,12 +185,12 @@ function copy(from: object, fields: string): Record<string, unknown> {
  */
 export function addPart(table: Table, entry: PartEntry): () => void {
   const { kind, name } = entry;
-  const key = partKey(kind, entry.path, name);
+  const key = partKey(kind, { path: entry.path, name });
   let holder = table.parts.get(key);
   // A list name belongs to one sequence: `item("x")` must be unambiguous.
   if (!holder && kind !== "item" && entry.list !== undefined) {
     const other = kind === "section" ? "context" : "section";
-    holder = table.parts.get(partKey(other, [], name));
+    holder = table.parts.get(partKey(other, { path: [], name }));
     if (holder?.list === undefined) holder = undefined;
   }
   if (holder === undefined) {
