@@ -4,7 +4,8 @@
  * throw, return a thenable, or reject later. What counts as a promise, a
  * read that may throw, and the rejections nobody will read handled, so a
  * refused or abandoned value never surfaces as an unhandled rejection.
- * Covered by tests/hostile_test.ts and tests/async_late_rejections_io.ts.
+ * Covered by tests/assemble_errors_test.ts, tests/registry_misuse_test.ts
+ * and tests/async_late_rejections_io.ts.
  *
  * @module
  */
