@@ -39,44 +39,16 @@
 
 export * from "./src/adapters/ai_sdk.ts";
 export * from "./src/adapters/attributes.ts";
-export type * from "./src/adapters/cache_report.ts";
+export * from "./src/adapters/cache_report.ts";
 export * from "./src/adapters/ledger.ts";
 export * from "./src/adapters/pricing.ts";
 export * from "./src/adapters/anthropic.ts";
 export * from "./src/adapters/bedrock.ts";
 export * from "./src/adapters/gemini.ts";
-export type * from "./src/adapters/json.ts";
+export * from "./src/adapters/json.ts";
 export * from "./src/adapters/messages.ts";
 export * from "./src/adapters/openai.ts";
-export {
-  type AdapterOptions,
-  type CacheChoice,
-  type CacheOptions,
-  type CachePlan,
-  type CacheReason,
-  type PlanCacheOptions,
-  type SystemBlock,
-} from "./src/adapters/plan.ts";
-export { planCache } from "./src/adapters/plan_cache.ts";
-export {
-  type AISDKProviderMetadata,
-  type AISDKUsage,
-  type AnthropicUsage,
-  type BedrockUsage,
-  type CacheUsage,
-  type GeminiUsage,
-  type OpenAIChatUsage,
-  type OpenAIResponsesUsage,
-  type ProviderUsage,
-  readUsage,
-  type UsageShape,
-} from "./src/adapters/usage.ts";
-export {
-  ANTHROPIC,
-  BEDROCK,
-  GEMINI,
-  type ModelMinimum,
-  OPENAI,
-  type ProviderProfile,
-  type RequestPart,
-} from "./src/adapters/profiles.ts";
+export * from "./src/adapters/plan.ts";
+export * from "./src/adapters/plan_cache.ts";
+export * from "./src/adapters/usage.ts";
+export * from "./src/adapters/profiles.ts";

@@ -35,32 +35,13 @@
  * @module
  */
 
-export { toolLayer, toolOwner, toolStability } from "./src/core/tools.ts";
-export {
-  type CacheBlock,
-  cacheBlocks,
-  type CacheBlocksOptions,
-} from "./src/inspect/cache_blocks.ts";
-export {
-  type CheckablePrompt,
-  type CheckOptions,
-  checkPrompt,
-} from "./src/inspect/check.ts";
-export type {
-  DiagnosticCode,
-  PromptDiagnostic,
-} from "./src/inspect/diagnostics.ts";
-export {
-  type ChangedPart,
-  comparePrompts,
-  type PrefixBreak,
-  type PromptComparison,
-} from "./src/inspect/compare.ts";
-export { estimateTokens } from "./src/inspect/estimate_tokens.ts";
-export {
-  explainPrompt,
-  type ItemExplanation,
-  type PromptExplanation,
-  type SectionExplanation,
-  type ToolExplanation,
-} from "./src/inspect/explain.ts";
+export * from "./src/inspect/cache_blocks.ts";
+export * from "./src/inspect/check.ts";
+export * from "./src/inspect/compare.ts";
+export * from "./src/inspect/diagnostics.ts";
+export * from "./src/inspect/estimate_tokens.ts";
+export * from "./src/inspect/explain.ts";
+export * from "./src/inspect/explanation.ts";
+// Hand-picked until its internals move to a `_` file (the structure test
+// lists it as pending).
+export * from "./src/core/tools.ts";

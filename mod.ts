@@ -39,16 +39,11 @@
  */
 
 export * from "./src/core/types.ts";
-export {
-  PromptError,
-  type PromptErrorCode,
-  type PromptErrorJSON,
-  type PromptErrorOptions,
-} from "./src/core/errors.ts";
-export { isReferenceName } from "./src/core/names.ts";
+export * from "./src/core/tool_order.ts";
+export * from "./src/core/errors.ts";
+export * from "./src/core/names.ts";
+export * from "./src/core/fingerprint.ts";
 export * from "./src/render/render.ts";
 export * from "./src/render/escape_template.ts";
 export * from "./src/render/context_channel.ts";
 export * from "./src/registry/system_prompt.ts";
-export { TOOL_ORDER_REST } from "./src/core/tools.ts";
-export { toolFingerprint } from "./src/core/fingerprint.ts";

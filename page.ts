@@ -33,8 +33,4 @@
  * @module
  */
 
-export {
-  type InspectorBreakpoint,
-  inspectorPage,
-  type InspectorPageOptions,
-} from "./src/page/inspector_page.ts";
+export * from "./src/page/inspector_page.ts";

@@ -408,7 +408,10 @@ describe("the cache ledger's prefix beside the tool block", () => {
       tool("archive", 300, { deferLoading: true }),
     ]).render({ time: "09:00" });
     const request = toAnthropic(step, { model: MODEL });
-    const prefix = stepPrefix(step, request.plan, estimateTokens);
+    const prefix = stepPrefix(step, {
+      plan: request.plan,
+      count: estimateTokens,
+    });
     const tools = prefix.parts.filter((part) => part.kind === "tool");
     assert.deepEqual(tools.map((part) => [part.name, part.stability]), [
       ["bash", "static"],

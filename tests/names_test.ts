@@ -148,6 +148,6 @@ describe("editDistance() (the reference)", () => {
     assert.equal(editDistance("modle", "model"), 2);
     assert.equal(editDistance("kitten", "sitting"), 3);
     assert.equal(editDistance("", "abc"), 3);
-    assert.equal(boundedEditDistance("kitten", "sitting", 2), 3);
+    assert.equal(boundedEditDistance("kitten", "sitting", { max: 2 }), 3);
   });
 });

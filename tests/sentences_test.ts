@@ -2,7 +2,7 @@
 // it looks for one sentence under two owners.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { sentences } from "../src/inspect/check.ts";
+import { sentences } from "../src/inspect/_sentences.ts";
 
 describe("sentences()", () => {
   it("splits at . ! ? and keeps sentences of five words or more, normalised", () => {

@@ -50,7 +50,7 @@ function snap(
     ? x.parts.map((p) => p.end)
     : x.parts.filter((part, j) =>
       x.breakpoints.some((bp) => bp.index === j) ||
-      usesOf(part.prefix, j, before).length > 0
+      usesOf(part.prefix, before).length > 0
     ).map((part) => part.end);
   let best = 0;
   let distance = Math.abs(Math.log((read + 1) / 1));
@@ -122,7 +122,11 @@ export function findCause(
   const change = found && found.before < p.expected ? found : undefined;
   const lastBp = p.breakpoints.at(-1);
   const ttl = lastBp?.ttl ?? "5m";
-  const readable = readableOf(x, before, options.automatic, options.lookback);
+  const readable = readableOf(x, {
+    before,
+    automatic: options.automatic,
+    lookback: options.lookback,
+  });
   const finding: Finding = { readable, invalidated: 0, ttl };
   if (change !== undefined) finding.change = change;
   if (p.expected === 0 || at >= p.expected) return finding;
@@ -150,7 +154,7 @@ export function findCause(
   }
   // Why the rest of the prefix, past what was read, was not in the cache.
   const end = p.automatic ? lastWithin(p) : lastBp!.index;
-  const uses = usesOf(p.parts[end]!.prefix, end, before);
+  const uses = usesOf(p.parts[end]!.prefix, before);
   const last = latest(uses.filter((u) => u.model === x.model));
   if (last?.cached) {
     const life = lifeOf(p, last.ttl, options.automatic);

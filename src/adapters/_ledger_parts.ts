@@ -97,10 +97,13 @@ export function planOf(request: unknown): CachePlan {
 /** The step's prefix in the provider's order. */
 export function stepPrefix(
   step: PromptAssembly | RenderedStep,
-  plan: CachePlan,
-  count: (text: string) => number,
-  hashOf: (text: string) => string = hash,
+  how: {
+    plan: CachePlan;
+    count: (text: string) => number;
+    hashOf?: (text: string) => string;
+  },
 ): StepPrefix {
+  const { plan, count, hashOf = hash } = how;
   const tools = Array.isArray(step?.tools) ? step.tools : [];
   if (tools.length !== plan.toolTokens.length) {
     throw failure({

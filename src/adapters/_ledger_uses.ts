@@ -51,11 +51,7 @@ const indexes = new WeakMap<readonly Recorded[], Map<string, Use[]>>();
  * The uses of the prefix `hash` by the steps `before`: through one of
  * their breakpoints, or (automatic caching) any prefix of theirs.
  */
-export function usesOf(
-  hash: string,
-  _index: number,
-  before: readonly Recorded[],
-): Use[] {
+export function usesOf(hash: string, before: readonly Recorded[]): Use[] {
   let index = indexes.get(before);
   if (index === undefined) indexes.set(before, index = indexOf(before));
   return index.get(hash) ?? [];
@@ -106,10 +102,13 @@ export const latest = (uses: Use[]): Use | undefined =>
 /** Tokens the records say the provider could read for `x`. */
 export function readableOf(
   x: Recorded,
-  before: readonly Recorded[],
-  automatic: Lifetime,
-  lookback: number,
+  records: {
+    before: readonly Recorded[];
+    automatic: Lifetime;
+    lookback: number;
+  },
 ): number {
+  const { before, automatic, lookback } = records;
   const { parts, breakpoints } = x.prefix;
   let best = 0;
   for (let j = parts.length - 1; j >= 0; j--) {
@@ -124,7 +123,7 @@ export function readableOf(
     }
     // The latest use of the prefix sets its TTL.
     const use = latest(
-      usesOf(part.prefix, j, before).filter((u) => u.model === x.model),
+      usesOf(part.prefix, before).filter((u) => u.model === x.model),
     );
     if (use === undefined || !use.cached) continue;
     const life = lifeOf(x.prefix, use.ttl, automatic);
@@ -157,9 +156,7 @@ export function closest(
     ) shared++;
     for (const end of ends) {
       const use = latest(
-        usesOf(parts[end]!.prefix, end, before).filter((u) =>
-          u.model === x.model
-        ),
+        usesOf(parts[end]!.prefix, before).filter((u) => u.model === x.model),
       );
       if (use === undefined || !use.cached) continue;
       if (x.at - use.at > lifeOf(x.prefix, use.ttl, automatic).min) continue;

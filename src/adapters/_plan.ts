@@ -126,7 +126,10 @@ function toolRunOf(
 ): ReturnType<typeof toolRun> {
   const known = TOOL_RUNS.get(tools);
   if (known?.count === count && known.defers === defers) return known.run;
-  const run = toolRun(tools, (entry) => toolTokens(count, entry), defers);
+  const run = toolRun(tools, {
+    count: (entry) => toolTokens(count, entry),
+    defers,
+  });
   for (const list of [run.places, run.notes, run.counts, run.inPrompt]) {
     Object.freeze(list);
   }
@@ -140,9 +143,11 @@ function toolRunOf(
  */
 export function planFrom(
   source: readonly StepBlock[],
-  tools: readonly ToolEntry[],
-  settings: Settings,
-  defers: boolean,
+  { tools, settings, defers }: {
+    tools: readonly ToolEntry[];
+    settings: Settings;
+    defers: boolean;
+  },
 ): CachePlan {
   const { profile, model, count, ttl, reserve } = settings;
   const { minTokens, matched } = minimumFor(profile, model);
@@ -253,7 +258,7 @@ export function planFrom(
   const chosen: CacheChoice[] = [];
   for (const [choice, reason] of ranked) {
     if (choice === undefined || choice.chosen || choice.detail !== "") continue;
-    const short = shortfall([...chosen, choice], profile, minTokens);
+    const short = shortfall([...chosen, choice], { profile, minTokens });
     if (short !== undefined && short.at === choice) {
       choice.reason = "under-minimum";
       choice.detail = short.detail;
@@ -272,15 +277,17 @@ export function planFrom(
     }
   }
   // The static run's breakpoint, only where it keeps more cached.
-  rebalance(chosen, open, blocks, {
-    starves: (set) => shortfall(set, profile, minTokens),
+  rebalance(chosen, {
+    open,
+    blocks,
+    starves: (set) => shortfall(set, { profile, minTokens }),
     detail: (reason) => CHOSEN[reason]!,
     ttl,
   });
   for (const choice of open) {
     if (choice.detail !== "") continue;
     // Fine alone, but it would cut a chosen increment under the minimum.
-    const short = shortfall([...chosen, choice], profile, minTokens)!;
+    const short = shortfall([...chosen, choice], { profile, minTokens })!;
     choice.reason = "under-minimum";
     choice.detail =
       `it would leave a chosen breakpoint under the minimum (${short.detail})`;

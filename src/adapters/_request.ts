@@ -105,9 +105,9 @@ export class Adapter<R extends Request> {
   /** The request for a source: remembered for a step, built for an assembly. */
   request(
     source: PromptAssembly | RenderedStep,
-    options: AdapterOptions,
-    extra?: unknown,
+    how: { options: AdapterOptions; extra?: unknown },
   ): R {
+    const { options, extra } = how;
     const settings = settingsOf(options, this.profile);
     if (!isStep(source)) {
       const { prompt, blocks } = assemblyBlocks(source);
@@ -174,7 +174,7 @@ export class Adapter<R extends Request> {
     const profile = settings.profile;
     const defers = this.shape.defers?.(profile) ??
       profile.deferLoading === true;
-    const plan = planFrom(blocks, entries, settings, defers);
+    const plan = planFrom(blocks, { tools: entries, settings, defers });
     // The chosen breakpoints by place: a block's index, or -1 - a tool's.
     const ttls = new Map<number, "5m" | "1h">();
     for (const choice of plan.choices) {

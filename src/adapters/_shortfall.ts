@@ -11,9 +11,9 @@ import type { ProviderProfile } from "./profiles.ts";
 /** The first breakpoint of a set that the profile would not cache, and why. */
 export function shortfall<C extends { readonly tokens: number }>(
   set: readonly C[],
-  profile: ProviderProfile,
-  minTokens: number,
+  by: { profile: ProviderProfile; minTokens: number },
 ): { at: C; detail: string } | undefined {
+  const { profile, minTokens } = by;
   const sorted = set.slice().sort((a, b) => a.tokens - b.tokens);
   let previous = 0;
   for (const at of sorted) {

@@ -40,8 +40,7 @@ export interface ToolPlace {
  */
 export function toolRun(
   tools: readonly ToolEntry[],
-  count: (entry: ToolEntry) => number,
-  defers: boolean,
+  how: { count: (entry: ToolEntry) => number; defers: boolean },
 ): {
   places: ToolPlace[];
   firstSession: number;
@@ -51,6 +50,7 @@ export function toolRun(
   /** Why the static run's place was chosen, naming the first session tool. */
   staticDetail: string;
 } {
+  const { count, defers } = how;
   const counts = tools.map(count);
   const inPrompt = tools.map((entry) => !entry.deferred || !defers);
   let last = -1;
@@ -108,14 +108,15 @@ const staticRunDetail = (firstSession: string): string =>
  */
 export function rebalance<C extends Choice>(
   chosen: C[],
-  open: readonly C[],
-  blocks: readonly { readonly stability: string; readonly tokens: number }[],
   how: {
+    open: readonly C[];
+    blocks: readonly { readonly stability: string; readonly tokens: number }[];
     starves: (set: C[]) => unknown;
     detail: (reason: "tools" | "boundary") => string;
     ttl: "5m" | "1h";
   },
 ): void {
+  const { open, blocks } = how;
   const staticRun = chosen.find((c) => c.after === "tools-static");
   const left = open.filter((c) => !c.chosen && c.reason === "over-budget");
   if (staticRun === undefined || left.length === 0) return;

@@ -58,7 +58,9 @@ export function toAISDK<S>(
       }, not the AI SDK's jsonSchema function`,
     });
   }
-  return AI_SDK.request(source, options, jsonSchema) as AISDKRequest<S>;
+  return AI_SDK.request(source, { options, extra: jsonSchema }) as AISDKRequest<
+    S
+  >;
 }
 
 /**

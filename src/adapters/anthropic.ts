@@ -52,7 +52,7 @@ export function toAnthropic(
   source: PromptAssembly | RenderedStep,
   options: AdapterOptions = {},
 ): AnthropicRequest {
-  return ANTHROPIC_REQUESTS.request(source, options);
+  return ANTHROPIC_REQUESTS.request(source, { options });
 }
 
 const toolOf = (tool: ToolEntry): AnthropicTool => {

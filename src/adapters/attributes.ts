@@ -135,7 +135,7 @@ export function stepAttributes(
     out["gen_ai.usage.cache_read.input_tokens"] = report.read;
     out["gen_ai.usage.cache_creation.input_tokens"] = report.written;
   }
-  const { parts } = stepPrefix(step, plan, estimateTokens);
+  const { parts } = stepPrefix(step, { plan, count: estimateTokens });
   out[`${NS}.part.kind`] = parts.map((p) => p.kind);
   out[`${NS}.part.name`] = parts.map((p) => p.name);
   out[`${NS}.part.owner`] = parts.map((p) => p.owner ?? "");

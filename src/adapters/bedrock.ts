@@ -43,7 +43,7 @@ export function toBedrock(
   source: PromptAssembly | RenderedStep,
   options: AdapterOptions = {},
 ): BedrockRequest {
-  return BEDROCK_REQUESTS.request(source, options);
+  return BEDROCK_REQUESTS.request(source, { options });
 }
 
 const toolSpec = (tool: ToolEntry): BedrockTool => ({

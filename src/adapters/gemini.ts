@@ -40,7 +40,7 @@ export function toGemini(
   source: PromptAssembly | RenderedStep,
   options: AdapterOptions = {},
 ): GeminiRequest {
-  return GEMINI_REQUESTS.request(source, options);
+  return GEMINI_REQUESTS.request(source, { options });
 }
 
 const declaration = (tool: ToolEntry): GeminiFunctionDeclaration => ({

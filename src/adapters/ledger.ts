@@ -274,7 +274,11 @@ export class CacheLedger {
       requestShape(request, plan.provider),
       options.providerMetadata,
     );
-    const prefix = stepPrefix(step, plan, this.#count, this.#hash);
+    const prefix = stepPrefix(step, {
+      plan,
+      count: this.#count,
+      hashOf: this.#hash,
+    });
     const recorded: Recorded = { agent, at, prefix, usage: read };
     if (model !== undefined) recorded.model = model;
 

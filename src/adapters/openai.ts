@@ -44,7 +44,7 @@ export function toOpenAIResponses(
   source: PromptAssembly | RenderedStep,
   options: AdapterOptions = {},
 ): OpenAIResponsesRequest {
-  return RESPONSES.request(source, options);
+  return RESPONSES.request(source, { options });
 }
 
 const responsesTool = (tool: ToolEntry): OpenAIFunctionTool => ({
@@ -147,7 +147,7 @@ export function toOpenAIChat(
   source: PromptAssembly | RenderedStep,
   options: AdapterOptions = {},
 ): OpenAIChatRequest {
-  return CHAT.request(source, options);
+  return CHAT.request(source, { options });
 }
 
 const chatTool = (tool: ToolEntry): OpenAIChatTool => ({

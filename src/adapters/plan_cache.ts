@@ -66,5 +66,5 @@ export function planCache(
   const settings = settingsOf(options, profile);
   const tools = source.tools.map(toolEntry);
   const defers = profile.deferLoading === true;
-  return planFrom(stepBlocks(source), tools, settings, defers);
+  return planFrom(stepBlocks(source), { tools, settings, defers });
 }

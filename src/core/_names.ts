@@ -31,21 +31,24 @@ export function byOrderThenName(a: Ordered, b: Ordered): number {
   return a.order - b.order || compareCodePoints(a.name, b.name);
 }
 
+/** How many edits away a "did you mean" may be. */
+const MAX_DISTANCE = 2;
+
 /**
- * The candidate within `maxDistance` edits of `name` (ties: the smaller
- * name), for a "did you mean"; bounded work per candidate.
+ * The candidate within two edits of `name` (ties: the smaller name), for a
+ * "did you mean"; bounded work per candidate.
  */
 export function closestName(
   name: string,
   candidates: Iterable<string>,
-  maxDistance = 2,
 ): string | undefined {
+  const maxDistance = MAX_DISTANCE;
   let best: string | undefined;
   let least = maxDistance + 1;
   for (const candidate of candidates) {
     // Equal distances still matter (ties), so the bound is `least`.
     const bound = Math.min(maxDistance, least);
-    const distance = boundedEditDistance(name, candidate, bound);
+    const distance = boundedEditDistance(name, candidate, { max: bound });
     // While there is no best, `least` is out of reach and `< best` false.
     if (distance < least || (distance === least && candidate < best!)) {
       best = candidate;
@@ -56,7 +59,11 @@ export function closestName(
 }
 
 /** Levenshtein distance, or `max + 1` once it must exceed `max` (a band of 2·max+1). */
-export function boundedEditDistance(a: string, b: string, max: number): number {
+export function boundedEditDistance(
+  a: string,
+  b: string,
+  { max }: { max: number },
+): number {
   const over = max + 1;
   const m = b.length;
   if (Math.abs(a.length - m) > max) return over;

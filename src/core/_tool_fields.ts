@@ -8,7 +8,7 @@
  */
 
 import { describeValue } from "./_describe.ts";
-import { TOOL_ORDER_REST } from "./tools.ts";
+import { TOOL_ORDER_REST } from "./tool_order.ts";
 
 /** A tool's fields as its caller read them, once. */
 export interface ToolFields {

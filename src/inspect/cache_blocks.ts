@@ -8,7 +8,7 @@
 
 import { optionError, type OptionFault } from "./_options.ts";
 import { unreadable } from "../core/_messages.ts";
-import { explainSequence } from "./explain.ts";
+import { explainSequence } from "./_sequence.ts";
 import type { PromptAssembly, Stability } from "../core/types.ts";
 
 /**

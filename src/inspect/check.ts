@@ -19,13 +19,16 @@ import {
 } from "../core/_messages.ts";
 import { closestName, didYouMean } from "../core/_names.ts";
 import { PINS_OF } from "../core/_provenance.ts";
-import { TOOL_ORDER_REST, toolOwner } from "../core/tools.ts";
+import { TOOL_ORDER_REST } from "../core/tool_order.ts";
+import { toolOwner } from "../core/tools.ts";
 import type * as types from "../core/types.ts";
 import { whereOf } from "../render/_problems.ts";
 import { referencesOf } from "../render/_template.ts";
-import { tryRead } from "../registry/_resolve.ts";
+import { tryRead } from "../core/_guards.ts";
 import type { DiagnosticCode, PromptDiagnostic } from "./diagnostics.ts";
 import * as explain from "./explain.ts";
+import * as sequence from "./_sequence.ts";
+import { sentences } from "./_sentences.ts";
 
 /**
  * Options of {@linkcode checkPrompt}: `assemble()`'s (`layer`, `signal`),
@@ -349,7 +352,7 @@ function diagnoseAssembly(
       let rendered;
       do {
         const one = { sections: [current], contexts: [current], variables };
-        rendered = attempt(() => explain.explainSequence(one as never, kind));
+        rendered = attempt(() => sequence.explainSequence(one as never, kind));
         if (!(rendered instanceof PromptError)) break;
         const { variable, item } = rendered;
         if (variable !== undefined && variables[variable] !== PLACEHOLDER) {
@@ -357,8 +360,8 @@ function diagnoseAssembly(
         } else current = withoutItem(current, item);
       } while (current !== undefined);
       if (rendered instanceof PromptError) continue;
-      const all: explain.Part[] = [];
-      explain.partsOf(rendered, all);
+      const all: sequence.Part[] = [];
+      sequence.partsOf(rendered, all);
       for (const part of all) {
         const { name, order, owner, stability, items, list } = part;
         const where = whereOf(part, { kind, path: list });
@@ -433,14 +436,4 @@ function withoutItem(part: unknown, name: string | undefined): unknown {
     const rest = [...items.slice(0, i), ...inner, ...items.slice(i + 1)];
     return { ...(part as object), items: rest };
   }
-}
-
-/**
- * The sentences of `text` with at least five words (shorter ones are too
- * generic to flag), lower-cased, with whitespace collapsed.
- */
-export function sentences(text: string): string[] {
-  return text.replace(/\s+/g, " ").trim().split(/(?<=[.!?])\s+/)
-    .map((sentence) => sentence.toLowerCase())
-    .filter((sentence) => sentence.split(" ").length >= 5);
 }

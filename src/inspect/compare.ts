@@ -10,9 +10,10 @@
 
 import { describeWhere, unreadable } from "../core/_messages.ts";
 import type { PromptAssembly } from "../core/types.ts";
-import { explainPrompt, partsOf } from "./explain.ts";
-import type { Explained, Part, PromptExplanation } from "./explain.ts";
-import { defined } from "../registry/_store.ts";
+import { explainPrompt } from "./explain.ts";
+import { type Explained, type Part, partsOf } from "./_sequence.ts";
+import type { PromptExplanation } from "./explanation.ts";
+import { defined } from "../core/_defined.ts";
 
 /**
  * A tool, section, context entry or item that differs between two steps,

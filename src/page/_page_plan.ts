@@ -31,9 +31,9 @@ export interface PlanView {
  */
 export function planView(
   plan: CachePlan,
-  text: string,
-  tools: number,
+  step: { text: string; tools: number },
 ): PlanView {
+  const { text, tools } = step;
   const fail = (fault: OptionFault) =>
     optionError("build the inspector page", fault);
   if (

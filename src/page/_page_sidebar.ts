@@ -95,9 +95,9 @@ export interface ToolBreak {
  */
 export function breakpointItems(
   breakpoints: readonly Breakpoint[],
-  text: string,
-  toolBreaks: readonly ToolBreak[] = [],
+  step: { text: string; toolBreaks: readonly ToolBreak[] | undefined },
 ): string {
+  const { text, toolBreaks = [] } = step;
   const tools = toolBreaks.map(({ what, tokens }) =>
     `<li data-after="${what === "tools" ? "tools" : "static-tools"}">${
       escapeHtml(`after the ${what}, ~${tokens} tokens before it`)
@@ -120,7 +120,10 @@ export function breakpointItems(
 }
 
 /** The tools, each with its owner's colour. */
-export function toolRows(tools: readonly ToolExplanation[], owners: Owners) {
+export function toolRows(
+  tools: readonly ToolExplanation[],
+  owners: Owners,
+): string {
   if (tools.length === 0) return `<p class="note">No tools.</p>`;
   return `<table id="tools"><tr><th>tool</th><th>owner</th><th class="num">~tokens</th></tr>${
     tools.map(({ name, owner, layer, tokens }) => {

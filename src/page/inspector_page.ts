@@ -209,9 +209,10 @@ export function inspectorPage(
   const explained = explainPrompt(assembly);
   const checked = checkedOptions(options, explained.text.length);
   const { title = "System prompt", previous } = checked;
-  const plan = checked.plan === undefined
-    ? undefined
-    : planView(checked.plan, explained.text, explained.tools.length);
+  const plan = checked.plan === undefined ? undefined : planView(checked.plan, {
+    text: explained.text,
+    tools: explained.tools.length,
+  });
   const tools = plan === undefined ? explained.tools : explained.tools.map(
     (tool, i) => ({ ...tool, tokens: plan.toolTokens[i]! }),
   );
@@ -347,11 +348,12 @@ ${contextHtml}
     ownerRows(owners)
   }</ul></section>
 <section><h2>Cache breakpoints</h2>${
-    breakpointItems(
-      breakpoints,
-      explained.text,
-      checked.breakpoints === undefined ? plan?.toolBreaks : undefined,
-    )
+    breakpointItems(breakpoints, {
+      text: explained.text,
+      toolBreaks: checked.breakpoints === undefined
+        ? plan?.toolBreaks
+        : undefined,
+    })
   }</section>
 <section><h2>Tools</h2>${toolRows(tools, owners)}</section>
 </aside>

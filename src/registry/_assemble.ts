@@ -17,17 +17,14 @@ import {
 } from "../core/_messages.ts";
 import { toolFault } from "../core/_tool_fields.ts";
 import type { AssembledItem, PromptAssembly } from "../core/types.ts";
-import {
-  ignoreAssembly,
-  isThenable,
-  resolveStep,
-  tryRead,
-} from "./_resolve.ts";
+import { ignoreAssembly, isThenable, tryRead } from "../core/_guards.ts";
+import { resolveStep } from "./_resolve.ts";
 import { part, readProvided, variablesOf } from "./_parts.ts";
 import type { Node, Snapshot } from "./_snapshot.ts";
 import { type FunctionEntry, handlerWhere } from "./_store.ts";
 import type { ToolOrder } from "./_tool_order.ts";
-import type { ToolCopies, ToolRecord } from "./_tools.ts";
+import type { ToolCopies } from "./_tools.ts";
+import type { ToolRecord } from "./_tool_records.ts";
 import { Waterfall } from "./_waterfall.ts";
 
 /** What the registry lends one assembly. */
@@ -148,10 +145,12 @@ class Check {
   }
 
   /** Where the errors point, and what they say could not be done. */
-  #place(): [Where, string] {
-    if (this.blame === undefined) return [{}, "accept the assembly"];
+  #place(): { at: Where; action: string } {
+    if (this.blame === undefined) {
+      return { at: {}, action: "accept the assembly" };
+    }
     const at = handlerWhere(this.blame);
-    return [at, `accept what ${describeWhere(at)} left`];
+    return { at, action: `accept what ${describeWhere(at)} left` };
   }
 
   /** `invalid-value` for what the handlers left; in `part` when one is named. */
@@ -159,7 +158,7 @@ class Check {
     problem: string,
     more: { part?: Where; cause?: unknown } = {},
   ): PromptError {
-    const [at, place] = this.#place();
+    const { at, action: place } = this.#place();
     const { part, ...cause } = more;
     const code = "invalid-value";
     return part === undefined
@@ -181,7 +180,7 @@ class Check {
   ): void {
     // A read that throws proves nothing: the full walk decides.
     if (tryRead(() => proven(parts, kind, nodes))) return;
-    const [at, place] = this.#place();
+    const { at, action: place } = this.#place();
     if (!Array.isArray(parts)) {
       const state = `its ${kind}s are ${describeValue(parts)}, not an array`;
       throw failure({
@@ -245,7 +244,7 @@ class Check {
         this.#error(`its parameters ${state}`, { part: fields });
       this.copies.checkSchema(parameters, fail);
       if (names.has(name as string)) {
-        const [at, place] = this.#place();
+        const { at, action: place } = this.#place();
         const where = { ...at, ...fields };
         const action = `${place} in`; // "… left in tool "x""
         const code = "duplicate-tool";
@@ -261,7 +260,7 @@ class Check {
     for (const item of part.items ?? []) {
       if (names.has(item.name)) {
         const at = { ...where, item: item.name };
-        const action = `${this.#place()[1]} in`;
+        const action = `${this.#place().action} in`;
         const problem = nameTaken();
         throw failure({ code: "duplicate-item", action, where: at, problem });
       }

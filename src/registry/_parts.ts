@@ -12,8 +12,9 @@ import { describeValue } from "../core/_describe.ts";
 import { failure, nameTaken } from "../core/_messages.ts";
 import { byOrderThenName } from "../core/_names.ts";
 import type { AssembledItem, AssembledSection } from "../core/types.ts";
-import { callError, isThenable } from "./_resolve.ts";
-import { CALLS, type Node, type Snapshot } from "./_snapshot.ts";
+import { isThenable } from "../core/_guards.ts";
+import { callError } from "./_resolve.ts";
+import { type Call, CALLS, type Node, type Snapshot } from "./_snapshot.ts";
 
 /**
  * A call's settled result, checked: a wrong type throws (a rejection never
@@ -21,13 +22,7 @@ import { CALLS, type Node, type Snapshot } from "./_snapshot.ts";
  * function's is a number, a variable's a string or `undefined`, an item
  * provider's an array, every other part call's a string.
  */
-export function result<T>(
-  snapshot: Snapshot,
-  values: readonly unknown[],
-  index: number,
-): T {
-  const value = values[index];
-  const call = snapshot.calls[index]!;
+export function result<T>(call: Call, value: unknown): T {
   const kind = call.kind;
   if (
     kind === "order"
@@ -40,7 +35,7 @@ export function result<T>(
   const hint = kind === "order" && isThenable(value)
     ? " (order functions are synchronous)"
     : "";
-  const [what, action, expected] = CALLS[kind];
+  const { what, action, expected } = CALLS[kind];
   const state = `${what} returned ${shown}, not ${expected}${hint}`;
   throw failure({
     code: "invalid-value",
@@ -59,10 +54,10 @@ export function part(
   const { entry, list } = node;
   const text: string = node.text < 0
     ? entry.text as string
-    : result(snapshot, values, node.text);
+    : result(snapshot.calls[node.text]!, values[node.text]);
   const order: number = node.order < 0
     ? entry.order as number
-    : result(snapshot, values, node.order);
+    : result(snapshot.calls[node.order]!, values[node.order]);
   // One store per field set, not a loop or a clone: each store site sees
   // few shapes (a measured difference).
   const assembled: AssembledSection = { name: entry.name, order, text };
@@ -77,8 +72,12 @@ export function part(
   if (list === undefined) return assembled;
   // The list's fields in the assembly's order, a function's place first.
   const layout = assembled.list = { ...list.layout };
-  if (list.footer >= 0) layout.footer = result(snapshot, values, list.footer);
-  if (list.empty >= 0) layout.empty = result(snapshot, values, list.empty);
+  if (list.footer >= 0) {
+    layout.footer = result(snapshot.calls[list.footer]!, values[list.footer]);
+  }
+  if (list.empty >= 0) {
+    layout.empty = result(snapshot.calls[list.empty]!, values[list.empty]);
+  }
   const items = list.children.map((child) => part(snapshot, values, child));
   // Each name's holder, for a provided item's duplicate.
   if (list.providers.length > 0) {
@@ -126,7 +125,7 @@ export function variablesOf(
 ): Record<string, string | undefined> {
   const variables: Record<string, string | undefined> = Object.create(null);
   for (const { call, entry } of snapshot.variables) {
-    variables[entry.name] = result(snapshot, values, call);
+    variables[entry.name] = result(snapshot.calls[call]!, values[call]);
   }
   return variables;
 }
@@ -144,7 +143,10 @@ const ITEM_FIELDS = ["name", "order", "text", ...ITEM_LAYOUT];
  */
 export function readProvided(snapshot: Snapshot, values: unknown[]): void {
   for (const provider of snapshot.itemProviders) {
-    const value = result<unknown[]>(snapshot, values, provider.call);
+    const value = result<unknown[]>(
+      snapshot.calls[provider.call]!,
+      values[provider.call],
+    );
     const items: Record<string, unknown>[] = [];
     try {
       for (let i = 0, length = value.length; i < length; i++) {

@@ -1,11 +1,10 @@
 /**
- * Resolving a step, and calling user code safely: one step's skeleton
- * (every user function of the snapshot started in one loop, so a registry
- * whose providers are all synchronous creates no promise; pending ones
- * awaited together with the host's abort signal; the first failure in
- * snapshot order), what counts as a promise, rejections nobody will read
- * handled, a function's name for messages, and delivering change events
- * to listeners that may throw.
+ * Resolving a step: one step's skeleton (every user function of the
+ * snapshot started in one loop, so a registry whose providers are all
+ * synchronous creates no promise; pending ones awaited together with the
+ * host's abort signal; the first failure in snapshot order), and a call's
+ * failure as its error. Covered by tests/async_providers_test.ts and
+ * tests/assemble_errors_test.ts.
  *
  * @module
  */
@@ -13,74 +12,13 @@
 import { messageOf } from "../core/_describe.ts";
 import type { PromptError } from "../core/errors.ts";
 import { failure, isPromptError } from "../core/_messages.ts";
-import type { ChangeListener, PromptChange } from "../core/types.ts";
+import {
+  ignoreInArray,
+  ignoreRejection,
+  ignoreRejections,
+  isThenable,
+} from "../core/_guards.ts";
 import { type Call, CALLS, type Snapshot } from "./_snapshot.ts";
-
-/** Any thenable, tested by shape (STYLE: await only thenables). */
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === "object" || typeof value === "function") &&
-    value !== null && typeof (value as { then?: unknown }).then === "function";
-}
-
-/**
- * `read()`, or `undefined` when it throws: for reading user values (a
- * revoked proxy, a throwing getter or `then`) where a failure means there
- * is nothing to read.
- */
-export function tryRead<T>(read: () => T): T | undefined {
-  try {
-    return read();
-  } catch {
-    return undefined;
-  }
-}
-
-/** Marks a rejection as handled: the library has already reported its error. */
-function ignoreRejection(value: unknown): void {
-  tryRead(() => isThenable(value) && value.then(undefined, () => {}));
-}
-
-/**
- * Handles a promise, or every promise inside an array, that the library
- * refused or abandoned: nothing else will read them.
- */
-export function ignoreRejections(value: unknown): void {
-  tryRead(() => {
-    const values = Array.isArray(value) ? value : [value];
-    for (let i = 0; i < values.length; i++) ignoreRejection(values[i]);
-  });
-}
-
-/** Handles the promises inside an array (a non-array is left alone). */
-function ignoreInArray(value: unknown): void {
-  if (tryRead(() => Array.isArray(value))) ignoreRejections(value);
-}
-
-/**
- * Handles the promises a refused assembly holds at its top (a handler's
- * forgotten `await`): in its sections, contexts and tools, and as values
- * of its variables.
- */
-export function ignoreAssembly(assembly: unknown): void {
-  tryRead(() => {
-    const { sections, contexts, tools, variables } = assembly as Record<
-      string,
-      unknown
-    >;
-    ignoreInArray(sections);
-    ignoreInArray(contexts);
-    ignoreInArray(tools);
-    if (typeof variables === "object" && variables !== null) {
-      ignoreRejections(Object.values(variables));
-    }
-  });
-}
-
-/** A function's name for messages, or `#index` when it has none. */
-export function handlerName(fn: unknown, index: number): string {
-  const name = tryRead(() => (fn as { name?: unknown }).name);
-  return typeof name === "string" && name !== "" ? name : `#${index}`;
-}
 
 /** A provider's rejection, kept in its slot until the step reads it in order. */
 class Rejected {
@@ -98,8 +36,12 @@ class Threw extends Rejected {
 type How = "threw" | "rejected" | "returned";
 
 /** A call's failure: what it threw, or what its promise rejected with. */
-export function callFailed(call: Call, cause: unknown, how: How = "threw") {
-  const [what, action] = CALLS[call.kind];
+export function callFailed(
+  call: Call,
+  outcome: { cause: unknown; how?: How },
+): PromptError {
+  const { cause, how = "threw" } = outcome;
+  const { what, action } = CALLS[call.kind];
   const failed = how === "returned"
     ? `reading what ${what} returned threw`
     : `${what} ${how}`;
@@ -116,7 +58,7 @@ export function callFailed(call: Call, cause: unknown, how: How = "threw") {
 
 /** A `PromptError` as it is, anything else a call's failure. */
 export function callError(call: Call, error: unknown): unknown {
-  return isPromptError(error) ? error : callFailed(call, error);
+  return isPromptError(error) ? error : callFailed(call, { cause: error });
 }
 
 /** The options every provider gets when the host passed no signal. */
@@ -165,7 +107,7 @@ export function resolveStep<
       // Its result is in its slot when reading it (a revoked proxy, a
       // throwing `then` getter) threw.
       const how = i in values ? "returned" : "threw";
-      if (pending === undefined) throw callFailed(calls[i]!, cause, how);
+      if (pending === undefined) throw callFailed(calls[i]!, { cause, how });
       // An earlier call still pending may reject: the all-sync registry
       // would report that one, so it is awaited first.
       values[i] = new Threw(cause, how);
@@ -212,7 +154,7 @@ function pended<S extends { signal: AbortSignal | undefined }, T>(
       if (at !== undefined) {
         const failed = values[at] as Rejected;
         const how = failed instanceof Threw ? failed.how : "rejected";
-        throw callFailed(snapshot.calls[at]!, failed.cause, how);
+        throw callFailed(snapshot.calls[at]!, { cause: failed.cause, how });
       }
       return run.finish(values, snapshot, step);
     } catch (error) {
@@ -266,66 +208,4 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
       signal.removeEventListener("abort", onAbort)
     );
   });
-}
-
-/** Delivers change events in order, to listeners in registration order. */
-export class ChangeEvents {
-  readonly #listeners = new Set<[ChangeListener, owner: string | undefined]>();
-  /** The events being delivered (the first one) and those waiting. */
-  readonly #queue: PromptChange[] = [];
-  constructor(readonly onError: (error: PromptError) => void) {}
-
-  listen(listener: ChangeListener, owner: string | undefined): () => void {
-    const entry: [ChangeListener, string | undefined] = [listener, owner];
-    this.#listeners.add(entry);
-    return () => void this.#listeners.delete(entry);
-  }
-
-  /** Whether an event emitted now reaches a listener (or waits for one). */
-  get listening(): boolean {
-    return this.#listeners.size > 0 || this.#queue.length > 0;
-  }
-
-  emit(change: PromptChange): void {
-    // One frozen object for every listener: none can change what the next sees.
-    this.#queue.push(Object.freeze(change));
-    // A change a listener makes waits until the current one reached everyone.
-    if (this.#queue.length > 1) return;
-    // Every failure is reported; the finally is for a stack overflow, which
-    // must not leave the queue stuck.
-    try {
-      for (const current of this.#queue) {
-        for (const [i, [listener, owner]] of [...this.#listeners].entries()) {
-          // Reports a failure to `onError`, or to the console if that throws.
-          const fail = (handler: string) => (cause: unknown) => {
-            const { name, action, kind } = current;
-            const what = name === undefined ? "" : ` "${name}"`;
-            const change = `${action} of ${kind}${what}`;
-            const error = failure({
-              code: "listener-failed",
-              action: "notify",
-              where: { event: "system-prompt/change", handler, owner },
-              problem: `it threw on ${change}: ${messageOf(cause)}`,
-              cause,
-            });
-            try {
-              this.onError(error);
-            } catch (hookError) {
-              tryRead(() => console.error(hookError, error));
-            }
-          };
-          try {
-            const result: unknown = listener(current);
-            // An async listener's rejection is a listener failure too.
-            const report = isThenable(result) && fail(handlerName(listener, i));
-            if (report) Promise.resolve(result).then(undefined, report);
-          } catch (cause) {
-            fail(handlerName(listener, i))(cause);
-          }
-        }
-      }
-    } finally {
-      this.#queue.length = 0;
-    }
-  }
 }

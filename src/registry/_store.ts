@@ -23,6 +23,7 @@ import {
 } from "../core/_messages.ts";
 import { byOrderThenName } from "../core/_names.ts";
 import { isReferenceName } from "../core/names.ts";
+import { defined } from "../core/_defined.ts";
 import type { Provenance } from "../core/_provenance.ts";
 import type { PartLayout, ToolStability } from "../core/types.ts";
 
@@ -76,7 +77,11 @@ export class Table {
 }
 
 /** The shadowing key of a part: its sequence, its list path and its name. */
-export function partKey(kind: PartKind, path: unknown, name: string): string {
+export function partKey(
+  kind: PartKind,
+  at: { path: unknown; name: string },
+): string {
+  const { path, name } = at;
   return JSON.stringify(kind === "item" ? ["i", path, name] : [kind[0], name]);
 }
 
@@ -97,26 +102,15 @@ export function partWhere(entry: PartEntry, top = entry.top): Where {
   return placed(entry, { [top]: path[0], item: name, ...list });
 }
 
-/**
- * The object without its `undefined` fields, keys in their order: what an
- * optional field of a change event or a registration looks like. (Typed as
- * if every field were set: it only goes where they are optional.)
- */
-export function defined<T extends object>(
-  of: T,
-): { [K in keyof T]: Exclude<T[K], undefined> } {
-  const out: Record<string, unknown> = {};
-  for (const key in of) if (of[key] !== undefined) out[key] = of[key];
-  return out as never;
-}
-
 /** Parts by order, then name; order functions sort per step and count as 0 here. */
 export function byNumericOrder(a: PartEntry, b: PartEntry): number {
   return byOrderThenName(ordered(a), ordered(b));
 }
 
 /** A part's name and order, an order function counting as 0. */
-export function ordered({ name, order }: PartEntry) {
+export function ordered(
+  { name, order }: PartEntry,
+): { name: string; order: number } {
   return { name, order: typeof order === "number" ? order : 0 };
 }
 
@@ -204,12 +198,12 @@ function copy(
  */
 export function addPart(table: Table, entry: PartEntry): () => void {
   const { kind, name } = entry;
-  const key = partKey(kind, entry.path, name);
+  const key = partKey(kind, { path: entry.path, name });
   let holder = table.parts.get(key);
   // A list name belongs to one sequence: `item("x")` must be unambiguous.
   if (!holder && kind !== "item" && entry.list !== undefined) {
     const other = kind === "section" ? "context" : "section";
-    holder = table.parts.get(partKey(other, [], name));
+    holder = table.parts.get(partKey(other, { path: [], name }));
     if (holder?.list === undefined) holder = undefined;
   }
   if (holder === undefined) {

@@ -9,7 +9,7 @@
 import { describeValue } from "../core/_describe.ts";
 import { failure, nameTaken, typeFailure } from "../core/_messages.ts";
 import { compareCodePoints } from "../core/_names.ts";
-import { TOOL_ORDER_REST } from "../core/tools.ts";
+import { TOOL_ORDER_REST } from "../core/tool_order.ts";
 
 /** The rank of each listed name, the rest entry's too; and the names. */
 export interface ToolOrder {

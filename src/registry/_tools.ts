@@ -13,112 +13,23 @@ import { failure, type Where } from "../core/_messages.ts";
 import { notSchema, toolFault } from "../core/_tool_fields.ts";
 import type { JsonSchema, ToolSchema, ToolStability } from "../core/types.ts";
 import { BoundedCache } from "../render/_bounded_cache.ts";
-import { callError, ignoreRejections, isThenable } from "./_resolve.ts";
+import { ignoreRejections, isThenable } from "../core/_guards.ts";
+import { callError } from "./_resolve.ts";
 import { owned, type ToolProvenance } from "../core/_provenance.ts";
 import type { Provider, Snapshot } from "./_snapshot.ts";
 import { orderTools, type ToolOrder } from "./_tool_order.ts";
+import { copyJson, countKeys, shaped } from "./_tool_json.ts";
 import {
-  copyJson,
-  countKeys,
-  deepFrozen,
-  sameJson,
-  shaped,
-} from "./_tool_json.ts";
+  frozenSources,
+  type HostField,
+  hostField,
+  sameProvenance,
+  sameRecords,
+  SCHEMA_KEYS,
+  type ToolRecord,
+  unchanged,
+} from "./_tool_records.ts";
 import { checkPins } from "./_tool_pins.ts";
-
-export { countKeys };
-
-/** A tool as the registry keeps it: the fields it read and its frozen copy. */
-export interface ToolRecord extends ToolProvenance {
-  readonly name: string;
-  /**
-   * Host fields as copied: JSON data deep-copied and frozen (`deep`),
-   * anything else (an `execute`) as given; and how many keys the tool had.
-   */
-  readonly host: readonly (readonly [string, unknown, boolean])[];
-  readonly keys: number;
-  readonly copy: ToolSchema;
-  /** Its fingerprint, once a pin asked for it. */
-  fingerprint?: string;
-  /**
-   * What it was copied from, where that can never change (deep frozen): the
-   * tool object itself, or its `parameters` (a fresh wrapper around a
-   * frozen schema). The same object again is the same tool, without a walk.
-   */
-  readonly frozen?: { readonly tool?: object; readonly parameters?: object };
-}
-
-const SCHEMA_KEYS: readonly string[] = ["name", "description", "parameters"];
-
-/**
- * Whether a tool holds a record's name and description, `parameters`, its
- * host fields and `keys` keys, each by identity: for a spread of a copy.
- */
-export function matches(
-  tool: Record<string, unknown>,
-  known: ToolRecord,
-  expected: { parameters: unknown; keys: number },
-): boolean {
-  if (
-    known.name !== tool.name || known.copy.description !== tool.description ||
-    expected.parameters !== tool.parameters
-  ) return false;
-  const host = known.host;
-  for (let i = 0; i < host.length; i++) {
-    if (tool[host[i]![0]] !== host[i]![1]) return false;
-  }
-  return expected.keys === countKeys(tool);
-}
-
-/**
- * Whether `value` is the tool a record was copied from, as it was: name,
- * description and host fields, `parameters` compared deep. Allocates
- * nothing and never throws (a read that throws is a change).
- */
-function unchanged(known: ToolRecord, value: unknown): boolean {
-  try {
-    if (typeof value !== "object" || value === null) return false;
-    const frozen = known.frozen;
-    if (frozen !== undefined && value === frozen.tool) return true;
-    const tool = value as Record<string, unknown>;
-    const copy = known.copy;
-    if (tool.name !== known.name || tool.description !== copy.description) {
-      return false;
-    }
-    const parameters = tool.parameters;
-    if (
-      (frozen === undefined || parameters !== frozen.parameters) &&
-      !sameJson(parameters, copy.parameters)
-    ) return false;
-    const host = known.host;
-    for (let i = 0; i < host.length; i++) {
-      const [key, kept, deep] = host[i]!;
-      const field = tool[key];
-      if (deep ? !sameJson(field, kept) : field !== kept) return false;
-    }
-    return known.keys === countKeys(tool);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Whether a provider's result holds its last result's tools, unchanged;
- * never throws (a read that throws is a change, which the copy reports).
- */
-function same(records: readonly ToolRecord[], provided: unknown): boolean {
-  try {
-    if (!Array.isArray(provided) || records.length !== provided.length) {
-      return false;
-    }
-    for (let i = 0; i < records.length; i++) {
-      if (!unchanged(records[i]!, provided[i])) return false;
-    }
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Each provider's records of one step. */
 type Results = ToolRecord[][];
@@ -127,7 +38,7 @@ type Results = ToolRecord[][];
 function steady(last: Results, chain: Snapshot, values: readonly unknown[]) {
   const providers = chain.tools;
   for (let p = 0; p < providers.length; p++) {
-    if (!same(last[p]!, values[providers[p]!.call])) return false;
+    if (!sameRecords(last[p]!, values[providers[p]!.call])) return false;
   }
   return true;
 }
@@ -154,6 +65,13 @@ function refused(
     });
 }
 
+/** A chain's last step: each provider's records, and all of them as collected and as ordered. */
+interface LastTools {
+  readonly results: Results;
+  readonly raw: readonly ToolRecord[];
+  readonly ordered: readonly ToolRecord[];
+}
+
 /** A provider's last result: its records, and each by name. */
 interface Listing {
   readonly records: readonly ToolRecord[];
@@ -177,7 +95,7 @@ export class ToolCopies {
   readonly #onToolChanged: ((error: PromptError) => void) | undefined;
   // Per chain snapshot: each provider's records of its last step, and all
   // of them, as collected and checked in order.
-  readonly #last = new WeakMap<object, [Results, ToolRecord[], ToolRecord[]]>();
+  readonly #last = new WeakMap<object, LastTools>();
 
   /** @param onToolChanged Where a changed pinned tool goes instead of a rejection. */
   constructor(onToolChanged?: (error: PromptError) => void) {
@@ -197,7 +115,9 @@ export class ToolCopies {
   ): readonly ToolRecord[] {
     const last = this.#last.get(snapshot);
     // Fast path: one compare walk per tool, allocating nothing.
-    if (last !== undefined && steady(last[0], snapshot, values)) return last[2];
+    if (last !== undefined && steady(last.results, snapshot, values)) {
+      return last.ordered;
+    }
     const providers = snapshot.tools;
     const raw: ToolRecord[] = [];
     for (const provider of providers) {
@@ -211,13 +131,15 @@ export class ToolCopies {
       this.#byProvider.get(p.entry)!.records as ToolRecord[]
     );
     // Read again: a getter the copies ran may have run a step.
-    const [, before = [], was] = this.#last.get(snapshot) ?? [];
+    const again = this.#last.get(snapshot);
+    const before = again?.raw ?? [];
+    const was = again?.ordered;
     let i = 0;
     while (i < raw.length && before[i] === raw[i]) i++;
     const kept = i === raw.length && i === before.length && was !== undefined;
     // Not frozen: internal, and a frozen array is slower to read every step.
-    const ordered = kept ? was : raw.slice();
-    if (!kept) orderTools(ordered, order);
+    let ordered = was!;
+    if (!kept) orderTools(ordered = raw.slice(), order);
     if (snapshot.pins !== undefined) {
       let reported = this.#reported.get(snapshot);
       if (reported === undefined) {
@@ -228,13 +150,13 @@ export class ToolCopies {
         reported,
       });
     }
-    this.#last.set(snapshot, [results, raw, ordered]);
+    this.#last.set(snapshot, { results, raw, ordered });
     return ordered;
   }
 
   /** The records of the chain's last step, in order. */
   recordsOf(snapshot: object): readonly ToolRecord[] {
-    return this.#last.get(snapshot)?.[2] ?? [];
+    return this.#last.get(snapshot)?.ordered ?? [];
   }
 
   /**
@@ -250,7 +172,7 @@ export class ToolCopies {
     }
     let listing = this.#byProvider.get(provider.entry);
     // Fast path: the tools of the last result, at their places, unchanged.
-    if (listing === undefined || !same(listing.records, provided)) {
+    if (listing === undefined || !sameRecords(listing.records, provided)) {
       const records: ToolRecord[] = [];
       const byName = new Map<string, ToolRecord>();
       const stability = provider.entry.stability ?? "static";
@@ -325,16 +247,16 @@ export class ToolCopies {
       refused(where, `its parameters ${state}`, { ...fields, cause });
     const provenance = { owner, layer, stability };
     const schema = this.#schema(parameters, { was, bad, provenance });
-    const host: [string, unknown, boolean][] = [];
+    const host: HostField[] = [];
     const copy: Record<string, unknown> = {};
     const put = (key: string) => {
       if (key === "name") copy[key] = name;
       else if (key === "description") copy[key] = description;
       else if (key === "parameters") copy[key] = schema;
       else if (key in own) {
-        const kept = was?.host.find(([known]) => known === key);
-        const [value, deep] = hostField(own[key], kept);
-        host.push([key, value, deep]);
+        const kept = was?.host.find((field) => field.key === key);
+        const { value, deep } = hostField(own[key], kept);
+        host.push({ key, value, deep });
         copy[key] = value;
       }
     };
@@ -411,54 +333,7 @@ export class ToolCopies {
   }
 }
 
-/**
- * The sources a record may be known by identity (see `ToolRecord.frozen`):
- * the schema when it is deep frozen, and the tool too when it is a frozen
- * plain object whose every field is a data property that cannot change (a
- * function counts: the copy holds it by identity).
- */
-function frozenSources(
-  tool: object,
-  parameters: unknown,
-): Pick<ToolRecord, "frozen"> {
-  if (!deepFrozen(parameters)) return {};
-  const schema = { parameters: parameters as object };
-  return { frozen: deepFrozen(tool) ? { ...schema, tool } : schema };
-}
-
 /** The key of a tool's last record across its owner and layer's providers. */
 function seenKey({ owner, layer }: Where, name: string): string {
   return JSON.stringify([owner, layer, name]);
-}
-
-function sameProvenance(
-  record: ToolRecord,
-  provenance: ToolProvenance,
-): boolean {
-  return record.owner === provenance.owner &&
-    record.layer === provenance.layer &&
-    record.stability === provenance.stability;
-}
-
-const NOT_JSON: Error = new Error("not JSON data");
-
-/**
- * A host field as the copy carries it: JSON data as a frozen copy (the
- * last one while it holds), anything else (a function, a class instance)
- * as given, compared by identity.
- */
-function hostField(
-  value: unknown,
-  kept: readonly [string, unknown, boolean] | undefined,
-): [unknown, boolean] {
-  if (typeof value !== "object" || value === null) {
-    return [value, typeof value !== "function"];
-  }
-  const before = kept?.[2] === true ? kept[1] : undefined;
-  try {
-    const refuse = () => NOT_JSON;
-    return [copyJson(value, before, { root: "", refuse }), true];
-  } catch {
-    return [value, false];
-  }
 }

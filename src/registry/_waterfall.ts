@@ -9,7 +9,8 @@
 import { describeValue, messageOf } from "../core/_describe.ts";
 import { failure } from "../core/_messages.ts";
 import type { AuditEntry, PromptAssembly } from "../core/types.ts";
-import { aborted, isThenable, tryRead } from "./_resolve.ts";
+import { isThenable, tryRead } from "../core/_guards.ts";
+import { aborted } from "./_resolve.ts";
 import { type FunctionEntry, handlerWhere } from "./_store.ts";
 
 type Result = PromptAssembly | Promise<PromptAssembly>;

@@ -33,9 +33,11 @@ import type {
 import { describeValue } from "../core/_describe.ts";
 import { typeFailure, unreadable } from "../core/_messages.ts";
 import { assemble } from "./_assemble.ts";
-import { ChangeEvents } from "./_resolve.ts";
-import { Layer, Registrar, Registry, Scope } from "./_registry.ts";
-import { renderStep, StepMemory } from "./_step.ts";
+import { ChangeEvents } from "./_change_events.ts";
+import { Layer, Registrar, Scope } from "./_registrar.ts";
+import { Registry } from "./_registry.ts";
+import { renderStep } from "./_step.ts";
+import { StepMemory } from "./_step_memory.ts";
 import { type ToolOrder, toolOrder } from "./_tool_order.ts";
 import { ToolCopies } from "./_tools.ts";
 import { toolPins } from "./_tool_pins.ts";

@@ -69,11 +69,14 @@ export function isMixed(part: AssembledItem): boolean {
  */
 export function piecesOf(
   part: AssembledItem,
-  text: string,
-  variables: Record<string, unknown>,
-  own: boolean,
-  old: readonly Piece[] = [],
+  how: {
+    text: string;
+    variables: Record<string, unknown>;
+    own: boolean;
+    old?: readonly Piece[] | undefined;
+  },
 ): readonly Piece[] {
+  const { text, variables, own, old = [] } = how;
   if (text === "") return [];
   const top = part.name;
   const one = (stability: number): Piece => ({
@@ -183,11 +186,14 @@ export function sectionsOf(block: StepBlock): readonly string[] {
  */
 export function joinBlocks(
   parts: readonly (Rendered | undefined)[],
-  separator: string,
-  last?: readonly StepBlock[],
-  from = 0,
-  to: number = parts.length,
+  how: {
+    separator: string;
+    last?: readonly StepBlock[] | undefined;
+    from?: number;
+    to?: number;
+  },
 ): readonly StepBlock[] {
+  const { separator, last, from = 0, to = parts.length } = how;
   const blocks: StepBlock[] = [];
   // The block being joined: the run it was last time (followed while the
   // pieces are the same), or the run built afresh from where they differ.
@@ -291,8 +297,12 @@ export function assemblyBlocks(
   const { sections, variables, separator = "\n\n" } = assembly;
   const parts = sections.map((part, i): Rendered => {
     const text = texts[i]!;
-    return { part, text, pieces: piecesOf(part, text, variables, false) };
+    return {
+      part,
+      text,
+      pieces: piecesOf(part, { text, variables, own: false }),
+    };
   });
   // Nothing known: a fresh assembly's pieces are new.
-  return { prompt, blocks: joinBlocks(parts, separator) };
+  return { prompt, blocks: joinBlocks(parts, { separator }) };
 }

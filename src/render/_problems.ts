@@ -7,6 +7,7 @@
 
 import { checkPart, fieldError } from "../core/_fields.ts";
 import { describeValue } from "../core/_describe.ts";
+import type { PromptError } from "../core/errors.ts";
 import {
   type Failure,
   failure,
@@ -32,7 +33,7 @@ export interface TextSite {
 }
 
 /** The error for a reference that resolves to no string, or for a malformed group. */
-export function textError(site: TextSite) {
+export function textError(site: TextSite): PromptError {
   const { text, name, variables, value, span } = site;
   const offset = span?.[0] ?? site.offset!;
   const end = span?.[1] ?? text.indexOf("}}", offset) + 2;
@@ -78,7 +79,7 @@ export function textError(site: TextSite) {
 export function assemblyError(
   kind: "section" | "context",
   [field, value, expected]: [string, unknown, string],
-) {
+): PromptError {
   const problem = `${field} is ${describeValue(value)}, not ${expected}`;
   const action = `render the ${kind === "section" ? "prompt" : "context"}`;
   return failure({ code: "invalid-value", action, problem });
@@ -90,10 +91,14 @@ export function assemblyError(
  */
 export function readError(
   error: unknown,
-  kind: "section" | "context",
-  parts: unknown,
-  top: number | undefined,
+  at: {
+    kind: "section" | "context";
+    /** The sequence read, and the index of the part it was in, if known. */
+    parts: unknown;
+    top: number | undefined;
+  },
 ): Error {
+  const { kind, parts, top } = at;
   const action = `render the ${kind === "section" ? "prompt" : "context"}`;
   if (top === undefined || top < 0) {
     return unreadable(error, { action, what: "the assembly" });
@@ -123,7 +128,11 @@ export interface PartPlace {
 }
 
 /** How errors name `part` (or `label`): a top-level part, or an item and its lists. */
-export function whereOf(part: unknown, at: PartPlace, label?: string): Where {
+export function whereOf(
+  part: unknown,
+  at: PartPlace & { readonly label?: string },
+): Where {
+  let label = at.label;
   const { name, owner, layer } = (part ?? {}) as Record<string, unknown>;
   // A part that is no object has no owner to name.
   // An owner that is not a string is no owner to name (it is the fault).
@@ -144,7 +153,7 @@ export function invalidPart(part: unknown, at: PartPlace): Error {
     kind: at.path.length === 0 ? at.kind : "item",
     mode: "assembled",
     action: "render",
-    where: whereOf(part, at, label),
+    where: whereOf(part, { ...at, label }),
   } as const;
   checkPart(part, check);
   // The quick check and the table disagree: name the part all the same.
@@ -153,7 +162,10 @@ export function invalidPart(part: unknown, at: PartPlace): Error {
 }
 
 /** The 1-based line and column (in UTF-16 code units) of `offset` in `text`. */
-export function locate(text: string, offset: number) {
+export function locate(
+  text: string,
+  offset: number,
+): { line: number; column: number } {
   const lines = text.slice(0, offset).split("\n");
   return { line: lines.length, column: lines[lines.length - 1]!.length + 1 };
 }

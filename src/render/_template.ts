@@ -56,7 +56,9 @@ const ESCAPE_RUNS = /(?:\\\{\{)+/g;
 const LONG = 4096;
 
 /** A cache of parsed texts; a long text counts by its length. */
-export function templateCache(options?: BoundedCacheOptions) {
+export function templateCache(
+  options?: BoundedCacheOptions,
+): BoundedCache<Template> {
   return new BoundedCache<Template>(
     options,
     (t) => t.source.length > LONG ? t.source.length : 0,

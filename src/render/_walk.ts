@@ -88,7 +88,7 @@ export function renderAssembly(input: PromptAssembly, how: RenderHow): string {
     (how.cache ?? TEMPLATES).fit(walk.texts, walk.chars);
     return text;
   } catch (error) {
-    throw problems.readError(error, how.kind, parts, walk?.top);
+    throw problems.readError(error, { kind: how.kind, parts, top: walk?.top });
   }
 }
 

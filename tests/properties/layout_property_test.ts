@@ -8,10 +8,8 @@ import fc from "fast-check";
 import { PromptError } from "../../src/core/errors.ts";
 import type { AssembledItem, PromptAssembly } from "../../src/core/types.ts";
 import { renderContext, renderPrompt } from "../../src/render/render.ts";
-import {
-  explainPrompt,
-  type ItemExplanation,
-} from "../../src/inspect/explain.ts";
+import { explainPrompt } from "../../src/inspect/explain.ts";
+import type { ItemExplanation } from "../../src/inspect/explanation.ts";
 import {
   contextReferenceRender,
   layoutReferenceRender,

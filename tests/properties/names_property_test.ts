@@ -35,7 +35,7 @@ describe("boundedEditDistance()", () => {
     fc.assert(
       fc.property(word, word, fc.nat({ max: 4 }), (a, b, max) => {
         assert.equal(
-          boundedEditDistance(a, b, max),
+          boundedEditDistance(a, b, { max }),
           Math.min(editDistance(a, b), max + 1),
         );
       }),
