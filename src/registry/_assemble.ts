@@ -2,6 +2,9 @@
  * One `assemble()`: resolution, the waterfall, the check of what the
  * handlers left, and a complete section.
  *
+ * Covered by tests/assemble_errors_test.ts and
+ * tests/waterfall_result_test.ts.
+ *
  * @module
  */
 

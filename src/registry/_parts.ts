@@ -4,6 +4,9 @@
  * errors a call's result gets: one place words them all, from the call
  * table of the snapshot (each kind's name, action and expected result).
  *
+ * Covered by tests/layout_registry_test.ts,
+ * tests/assemble_errors_test.ts and tests/item_providers_test.ts.
+ *
  * @module
  */
 

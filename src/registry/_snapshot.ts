@@ -6,6 +6,8 @@
  * per change of the registry; rejections it can foresee (an orphan item,
  * two complete sections) are found here, before any provider runs.
  *
+ * Covered by tests/snapshot_test.ts and tests/layers_test.ts.
+ *
  * @module
  */
 

@@ -3,6 +3,9 @@
  * layer and one per named layer, each registration as the registry's own
  * entry, and where a part's errors point.
  *
+ * Covered by tests/system_prompt_test.ts and
+ * tests/messages_grammar_test.ts.
+ *
  * @module
  */
 

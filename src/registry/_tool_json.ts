@@ -5,6 +5,10 @@
  * order of the last copy, naming the path at fault when a value is not
  * JSON data or a read throws.
  *
+ * Covered by tests/tool_copies_test.ts, tests/tool_frozen_test.ts,
+ * tests/tool_schema_reads_test.ts and
+ * tests/properties/tool_key_order_property_test.ts.
+ *
  * @module
  */
 

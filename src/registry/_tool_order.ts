@@ -3,6 +3,9 @@
  * construction, and each step's tools checked for a shared name and
  * sorted (listed names at their place, the rest by name at the rest entry).
  *
+ * Covered by tests/waterfall_result_test.ts ("toolOrder") and
+ * tests/catalogue_test.ts.
+ *
  * @module
  */
 

@@ -4,6 +4,9 @@
  * registry's own frozen copy (the caller's objects are never touched),
  * owners recorded beside the copies, and the canonical order.
  *
+ * Covered by tests/tool_copies_test.ts, tests/tool_frozen_test.ts,
+ * tests/tool_stability_test.ts and tests/tool_owner_test.ts.
+ *
  * @module
  */
 

@@ -3,6 +3,9 @@
  * synchronous ones without a promise, each result accepted or rejected,
  * and the opt-in audit of what each handler changed.
  *
+ * Covered by tests/waterfall_result_test.ts,
+ * tests/waterfall_flaky_read_test.ts and tests/audit_test.ts.
+ *
  * @module
  */
 
