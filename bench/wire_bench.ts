@@ -5,7 +5,9 @@
  * plugin sections with variables, a session section, a context entry)
  * with 30 tools of real size (`tests/fixtures/coding_tools.json` three
  * times, about 31 kB of JSON) from a provider that returns fresh objects
- * around shared schemas every step.
+ * around shared schemas every step; then the same objects every step, and
+ * fresh objects around deep-frozen schemas (which the registry knows by
+ * identity, with no walk).
  *
  * Standalone (`deno run`): each candidate has its own loop and call site,
  * batches last at least 50 ms of the process's CPU time, rounds interleave the candidates, and each
@@ -59,11 +61,31 @@ const SCHEMAS: readonly ToolSchema[] = [0, 1, 2].flatMap((copy) =>
   }))
 );
 
+/** The same tools deep frozen (a host's constant module of schemas, frozen). */
+const FROZEN: readonly ToolSchema[] = deepFreeze(structuredClone(SCHEMAS));
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const field of Object.values(value)) deepFreeze(field);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * How the provider answers: fresh objects around the shared schema
+ * constants, the same objects, or fresh objects around deep-frozen ones.
+ */
+type Tools =
+  | "fresh wrappers"
+  | "same objects"
+  | "fresh wrappers, frozen schemas";
+
 const PARAGRAPH =
   "Read the code before you change it, keep each change small, " +
   "run the tests that cover it, and say what you verified and what you did not. ";
 
-function registry(fresh: boolean): SystemPrompt<Context> {
+function registry(tools: Tools): SystemPrompt<Context> {
   const prompt = new SystemPrompt<Context>();
   prompt.scope("agent-loop").section({
     name: "persona",
@@ -95,10 +117,9 @@ function registry(fresh: boolean): SystemPrompt<Context> {
     order: 0,
     text: (c) => `It is ${c.clock}.`,
   });
-  // Fresh objects every step around the shared schema constants, or the
-  // same objects.
+  const shared = tools === "fresh wrappers, frozen schemas" ? FROZEN : SCHEMAS;
   prompt.scope("tools").tools(() =>
-    fresh ? SCHEMAS.map((tool) => ({ ...tool })) : SCHEMAS
+    tools === "same objects" ? shared : shared.map((tool) => ({ ...tool }))
   );
   return prompt;
 }
@@ -177,10 +198,10 @@ let sink = 0;
 async function run(
   counterName: string,
   countTokens: (text: string) => number,
-  fresh: boolean,
+  tools: Tools,
 ) {
   const options: AdapterOptions = { model: MODEL, countTokens };
-  const prompt = registry(fresh);
+  const prompt = registry(tools);
   // Other agents already use the registry: its schemas are copied, its
   // texts parsed and counted.
   for (let i = 0; i < 4; i++) {
@@ -266,7 +287,7 @@ async function run(
     }]
   ) {
     const expected = JSON.stringify(
-      body(toAnthropic(await registry(fresh).assemble(context), options)),
+      body(toAnthropic(await registry(tools).assemble(context), options)),
     );
     check(await prompt.render(context, { agent: {} }), expected);
   }
@@ -313,7 +334,7 @@ async function run(
     },
   ];
   console.log(
-    `\n### countTokens: ${counterName} (${ROUNDS} rounds, request ${floorJson.length} bytes)\n`,
+    `\n### tools: ${tools}; countTokens: ${counterName} (${ROUNDS} rounds, request ${floorJson.length} bytes)\n`,
   );
   console.log("| figure | median | rounds | target |");
   console.log("| --- | ---: | --- | --- |");
@@ -339,8 +360,13 @@ function assertSame(actual: string, expected: string) {
 }
 
 const trivial = (text: string) => text.length >> 2;
-for (const fresh of [true, false]) {
-  await run("estimateTokens (default)", estimateTokens, fresh);
-  await run("trivial (length / 4)", trivial, fresh);
+const ALL: Tools[] = [
+  "fresh wrappers",
+  "same objects",
+  "fresh wrappers, frozen schemas",
+];
+for (const tools of ALL) {
+  await run("estimateTokens (default)", estimateTokens, tools);
+  await run("trivial (length / 4)", trivial, tools);
 }
 if (sink === -1) console.log(sink);
