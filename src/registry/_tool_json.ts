@@ -148,10 +148,10 @@ function same(value: unknown, copy: unknown): boolean {
     // function is never JSON (nor an inherited method of the copy).
     if (field === undefined) continue;
     if (typeof field === "function") return false;
-    const known = (copy as Record<string, unknown>)[key];
-    // `__proto__` is an own key of the copy only when it holds one.
-    if (key === "__proto__" && !hasOwn(copy, key)) return false;
-    if (!same(field, known)) return false;
+    // Only the copy's own keys: an inherited field (`__proto__`, or an
+    // enumerable one a polluted prototype holds) is not in the copy.
+    if (!hasOwn(copy, key)) return false;
+    if (!same(field, (copy as Record<string, unknown>)[key])) return false;
     count++;
   }
   return count === keys;
@@ -171,7 +171,10 @@ export function deepFrozen(value: unknown): boolean {
   try {
     if (!Object.isFrozen(value)) return false;
     if (!isArray(value) && !isPlain(value)) return false;
-    for (const key of Object.keys(value)) {
+    const keys = Object.keys(value);
+    // A hole reads through the prototype, which can change.
+    if (isArray(value) && keys.length !== value.length) return false;
+    for (const key of keys) {
       const field = Object.getOwnPropertyDescriptor(value, key);
       if (field === undefined || !("value" in field)) return false;
       if (!deepFrozen(field.value)) return false;
