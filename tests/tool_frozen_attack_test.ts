@@ -141,7 +141,8 @@ describe("deep-frozen tools under attack", () => {
   });
 
   it("sees a frozen sparse array read through a prototype's index", async () => {
-    const items = Object.freeze([1, , 3]);
+    // An own field beside the hole, so that it has as many keys as items.
+    const items = Object.freeze(Object.assign([1, , 3], { more: true }));
     const parameters = deepFreeze({ type: "object", enum: items });
     const provider = () => [{ name: "t", description: "T.", parameters }];
     const prompt = registry(provider);

@@ -171,18 +171,27 @@ export function deepFrozen(value: unknown): boolean {
   try {
     if (!Object.isFrozen(value)) return false;
     if (!isArray(value) && !isPlain(value)) return false;
-    const keys = Object.keys(value);
-    // A hole reads through the prototype, which can change.
-    if (isArray(value) && keys.length !== value.length) return false;
-    for (const key of keys) {
-      const field = Object.getOwnPropertyDescriptor(value, key);
-      if (field === undefined || !("value" in field)) return false;
-      if (!deepFrozen(field.value)) return false;
+    // An array's items by index (a hole reads through the prototype, which
+    // can change); an object's own enumerable fields.
+    if (isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        if (!frozenField(value, i)) return false;
+      }
+      return true;
+    }
+    for (const key of Object.keys(value)) {
+      if (!frozenField(value, key)) return false;
     }
     return true;
   } catch {
     return false;
   }
+}
+
+/** Whether an own field is a data property that can never change. */
+function frozenField(value: object, key: string | number): boolean {
+  const field = Object.getOwnPropertyDescriptor(value, key);
+  return field !== undefined && "value" in field && deepFrozen(field.value);
 }
 
 /** What a refused schema reports: its state, the thrown value if any. */
