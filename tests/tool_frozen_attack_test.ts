@@ -126,6 +126,50 @@ describe("deep-frozen tools under attack", () => {
     }
   });
 
+  it("sees an inherited field a frozen tool is read for when it lacks its own", async () => {
+    const tool = Object.freeze({ name: "t", parameters: deepFreeze(schema()) });
+    const provider = () => [tool];
+    const prompt = registry(provider);
+    const proto = Object.prototype as Record<string, unknown>;
+    await polluted(proto, "description", "First.", async () => {
+      assert.match(await agrees(prompt, provider), /First/);
+      proto.description = "Second.";
+      assert.match(await agrees(prompt, provider), /Second/);
+    });
+    // Without it the tool has no description: refused, as a fresh one is.
+    assert.match(await agrees(prompt, provider), /^error/);
+    // An inherited getter without a setter: whatever happens, as fresh.
+    let description = "First.";
+    Object.defineProperty(proto, "description", {
+      get: () => description,
+      configurable: true,
+    });
+    try {
+      await agrees(prompt, provider);
+      description = "Second.";
+      await agrees(prompt, provider);
+    } finally {
+      delete proto.description;
+    }
+    assert.match(await agrees(prompt, provider), /^error/);
+  });
+
+  it("reads no symbol-keyed getter of a frozen tool", async () => {
+    let reads = 0;
+    const tool = Object.freeze(Object.defineProperty(
+      { name: "t", description: "T.", parameters: deepFreeze(schema()) },
+      Symbol("meta"),
+      { get: () => ++reads, enumerable: true },
+    ));
+    const provider = () => [tool];
+    const prompt = registry(provider);
+    const first = await agrees(prompt, provider);
+    const before = reads;
+    await prompt.render({}, { agent: "a" });
+    assert.equal(reads, before);
+    assert.equal(await agrees(prompt, provider), first);
+  });
+
   it("sees a frozen schema's non-enumerable getter change nothing (JSON skips it)", async () => {
     let turn = 0;
     const parameters = Object.freeze(Object.defineProperty(
