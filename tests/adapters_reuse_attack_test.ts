@@ -12,34 +12,8 @@ import {
   SystemPrompt,
   type ToolSchema,
 } from "@dsh/system-prompt";
-import {
-  type AdapterOptions,
-  BEDROCK,
-  toAISDK,
-  toAnthropic,
-  toBedrock,
-  toGemini,
-  toOpenAIChat,
-  toOpenAIResponses,
-} from "@dsh/system-prompt/adapters";
-
-const jsonSchema = (schema: object) => ({ jsonSchema: schema });
-type Adapt = (
-  source: Parameters<typeof toAnthropic>[0],
-  options?: AdapterOptions,
-) => object & { plan: unknown; contextMessage?: unknown };
-const ADAPTERS: [string, Adapt][] = [
-  ["toAnthropic", toAnthropic],
-  ["toOpenAIResponses", toOpenAIResponses],
-  ["toOpenAIChat", toOpenAIChat],
-  ["toBedrock", toBedrock],
-  ["toGemini", toGemini],
-  ["toAISDK", (s, o) => toAISDK(s, { ...o, jsonSchema })],
-  [
-    "toAISDK (Bedrock)",
-    (s, o) => toAISDK(s, { ...o, profile: BEDROCK, jsonSchema }),
-  ],
-];
+import type { AdapterOptions } from "@dsh/system-prompt/adapters";
+import { EVERY_ADAPTER as ADAPTERS } from "./support/every_adapter.ts";
 
 /** Everything a request says, as JSON: its fields, plan and context message. */
 function whole(request: { plan: unknown; contextMessage?: unknown }): string {
