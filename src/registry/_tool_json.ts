@@ -148,10 +148,10 @@ function same(value: unknown, copy: unknown): boolean {
     // function is never JSON (nor an inherited method of the copy).
     if (field === undefined) continue;
     if (typeof field === "function") return false;
-    const known = (copy as Record<string, unknown>)[key];
-    // `__proto__` is an own key of the copy only when it holds one.
-    if (key === "__proto__" && !hasOwn(copy, key)) return false;
-    if (!same(field, known)) return false;
+    // Only the copy's own keys: an inherited field (`__proto__`, or an
+    // enumerable one a polluted prototype holds) is not in the copy.
+    if (!hasOwn(copy, key)) return false;
+    if (!same(field, (copy as Record<string, unknown>)[key])) return false;
     count++;
   }
   return count === keys;
@@ -171,15 +171,27 @@ export function deepFrozen(value: unknown): boolean {
   try {
     if (!Object.isFrozen(value)) return false;
     if (!isArray(value) && !isPlain(value)) return false;
+    // An array's items by index (a hole reads through the prototype, which
+    // can change); an object's own enumerable fields.
+    if (isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        if (!frozenField(value, i)) return false;
+      }
+      return true;
+    }
     for (const key of Object.keys(value)) {
-      const field = Object.getOwnPropertyDescriptor(value, key);
-      if (field === undefined || !("value" in field)) return false;
-      if (!deepFrozen(field.value)) return false;
+      if (!frozenField(value, key)) return false;
     }
     return true;
   } catch {
     return false;
   }
+}
+
+/** Whether an own field is a data property that can never change. */
+function frozenField(value: object, key: string | number): boolean {
+  const field = Object.getOwnPropertyDescriptor(value, key);
+  return field !== undefined && "value" in field && deepFrozen(field.value);
 }
 
 /** What a refused schema reports: its state, the thrown value if any. */

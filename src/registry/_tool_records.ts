@@ -125,7 +125,9 @@ export function sameRecords(
  * The sources a record may be known by identity (see `ToolRecord.frozen`):
  * the schema when it is deep frozen, and the tool too when it is a frozen
  * plain object whose every field is a data property that cannot change (a
- * function counts: the copy holds it by identity).
+ * function counts: the copy holds it by identity), `name`, `description`
+ * and `parameters` among them, enumerable or not (the registry reads them
+ * even when hidden or inherited).
  */
 export function frozenSources(
   tool: object,
@@ -133,7 +135,19 @@ export function frozenSources(
 ): Pick<ToolRecord, "frozen"> {
   if (!deepFrozen(parameters)) return {};
   const schema = { parameters: parameters as object };
-  return { frozen: deepFrozen(tool) ? { ...schema, tool } : schema };
+  const fixed = deepFrozen(tool) &&
+    SCHEMA_KEYS.every((key) => ownData(tool, key));
+  return { frozen: fixed ? { ...schema, tool } : schema };
+}
+
+/** Whether `key` is an own data property of `value`; never throws. */
+function ownData(value: object, key: string): boolean {
+  try {
+    const field = Object.getOwnPropertyDescriptor(value, key);
+    return field !== undefined && "value" in field;
+  } catch {
+    return false;
+  }
 }
 
 export function sameProvenance(

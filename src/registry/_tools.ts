@@ -256,7 +256,7 @@ export class ToolCopies {
       if (key === "name") copy[key] = name;
       else if (key === "description") copy[key] = description;
       else if (key === "parameters") copy[key] = schema;
-      else if (key in own) {
+      else if (Object.hasOwn(own, key)) {
         const kept = was?.host.find((field) => field.key === key);
         const { value, deep } = hostField(own[key], kept);
         host.push({ key, value, deep });
@@ -266,10 +266,10 @@ export class ToolCopies {
     // The last copy's keys first, in its order; then the new ones.
     const keys = Object.keys(was?.copy ?? {});
     for (const key of keys) {
-      if (key in own || SCHEMA_KEYS.includes(key)) put(key);
+      if (Object.hasOwn(own, key) || SCHEMA_KEYS.includes(key)) put(key);
     }
     for (const key of [...Object.keys(own), ...SCHEMA_KEYS]) {
-      if (!(key in copy) && !keys.includes(key)) put(key);
+      if (!Object.hasOwn(copy, key) && !keys.includes(key)) put(key);
     }
     const record: ToolRecord = {
       name,
