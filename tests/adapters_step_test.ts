@@ -12,33 +12,15 @@ import {
 } from "@dsh/system-prompt";
 import {
   type AdapterOptions,
-  BEDROCK,
   toAISDK,
   toAnthropic,
-  toBedrock,
-  toGemini,
   toOpenAIChat,
   toOpenAIResponses,
 } from "@dsh/system-prompt/adapters";
 import { estimateTokens } from "@dsh/system-prompt/inspect";
+import { EVERY_ADAPTER as ADAPTERS } from "./support/every_adapter.ts";
 
 const jsonSchema = (schema: object) => ({ jsonSchema: schema });
-type Adapt = (
-  source: Parameters<typeof toAnthropic>[0],
-  options?: AdapterOptions,
-) => object & { plan: unknown; contextMessage?: unknown };
-const ADAPTERS: [string, Adapt][] = [
-  ["toAnthropic", toAnthropic],
-  ["toOpenAIResponses", toOpenAIResponses],
-  ["toOpenAIChat", toOpenAIChat],
-  ["toBedrock", toBedrock],
-  ["toGemini", toGemini],
-  ["toAISDK", (s, o) => toAISDK(s, { ...o, jsonSchema })],
-  [
-    "toAISDK (Bedrock)",
-    (s, o) => toAISDK(s, { ...o, profile: BEDROCK, jsonSchema }),
-  ],
-];
 
 const words = (n: number) => "Read before you edit. ".repeat(n);
 const tool = (name: string, size = 1): ToolSchema => ({

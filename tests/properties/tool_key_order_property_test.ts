@@ -4,32 +4,11 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import {
-  type PromptAssembly,
-  SystemPrompt,
-  type ToolSchema,
-} from "../../mod.ts";
-import {
-  toAISDK,
-  toAnthropic,
-  toBedrock,
-  toGemini,
-  toOpenAIChat,
-  toOpenAIResponses,
-} from "../../adapters.ts";
+import { SystemPrompt, type ToolSchema } from "../../mod.ts";
+import { EVERY_ADAPTER } from "../support/every_adapter.ts";
 import { type Json, permuted, schema } from "../support/json_permutations.ts";
 
 const RUNS = { numRuns: 300, seed: 20261202 };
-
-const jsonSchema = (schema: object) => ({ jsonSchema: schema });
-const ADAPTERS: ((assembly: PromptAssembly) => unknown)[] = [
-  (assembly) => toAnthropic(assembly),
-  (assembly) => toOpenAIResponses(assembly),
-  (assembly) => toOpenAIChat(assembly),
-  (assembly) => toBedrock(assembly),
-  (assembly) => toGemini(assembly),
-  (assembly) => toAISDK(assembly, { jsonSchema }),
-];
 
 async function bytes(prompt: SystemPrompt): Promise<string[]> {
   const step = await prompt.render();
@@ -37,7 +16,7 @@ async function bytes(prompt: SystemPrompt): Promise<string[]> {
   return [
     JSON.stringify(step.tools),
     JSON.stringify(assembly.tools),
-    ...ADAPTERS.map((adapter) => JSON.stringify(adapter(assembly))),
+    ...EVERY_ADAPTER.map(([, adapt]) => JSON.stringify(adapt(assembly))),
   ];
 }
 
