@@ -112,28 +112,35 @@ function edit(state: State, what: string, n: number): void {
   if (what === "notes") state.notes = text("Notes");
 }
 
+/** The state a session starts from: three tools, notes and rules. */
+function initialState(): State {
+  return {
+    tools: [
+      "Searches. ".repeat(80),
+      "Lists. ".repeat(80),
+      "Reads. ".repeat(80),
+    ],
+    notes: "Notes 0. ".repeat(60),
+    rules: "Rule set 0. ".repeat(60),
+  };
+}
+
+/** Per agent, the parts edited since that agent's previous step: none yet. */
+function noEdits(): Map<string, Set<string>> {
+  return new Map([["a", new Set()], ["b", new Set()]]);
+}
+
 const seenCauses = new Set<string>();
 
 describe("the cache ledger over random sessions", () => {
   it("names every miss of a simulated Anthropic cache as its ground truth, with the first edited part and its owner", async () => {
     await fc.assert(
       fc.asyncProperty(session, async (steps) => {
-        const state: State = {
-          tools: [
-            "Searches. ".repeat(80),
-            "Lists. ".repeat(80),
-            "Reads. ".repeat(80),
-          ],
-          notes: "Notes 0. ".repeat(60),
-          rules: "Rule set 0. ".repeat(60),
-        };
+        const state = initialState();
         const prompt = registry(state);
         const provider = new AnthropicCache(count);
         const ledger = new CacheLedger({ countTokens: count });
-        const edited = new Map<string, Set<string>>([["a", new Set()], [
-          "b",
-          new Set(),
-        ]]);
+        const edited = noEdits();
         let at = 1_000_000;
         for (const [n, s] of steps.entries()) {
           at += s.gap;
@@ -217,22 +224,11 @@ describe("the cache ledger over random sessions", () => {
   it("never names a cause OpenAI's automatic cache does not prove: a TTL only past an hour, a change only where one was made", async () => {
     await fc.assert(
       fc.asyncProperty(session, async (steps) => {
-        const state: State = {
-          tools: [
-            "Searches. ".repeat(80),
-            "Lists. ".repeat(80),
-            "Reads. ".repeat(80),
-          ],
-          notes: "Notes 0. ".repeat(60),
-          rules: "Rule set 0. ".repeat(60),
-        };
+        const state = initialState();
         const prompt = registry(state);
         const provider = new OpenAICache(count);
         const ledger = new CacheLedger({ countTokens: count });
-        const edited = new Map<string, Set<string>>([["a", new Set()], [
-          "b",
-          new Set(),
-        ]]);
+        const edited = noEdits();
         const seen = new Set<string>();
         let at = 1_000_000;
         const lastUse = new Map<string, number>();
