@@ -42,6 +42,4 @@ export * from "./src/inspect/diagnostics.ts";
 export * from "./src/inspect/estimate_tokens.ts";
 export * from "./src/inspect/explain.ts";
 export * from "./src/inspect/explanation.ts";
-// Hand-picked until its internals move to a `_` file (the structure test
-// lists it as pending).
 export * from "./src/core/tools.ts";

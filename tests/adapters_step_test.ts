@@ -429,3 +429,40 @@ describe("requests the provider accepts", () => {
     }
   });
 });
+
+describe("the requests adapters remember", () => {
+  it("are frozen at every depth, so no caller can edit what the next one gets", async () => {
+    const prompt = new SystemPrompt();
+    prompt.section({ name: "persona", order: 0, text: "A. ".repeat(2000) });
+    prompt.section({
+      name: "clock",
+      order: 9,
+      stability: "session",
+      text: "B. ".repeat(2000),
+    });
+    prompt.tools(() => [
+      { name: "bash", description: "Runs. ".repeat(400), parameters: {} },
+      {
+        name: "find",
+        description: "Finds.",
+        parameters: { type: "object", properties: { q: { type: "string" } } },
+        deferLoading: true,
+      },
+    ]);
+    const step = await prompt.render({}, { agent: "a" });
+    const open: string[] = [];
+    const walk = (value: unknown, path: string) => {
+      if (typeof value !== "object" || value === null) return;
+      // The AI SDK's schema is what the host's jsonSchema helper made.
+      if (path.endsWith(".inputSchema")) return;
+      if (!Object.isFrozen(value)) open.push(path);
+      for (const [key, field] of Object.entries(value)) {
+        walk(field, `${path}.${key}`);
+      }
+    };
+    for (const [name, adapt] of ADAPTERS) {
+      walk(adapt(step, { model: "claude-sonnet-4-5" }), name);
+    }
+    assert.deepEqual(open, []);
+  });
+});

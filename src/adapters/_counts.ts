@@ -117,6 +117,30 @@ export function toolEntry(tool: ToolSchema): ToolEntry {
   return entry;
 }
 
+/** Tools arrays of the registry's frozen copies. */
+const FIXED_TOOLS = new WeakSet<readonly ToolSchema[]>();
+
+/** Whether a tools array and its tools are frozen registry copies. */
+export function fixedTools(tools: readonly ToolSchema[]): boolean {
+  if (FIXED_TOOLS.has(tools)) return true;
+  if (!Object.isFrozen(tools)) return false;
+  for (const tool of tools) {
+    if (!Object.isFrozen(tool) || !isRegistrySchema(tool.parameters)) {
+      return false;
+    }
+  }
+  FIXED_TOOLS.add(tools);
+  return true;
+}
+
+/**
+ * A tools list's entries: one list per array of frozen registry copies
+ * (see {@linkcode fixedEntries}), else read afresh.
+ */
+export function entriesOf(tools: readonly ToolSchema[]): readonly ToolEntry[] {
+  return fixedTools(tools) ? fixedEntries(tools) : tools.map(toolEntry);
+}
+
 const ENTRY_LISTS = new WeakMap<readonly ToolSchema[], readonly ToolEntry[]>();
 
 /**

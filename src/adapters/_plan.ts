@@ -326,13 +326,14 @@ function checkedCache(
   return { reserve, ttl };
 }
 
-/** A plan shared by requests cannot be edited through one of them. */
+/**
+ * A plan shared by requests cannot be edited through one of them (its
+ * blocks and tool counts are frozen where they are made, and shared).
+ */
 function frozen(plan: CachePlan): CachePlan {
-  for (const block of plan.blocks) Object.freeze(block.sections);
-  for (const list of [plan.blocks, plan.choices]) list.forEach(Object.freeze);
+  plan.choices.forEach(Object.freeze);
   Object.freeze(plan.blocks);
   Object.freeze(plan.choices);
-  Object.freeze(plan.toolTokens);
   Object.freeze(plan.notes);
   return Object.freeze(plan);
 }

@@ -18,11 +18,15 @@ import {
   type StepBlock,
   type ToolSchema,
 } from "../../mod.ts";
-import { isRegistrySchema } from "../core/_provenance.ts";
-import { assemblyBlocks, joinedTo } from "../render/_blocks.ts";
+import { assemblyBlocks, joinedTo, vouch } from "../render/_blocks.ts";
 import { BoundedCache } from "../render/_bounded_cache.ts";
 import { isStep } from "./_blocks.ts";
-import { fixedEntries, type ToolEntry, toolEntry } from "./_counts.ts";
+import {
+  fixedEntries,
+  fixedTools,
+  type ToolEntry,
+  toolEntry,
+} from "./_counts.ts";
 import { planFrom, sameSettings, type Settings, settingsOf } from "./_plan.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import type { ProviderProfile } from "./profiles.ts";
@@ -186,7 +190,8 @@ export class Adapter<R extends Request> {
     const mark: Marker = (after, type) => {
       const ttl = ttls.get(typeof after === "number" ? after : -1 - after.tool);
       if (ttl === undefined) return undefined;
-      return ttl === "1h" ? { type, ttl } : { type };
+      // Frozen: the remembered request shares it with every caller.
+      return Object.freeze(ttl === "1h" ? { type, ttl } : { type });
     };
     const fields = this.shape.build(plan, blocks, entries, mark, extra);
     const frozen = Object.freeze(fields);
@@ -252,18 +257,12 @@ function sameBlocks(
   return true;
 }
 
-/** Blocks arrays checked to join to their prompt and to stay as they are. */
-const FIXED_BLOCKS = new WeakMap<readonly StepBlock[], string>();
-/** Tools arrays of the registry's frozen copies. */
-const FIXED_TOOLS = new WeakSet<readonly ToolSchema[]>();
-
 /**
  * Whether a step's blocks are frozen and join to its prompt (checked once
  * per array); a step whose blocks do not is refused.
  */
 function fixedBlocks(blocks: readonly StepBlock[], prompt: string): boolean {
-  if (FIXED_BLOCKS.get(blocks) === prompt) return true;
-  // Joined by the renderer for this prompt: frozen, and joins to it.
+  // Joined by the renderer for this prompt, or checked once already.
   if (joinedTo(blocks) === prompt) return true;
   let text = "";
   let frozen = Object.isFrozen(blocks);
@@ -277,7 +276,7 @@ function fixedBlocks(blocks: readonly StepBlock[], prompt: string): boolean {
       Object.isFrozen(block.spans);
   }
   if (text !== prompt) throw badBlocks("do not join to its prompt");
-  if (frozen) FIXED_BLOCKS.set(blocks, prompt);
+  if (frozen) vouch(blocks, prompt);
   return frozen;
 }
 
@@ -288,19 +287,6 @@ const badBlocks = (state: string) =>
     problem:
       `the step's blocks ${state}; pass the step render() returned, or an assembly`,
   });
-
-/** Whether a tools array and its tools are frozen registry copies. */
-function fixedTools(tools: readonly ToolSchema[]): boolean {
-  if (FIXED_TOOLS.has(tools)) return true;
-  if (!Object.isFrozen(tools)) return false;
-  for (const tool of tools) {
-    if (!Object.isFrozen(tool) || !isRegistrySchema(tool.parameters)) {
-      return false;
-    }
-  }
-  FIXED_TOOLS.add(tools);
-  return true;
-}
 
 /** The runtime context as a user message of text. */
 export const userMessage = (

@@ -87,7 +87,10 @@ function cacheOptions(
     const cachePoint = mark(after, "default");
     if (cachePoint) providerOptions = { bedrock: { cachePoint } };
   }
-  return providerOptions === undefined ? {} : { providerOptions };
+  if (providerOptions === undefined) return {};
+  // Frozen: the remembered request shares it with every caller.
+  Object.values(providerOptions).forEach(Object.freeze);
+  return { providerOptions: Object.freeze(providerOptions) };
 }
 
 const AI_SDK = new Adapter<AISDKRequest<unknown>>(ANTHROPIC, {

@@ -63,7 +63,7 @@ const toolOf = (tool: ToolEntry): AnthropicTool => {
     // A spread keeps the copy's key order: `type` first, then the rest.
     input_schema:
       (schema.type === undefined
-        ? { type: "object", ...schema }
+        ? Object.freeze({ type: "object", ...schema })
         : schema) as AnthropicTool["input_schema"],
   };
   if (tool.deferred) wire.defer_loading = true;

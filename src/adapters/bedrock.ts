@@ -59,9 +59,7 @@ const BEDROCK_REQUESTS = new Adapter<BedrockRequest>(BEDROCK, {
   build: (_plan, blocks, tools, mark) => {
     const point = (after: number | { tool: number }): BedrockCachePoint[] => {
       const cachePoint = mark(after, "default");
-      return cachePoint === undefined
-        ? []
-        : [Object.freeze({ cachePoint: Object.freeze(cachePoint) })];
+      return cachePoint === undefined ? [] : [Object.freeze({ cachePoint })];
     };
     const request: Omit<BedrockRequest, "plan"> = {
       system: Object.freeze(

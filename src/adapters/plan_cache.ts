@@ -6,7 +6,7 @@
 
 import type { PromptAssembly, RenderedStep } from "../../mod.ts";
 import { stepBlocks } from "./_blocks.ts";
-import { toolEntry } from "./_counts.ts";
+import { entriesOf } from "./_counts.ts";
 import { planFrom, settingsOf } from "./_plan.ts";
 import type { CachePlan, PlanCacheOptions } from "./plan.ts";
 import type { ProviderProfile } from "./profiles.ts";
@@ -64,7 +64,7 @@ export function planCache(
   options: PlanCacheOptions = {},
 ): CachePlan {
   const settings = settingsOf(options, profile);
-  const tools = source.tools.map(toolEntry);
+  const tools = entriesOf(source.tools);
   const defers = profile.deferLoading === true;
   return planFrom(stepBlocks(source), { tools, settings, defers });
 }

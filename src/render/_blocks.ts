@@ -156,13 +156,16 @@ const RUNS = new WeakMap<Piece, Run>();
 /** The top-level sections each block holds, for the cache plan. */
 const SECTIONS = new WeakMap<StepBlock, readonly string[]>();
 
-/** Blocks the renderer joined, with the prompt they join to, vouched. */
+/**
+ * Blocks known to join to a prompt, with that prompt: the renderer's own
+ * (joined from the parts the prompt was rendered from), and frozen ones an
+ * adapter checked once.
+ */
 const JOINED = new WeakMap<readonly StepBlock[], string>();
 
 /**
- * Records that `blocks` (frozen, from {@linkcode joinBlocks}) join to
- * `prompt`, rendered from the same parts: an adapter then trusts the pair
- * without joining the texts again.
+ * Records that `blocks` (frozen) join to `prompt`: an adapter then trusts
+ * the pair without joining the texts again.
  */
 export function vouch(blocks: readonly StepBlock[], prompt: string): void {
   JOINED.set(blocks, prompt);
