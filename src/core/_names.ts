@@ -42,12 +42,11 @@ export function closestName(
   name: string,
   candidates: Iterable<string>,
 ): string | undefined {
-  const maxDistance = MAX_DISTANCE;
   let best: string | undefined;
-  let least = maxDistance + 1;
+  let least = MAX_DISTANCE + 1;
   for (const candidate of candidates) {
     // Equal distances still matter (ties), so the bound is `least`.
-    const bound = Math.min(maxDistance, least);
+    const bound = Math.min(MAX_DISTANCE, least);
     const distance = boundedEditDistance(name, candidate, { max: bound });
     // While there is no best, `least` is out of reach and `< best` false.
     if (distance < least || (distance === least && candidate < best!)) {

@@ -5,35 +5,11 @@
  * @module
  */
 
-/** The UTF-8 bytes of a string; a lone surrogate is U+FFFD, as TextEncoder does. */
+const UTF8 = new TextEncoder();
+
+/** The UTF-8 bytes of a string; a lone surrogate is U+FFFD. */
 export function utf8(text: string): Uint8Array {
-  const bytes = new Uint8Array(text.length * 3);
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    let code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdfff) {
-      const next = text.charCodeAt(i + 1);
-      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-        code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
-        i++;
-      } else code = 0xfffd;
-    }
-    if (code < 0x80) bytes[n++] = code;
-    else if (code < 0x800) {
-      bytes[n++] = 0xc0 | (code >> 6);
-      bytes[n++] = 0x80 | (code & 63);
-    } else if (code < 0x10000) {
-      bytes[n++] = 0xe0 | (code >> 12);
-      bytes[n++] = 0x80 | ((code >> 6) & 63);
-      bytes[n++] = 0x80 | (code & 63);
-    } else {
-      bytes[n++] = 0xf0 | (code >> 18);
-      bytes[n++] = 0x80 | ((code >> 12) & 63);
-      bytes[n++] = 0x80 | ((code >> 6) & 63);
-      bytes[n++] = 0x80 | (code & 63);
-    }
-  }
-  return bytes.subarray(0, n);
+  return UTF8.encode(text);
 }
 
 /** The round constants: the cube roots of the first 64 primes. */

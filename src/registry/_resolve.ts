@@ -36,7 +36,7 @@ class Threw extends Rejected {
 type How = "threw" | "rejected" | "returned";
 
 /** A call's failure: what it threw, or what its promise rejected with. */
-export function callFailed(
+function callFailed(
   call: Call,
   outcome: { cause: unknown; how?: How },
 ): PromptError {

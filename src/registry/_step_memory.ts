@@ -16,7 +16,7 @@ import type { BlocksCell } from "./_step_blocks.ts";
 import type { ToolRecord } from "./_tool_records.ts";
 
 /** How many string-keyed agents are remembered; object keys are weak. */
-export const AGENT_MEMORY = 1024;
+const AGENT_MEMORY = 1024;
 
 /**
  * What an agent's last step keeps, so that its next step does no work for

@@ -264,10 +264,6 @@ export function requireFunction(
   at: Omit<Sentence, "problem">,
 ): void {
   if (typeof value === "function") return;
-  const got = typeof value !== "object"
-    ? `a ${typeof value}`
-    : value === null
-    ? "null"
-    : "an object";
+  const got = describeValue(value);
   throw typeFailure({ ...at, problem: `expected a function, got ${got}` });
 }

@@ -18,7 +18,11 @@ import type { JsonSchema, ToolSchema, ToolStability } from "../core/types.ts";
 import { BoundedCache } from "../render/_bounded_cache.ts";
 import { ignoreRejections, isThenable } from "../core/_guards.ts";
 import { callError } from "./_resolve.ts";
-import { owned, type ToolProvenance } from "../core/_provenance.ts";
+import {
+  isRegistrySchema,
+  owned,
+  type ToolProvenance,
+} from "../core/_provenance.ts";
 import type { Provider, Snapshot } from "./_snapshot.ts";
 import { orderTools, type ToolOrder } from "./_tool_order.ts";
 import { copyJson, countKeys, shaped } from "./_tool_json.ts";
@@ -37,13 +41,20 @@ import { checkPins } from "./_tool_pins.ts";
 /** Each provider's records of one step. */
 type Results = ToolRecord[][];
 
-/** Whether every tool provider of the chain answered as at the `last` step. */
-function steady(last: Results, chain: Snapshot, values: readonly unknown[]) {
+/**
+ * How many of the chain's tool providers, from the first, answered as at
+ * the `last` step (all of them: the step's tools are the last step's).
+ */
+function steady(
+  last: Results,
+  chain: Snapshot,
+  values: readonly unknown[],
+): number {
   const providers = chain.tools;
   for (let p = 0; p < providers.length; p++) {
-    if (!sameRecords(last[p]!, values[providers[p]!.call])) return false;
+    if (!sameRecords(last[p]!, values[providers[p]!.call])) return p;
   }
-  return true;
+  return providers.length;
 }
 
 /**
@@ -86,8 +97,6 @@ const KEY_ORDERS = 4096;
 
 /** The registry's memory of the tools it has seen, by provider and name. */
 export class ToolCopies {
-  // The root of each schema copy of ours, so that it needs no check.
-  readonly #schemas = new WeakSet<object>();
   // Per tool provider: its last result's records.
   readonly #byProvider = new WeakMap<object, Listing>();
   // Per owner, layer and name: the last record, whose key order a tool
@@ -117,15 +126,19 @@ export class ToolCopies {
     order: ToolOrder,
   ): readonly ToolRecord[] {
     const last = this.#last.get(snapshot);
-    // Fast path: one compare walk per tool, allocating nothing.
-    if (last !== undefined && steady(last.results, snapshot, values)) {
-      return last.ordered;
-    }
     const providers = snapshot.tools;
+    // Fast path: one compare walk per tool, allocating nothing.
+    const same = last === undefined
+      ? 0
+      : steady(last.results, snapshot, values);
+    if (same === providers.length && last !== undefined) return last.ordered;
     const raw: ToolRecord[] = [];
-    for (const provider of providers) {
+    for (let p = 0; p < providers.length; p++) {
+      const provider = providers[p]!;
+      // Those before the first change were compared already: not again.
+      const compared = p < same ? last!.results[p] : undefined;
       try {
-        this.#collect(values[provider.call], provider, raw);
+        this.#collect(values[provider.call], provider, { into: raw, compared });
       } catch (error) {
         throw callError(snapshot.calls[provider.call]!, error);
       }
@@ -167,7 +180,16 @@ export class ToolCopies {
    * tool costs a compare walk against its record at the same place, else
    * the one of its name; a changed one is copied where it changed.
    */
-  #collect(provided: unknown, provider: Provider, into: ToolRecord[]): void {
+  #collect(
+    provided: unknown,
+    provider: Provider,
+    to: {
+      into: ToolRecord[];
+      /** Records `provided` was found equal to this step. */
+      compared: readonly ToolRecord[] | undefined;
+    },
+  ): void {
+    const { into, compared } = to;
     const where = provider.where;
     if (!Array.isArray(provided)) {
       const state = `returned ${describeValue(provided)}, not an array`;
@@ -175,7 +197,10 @@ export class ToolCopies {
     }
     let listing = this.#byProvider.get(provider.entry);
     // Fast path: the tools of the last result, at their places, unchanged.
-    if (listing === undefined || !sameRecords(listing.records, provided)) {
+    if (
+      listing === undefined ||
+      (listing.records !== compared && !sameRecords(listing.records, provided))
+    ) {
       const records: ToolRecord[] = [];
       const byName = new Map<string, ToolRecord>();
       const stability = provider.entry.stability ?? "static";
@@ -312,9 +337,7 @@ export class ToolCopies {
       throw bad(notSchema(parameters));
     }
     if (copied === before && sameProvenance(was!, provenance)) return before!;
-    const root = owned(shaped({ ...copied as JsonSchema }), provenance);
-    this.#schemas.add(root);
-    return root;
+    return owned(shaped({ ...copied as JsonSchema }), provenance);
   }
 
   /**
@@ -331,7 +354,8 @@ export class ToolCopies {
     ) {
       throw fail(notSchema(parameters));
     }
-    if (this.#schemas.has(parameters)) return;
+    // A registry's own copy (frozen, its provenance on it) is JSON data.
+    if (isRegistrySchema(parameters)) return;
     copyJson(parameters, undefined, { root: "parameters", refuse: fail });
   }
 }
