@@ -64,7 +64,7 @@ function snap(
   return read >= x.expected ? x.expected : best;
 }
 
-/** The first part where `x` differs from `prev`. */
+/** The first part where `next` differs from `prev`. */
 export function firstChange(
   prev: readonly PrefixPart[],
   next: readonly PrefixPart[],

@@ -22,7 +22,10 @@ export interface Recorded {
 const MINUTE = 60_000;
 const TTL_MS = { "5m": 5 * MINUTE, "1h": 60 * MINUTE } as const;
 
-/** What the provider's TTL says of an entry last used `age` ms ago. */
+/**
+ * How long the provider keeps an entry of `x`'s prefix after its last use:
+ * the TTL, or the automatic cache's own lifetime.
+ */
 export function lifeOf(
   x: StepPrefix,
   ttl: "5m" | "1h",

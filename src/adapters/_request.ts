@@ -5,7 +5,8 @@
  * `render()` keeps its `blocks` and `tools` arrays while they do not
  * change, so its request's system blocks, tools and plan are found by
  * them, and the same step again is the same result. An assembly is
- * rendered and cut every call; its texts' and tools' token counts are
+ * rendered and cut every call, and its request remembered by its prompt's
+ * text (a bounded memory); its texts' and tools' token counts are
  * remembered by content.
  *
  * @module

@@ -1043,8 +1043,9 @@ export interface RenderedStep {
   context: string;
   /**
    * The prompt cut, at part boundaries (and inside a list whose items
-   * differ in stability), into runs of one stability; frozen, and the same
-   * array while the prompt does not change.
+   * differ in stability), into runs of one stability; frozen, and, for a
+   * registry without assemble handlers, the same array while the prompt
+   * does not change.
    */
   blocks: readonly StepBlock[];
 }

@@ -1,7 +1,8 @@
 /**
  * The inspector page's view of a cache plan (an adapter's `result.plan`):
  * the breakpoints it placed and the tokens it counted, so that the page
- * shows what was sent and counts nothing again.
+ * shows the plan's counts of what was sent (the owners' rows keep the
+ * page's own estimates).
  *
  * @module
  */

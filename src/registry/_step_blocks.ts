@@ -38,8 +38,9 @@ export interface StepFields {
 
 /**
  * A rendered step, frozen: an edit of one step by its caller cannot reach
- * a later one. Its blocks are joined when first read (a host that only
- * renders never pays for them), from parts cut when the step rendered.
+ * a later one. Without handlers, its blocks are joined when first read (a
+ * host that only renders never pays for them), from parts cut when the
+ * step rendered; a step through the handlers gets them joined at once.
  */
 export class Step implements RenderedStep {
   readonly prompt: string;

@@ -1,8 +1,9 @@
 /**
  * Tools: each provider's result compared with the registry's last copy of
  * each of its tools (by name), and only what changed copied again into the
- * registry's own frozen copy (the caller's objects are never touched),
- * owners recorded beside the copies, and the canonical order.
+ * registry's own frozen copy (the caller's objects are never touched), who
+ * provided it marked on the copy's schema; then the canonical order and
+ * the check of pinned tools.
  *
  * Covered by tests/tool_copies_test.ts, tests/tool_frozen_test.ts,
  * tests/tool_stability_test.ts and tests/tool_owner_test.ts.

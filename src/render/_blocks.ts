@@ -307,5 +307,8 @@ export function assemblyBlocks(
     };
   });
   // Nothing known: a fresh assembly's pieces are new.
-  return { prompt, blocks: joinBlocks(parts, { separator }) };
+  const blocks = joinBlocks(parts, { separator });
+  // Joined from the parts the prompt was rendered from: an adapter trusts them.
+  vouch(blocks, prompt);
+  return { prompt, blocks };
 }
