@@ -65,7 +65,7 @@ function snap(
 }
 
 /** The first part where `next` differs from `prev`. */
-export function firstChange(
+function firstChange(
   prev: readonly PrefixPart[],
   next: readonly PrefixPart[],
 ): PrefixChange | undefined {

@@ -10,6 +10,7 @@
  * @module
  */
 
+import { defined } from "../core/_defined.ts";
 import type {
   PromptAssembly,
   RenderedStep,
@@ -136,7 +137,7 @@ export function stepPrefix(
         push({
           kind: "tool",
           name: String(tool.name),
-          ...defined(toolOwner(tool), toolLayer(tool)),
+          ...defined({ owner: toolOwner(tool), layer: toolLayer(tool) }),
           stability: toolStability(tool) ?? "static",
           tokens: plan.toolTokens[i]!,
           hash: hashOf(toolText(tool)),
@@ -217,7 +218,7 @@ function systemParts(
       return {
         kind: "section" as const,
         name: part.name,
-        ...defined(part.owner, part.layer),
+        ...defined({ owner: part.owner, layer: part.layer }),
         stability: part.stability,
         tokens,
         hash: hashOf(part.text),
@@ -243,7 +244,7 @@ function partsOfStep(
   const parts = blocks.flatMap((block) =>
     block.spans.map((span, i) => ({
       name: block.parts[i] ?? "",
-      ...defined(span.owner, span.layer),
+      ...defined({ owner: span.owner, layer: span.layer }),
       stability: block.stability,
       text: block.text.slice(span.start, span.end),
     }))
@@ -266,18 +267,8 @@ function partsOfStep(
   return parts;
 }
 
-function defined(
-  owner: string | undefined,
-  layer: string | undefined,
-): { owner?: string; layer?: string } {
-  const out: { owner?: string; layer?: string } = {};
-  if (owner !== undefined) out.owner = owner;
-  if (layer !== undefined) out.layer = layer;
-  return out;
-}
-
 /** What of a tool the provider sees: name, description, parameters. */
-export function toolText(tool: ToolSchema): string {
+function toolText(tool: ToolSchema): string {
   try {
     return JSON.stringify([tool.name, tool.description, tool.parameters]);
   } catch (error) {

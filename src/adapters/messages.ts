@@ -95,6 +95,31 @@ export interface AnthropicMessage {
 }
 
 /** Blocks that cannot carry a breakpoint themselves. */
+/**
+ * The conversation, copied, its last message replaced by `marked` of it
+ * when the plan left a slot that `marks` (the marks each message holds
+ * already) have not used up; the conversation as it was otherwise.
+ */
+function markLast<M>(
+  request: Planned,
+  messages: readonly M[],
+  how: {
+    options: CacheMessagesOptions;
+    marks: (message: M) => number;
+    marked: (last: M, mark: { ttl?: "1h" }) => M | undefined;
+  },
+): M[] {
+  let used = 0;
+  for (const message of messages) used += how.marks(message);
+  const mark = slot(request, how.options, used);
+  const out = messages.slice();
+  const last = out.at(-1);
+  if (mark === undefined || last === undefined) return out;
+  const next = how.marked(last, mark);
+  if (next !== undefined) out[out.length - 1] = next;
+  return out;
+}
+
 const UNMARKABLE: ReadonlySet<string> = new Set([
   "thinking",
   "redacted_thinking",
@@ -139,27 +164,22 @@ export function cacheAnthropicMessages<M extends AnthropicMessage>(
   messages: readonly M[],
   options: CacheMessagesOptions = {},
 ): M[] {
-  let used = 0;
-  for (const message of messages) {
-    if (typeof message.content === "string") continue;
-    for (const block of message.content) {
-      if (block?.cache_control != null) used++;
-    }
-  }
-  const mark = slot(request, options, used);
-  const out = messages.slice();
-  const last = out.at(-1);
-  if (mark === undefined || last === undefined) return out;
-  const cache_control = { type: "ephemeral", ...mark };
-  const content = typeof last.content === "string"
-    ? [{ type: "text", text: last.content }]
-    : last.content.slice();
-  let at = content.length - 1;
-  while (at >= 0 && UNMARKABLE.has(content[at]!.type)) at--;
-  if (at < 0) return out;
-  content[at] = { ...content[at]!, cache_control };
-  out[out.length - 1] = { ...last, content };
-  return out;
+  const marks = (message: M) =>
+    typeof message.content === "string"
+      ? 0
+      : message.content.filter((block) => block?.cache_control != null).length;
+  const marked = (last: M, mark: { ttl?: "1h" }): M | undefined => {
+    const cache_control = { type: "ephemeral", ...mark };
+    const content = typeof last.content === "string"
+      ? [{ type: "text", text: last.content }]
+      : last.content.slice();
+    let at = content.length - 1;
+    while (at >= 0 && UNMARKABLE.has(content[at]!.type)) at--;
+    if (at < 0) return undefined;
+    content[at] = { ...content[at]!, cache_control };
+    return { ...last, content };
+  };
+  return markLast(request, messages, { options, marks, marked });
 }
 
 /**
@@ -218,19 +238,16 @@ export function cacheBedrockMessages<M extends BedrockMessage>(
   messages: readonly M[],
   options: CacheMessagesOptions = {},
 ): M[] {
-  let used = 0;
-  for (const message of messages) {
-    for (const block of message.content ?? []) {
-      if (block !== null && "cachePoint" in block) used++;
-    }
-  }
-  const mark = slot(request, options, used);
-  const out = messages.slice();
-  const last = out.at(-1);
-  if (mark === undefined || !last?.content?.length) return out;
-  const cachePoint = { type: "default", ...mark };
-  out[out.length - 1] = { ...last, content: [...last.content, { cachePoint }] };
-  return out;
+  const marks = (message: M) =>
+    (message.content ?? []).filter((block) =>
+      block !== null && "cachePoint" in block
+    ).length;
+  const marked = (last: M, mark: { ttl?: "1h" }): M | undefined => {
+    if (!last.content?.length) return undefined;
+    const cachePoint = { type: "default", ...mark };
+    return { ...last, content: [...last.content, { cachePoint }] };
+  };
+  return markLast(request, messages, { options, marks, marked });
 }
 
 /**
@@ -289,20 +306,18 @@ export function cacheAISDKMessages<M extends AISDKMessage>(
   const [key, field, type] = provider === "bedrock"
     ? ["bedrock", "cachePoint", "default"]
     : ["anthropic", "cacheControl", "ephemeral"];
-  let used = 0;
-  for (const message of messages) {
-    if (message.providerOptions?.[key]?.[field] != null) used++;
-  }
-  const mark = slot(request, options, used);
-  const out = messages.slice();
-  const last = out.at(-1);
+  const marks = (message: M) =>
+    message.providerOptions?.[key]?.[field] != null ? 1 : 0;
+  // A provider that caches by itself takes no mark.
   const explicit = provider === "anthropic" || provider === "bedrock";
-  if (mark === undefined || last === undefined || !explicit) return out;
-  const own = last.providerOptions ?? {};
-  const providerOptions = {
-    ...own,
-    [key]: { ...own[key], [field]: { type, ...mark } },
+  const marked = (last: M, mark: { ttl?: "1h" }): M | undefined => {
+    if (!explicit) return undefined;
+    const own = last.providerOptions ?? {};
+    const providerOptions = {
+      ...own,
+      [key]: { ...own[key], [field]: { type, ...mark } },
+    };
+    return { ...last, providerOptions };
   };
-  out[out.length - 1] = { ...last, providerOptions };
-  return out;
+  return markLast(request, messages, { options, marks, marked });
 }

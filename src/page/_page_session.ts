@@ -24,7 +24,7 @@ table.session-owners td:first-child, table.session-owners th:first-child { text-
 const number = (n: number) => (Number.isFinite(n) ? n : 0);
 
 /** The share of a step's input read from cache, 0 to 100. */
-export function readShare(row: SessionRow): number {
+function readShare(row: SessionRow): number {
   const input = number(row.read) + number(row.written) + number(row.uncached);
   return input === 0 ? 0 : Math.round(number(row.read) / input * 1000) / 10;
 }
