@@ -296,4 +296,57 @@ describe("tool copies under attack", () => {
       return true;
     });
   });
+  it("refuses a class instance that takes a plain object's place, as a fresh registry does", async () => {
+    class Node {
+      type = "string";
+    }
+    let node: object = { type: "string" };
+    const parameters = { type: "object", properties: { path: node } };
+    const prompt = registry(() => [{
+      name: "read",
+      description: "",
+      parameters: { ...parameters, properties: { path: node } },
+    }]);
+    await prompt.render({}, { agent: "a" });
+    node = new Node();
+    const refused = (error: unknown) =>
+      error instanceof PromptError && error.code === "invalid-value" &&
+      /class instance at parameters\.properties\.path/.test(
+        error.message,
+      );
+    await assert.rejects(prompt.render({}, { agent: "a" }), refused);
+    await assert.rejects(
+      registry(
+        () => [{
+          name: "read",
+          description: "",
+          parameters: { properties: { path: node } },
+        }],
+      )
+        .render({}, { agent: "a" }),
+      refused,
+    );
+  });
+
+  it("keeps the copy of an object it accepted whose prototype is replaced in place (the one edit not seen)", async () => {
+    // The walk asks an object its prototype when it first meets it at a
+    // place of the copy, not again each step (the walk's dearest read).
+    const path = { type: "string" };
+    const parameters = { type: "object", properties: { path } };
+    const prompt = registry(
+      () => [{ name: "read", description: "", parameters }],
+    );
+    const first = await prompt.render({}, { agent: "a" });
+    class Node {}
+    Object.setPrototypeOf(path, Node.prototype);
+    // Its fields are still compared, and its copy is still its JSON data (an
+    // inherited field that for-in meets is a difference).
+    assert.equal(await prompt.render({}, { agent: "a" }), first);
+    // Once its fields change, the copy walk asks again, and refuses it.
+    path.type = "number";
+    await assert.rejects(
+      prompt.render({}, { agent: "a" }),
+      /class instance at parameters\.properties\.path/,
+    );
+  });
 });

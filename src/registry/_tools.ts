@@ -338,7 +338,7 @@ export class ToolCopies {
       throw bad(notSchema(parameters));
     }
     if (copied === before && sameProvenance(was!, provenance)) return before!;
-    return owned(shaped({ ...copied as JsonSchema }), provenance);
+    return owned(shaped({ ...copied as JsonSchema }, parameters), provenance);
   }
 
   /**
