@@ -10,6 +10,10 @@
  * - the memoizing floor ({@linkcode memoFloorStep}): providers called, the
  *   previous string (and tools) returned when nothing changed, only changed
  *   sections re-rendered, no assembly objects;
+ * - the reading floor ({@linkcode readFloorStep}): the memoizing floor
+ *   that also reads every field of every tool it returns, and compares
+ *   nothing: the least any step does that sees a schema edited in place
+ *   (to see an edit, a step must at least read the field);
  * - the physical limit ({@linkcode physicalLimitStep}): providers called and
  *   each result compared with `===` to the last one, nothing allocated when
  *   nothing changed (the same result object comes back), and on a change
@@ -177,6 +181,37 @@ export function memoFloorStep(
     if (dirty) prompt = join(rendered);
     return { prompt, tools };
   };
+}
+
+/**
+ * The reading floor: the memoizing floor's step, then every field of every
+ * tool it returns read (objects by `for-in`, arrays by index), nothing
+ * compared or kept; the count of fields read goes to a sink, so the reads
+ * cannot be dropped. Its output is the memoizing floor's.
+ */
+export function readFloorStep(scenario: Scenario): Step {
+  const memo = memoFloorStep(scenario);
+  return ownSite((step: Step): Step => {
+    const read = (value: unknown): number => {
+      if (typeof value !== "object" || value === null) return 1;
+      let count = 1;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) count += read(value[i]);
+      } else {
+        for (const key in value) {
+          count += read((value as Record<string, unknown>)[key]);
+        }
+      }
+      return count;
+    };
+    const sink = { fields: 0 };
+    return async (context) => {
+      const result = await step(context);
+      const tools = result.tools;
+      for (let t = 0; t < tools.length; t++) sink.fields += read(tools[t]);
+      return result;
+    };
+  }, memo);
 }
 
 /**

@@ -4,7 +4,9 @@
  * (its own `turn`, so each agent's prompt differs from the others'). Ours
  * is one registry (no assemble handler) stepped with one agent key per
  * agent (`_ours.ts`); the per-agent memoizing ideal is one memoizing floor
- * per agent, the physical limit one per agent too, and the floor's full
+ * per agent, the per-agent reading floor one reading floor (`_steps.ts`:
+ * the memoizing floor reading every field of every tool) per agent, the
+ * physical limit one per agent too, and the floor's full
  * step remembers nothing. Every implementation is checked byte-identical to
  * ours for every agent over three rounds before anything is timed. Each
  * candidate iterates in a closure compiled for it alone (`ownSite`). The
@@ -24,6 +26,7 @@ import {
   floorStep,
   memoFloorStep,
   physicalLimitStep,
+  readFloorStep,
 } from "./_steps.ts";
 
 /** One iteration: the next agent's step, round robin. */
@@ -55,6 +58,7 @@ for (const { count, scenario } of runs) {
   const perAgent: Record<string, AnyStep[]> = {
     ours: contexts.map(() => oursStep(prompt, {})),
     "per-agent ideal": contexts.map(() => memoFloorStep(scenario)),
+    "per-agent reading floor": contexts.map(() => readFloorStep(scenario)),
     "physical limit": contexts.map(() => physicalLimitStep(scenario)),
     floor: contexts.map(() => floor),
   };

@@ -7,8 +7,10 @@
  * variable):
  *
  * - `<kind> <size>`: ours (`_ours.ts`: `render()` when the registry has it)
- *   against the memoizing floor, the physical limit and the floor's full
- *   step (`_steps.ts`);
+ *   against the memoizing floor, the reading floor (the memoizing floor
+ *   reading every field of every tool, the least a step does that sees an
+ *   edit in place), the physical limit and the floor's full step
+ *   (`_steps.ts`);
  * - `<kind> <size>, flattened`: the same and the fast peers' steps, each
  *   prompt flattened (its first character read, which makes V8 copy a
  *   rope into one string): a peer builds its prompt as a rope of
@@ -45,6 +47,7 @@ import {
   KINDS,
   memoFloorStep,
   physicalLimitStep,
+  readFloorStep,
 } from "./_steps.ts";
 
 /** One iteration: the next context's step, awaited. */
@@ -94,6 +97,7 @@ for (const scenario of [...SCENARIOS, FROZEN_MEDIUM]) {
         "physical limit": physicalLimitStep(scenario),
         floor: floorStep(scenario),
       };
+      if (!flatten) steps["read floor"] = readFloorStep(scenario);
       if (flatten) {
         for (const [name, compile] of Object.entries(FAST_PEERS)) {
           steps[name] = floorStep(scenario, { compile });

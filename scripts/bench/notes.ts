@@ -49,7 +49,9 @@ const REASONS: readonly [RegExp, string][] = [
     "by identity, which sends a stale schema after such an edit. With the " +
     "scenario's 20, 60 and 100 tools, that walk is where the unchanged and " +
     "one-variable steps lose. No walk can be cheaper than reading every " +
-    "node, so these groups stay behind a floor that reads none; where the " +
+    "node (the reading floor: the memoizing floor that also reads every " +
+    "field of every tool and compares nothing; its figures are above), so " +
+    "these groups stay behind a floor that reads none; where the " +
     "host deep froze its tools (the `, frozen schemas` groups), identity " +
     "is exact and the registry uses it too, and the ratios there are the " +
     "registry's own overhead.",
@@ -96,6 +98,25 @@ export function losses(ratios: readonly Ratio[]): string[] {
       kinds.push(group);
     }
   }
+  lines.push(
+    `- reading every field of every tool, once per step (unchanged steps): reading floor / memoizing floor ${
+      SIZES.map((size) =>
+        `${size} ${
+          cell(ratios, `unchanged step ${size}`, "read floor/memo floor")
+        }`
+      ).join(", ")
+    }; ours / reading floor ${
+      SIZES.map((size) =>
+        `${size} ${cell(ratios, `unchanged step ${size}`, "ours/read floor")}`
+      ).join(", ")
+    }`,
+  );
+  lines.push(
+    `- 100 agents (medium): ours / per-agent reading floor ${
+      cell(ratios, "agents 100 medium", "ours/per-agent reading floor")
+    }`,
+  );
+  kinds.push("unchanged step medium");
   lines.push(
     `- full render, reuse defeated, ours / edge-trimmed floor: ${
       SIZES.map((size) =>

@@ -165,6 +165,12 @@ export function collectRatios(data: RunData): Ratio[] {
     for (const kind of KINDS) {
       const group = seen(`${kind} ${size}`);
       add(group, "ours/memo floor", ratio(group, "ours", "memo floor"));
+      add(group, "ours/read floor", ratio(group, "ours", "read floor"));
+      add(
+        group,
+        "read floor/memo floor",
+        ratio(group, "read floor", "memo floor"),
+      );
       add(group, "ours/physical limit", ratio(group, "ours", "physical limit"));
       add(group, "ours/floor (full step)", ratio(group, "ours", "floor"));
       add(
@@ -187,6 +193,11 @@ export function collectRatios(data: RunData): Ratio[] {
   for (const count of AGENTS) {
     const group = seen(`agents ${count} medium`);
     add(group, "ours/per-agent ideal", ratio(group, "ours", "per-agent ideal"));
+    add(
+      group,
+      "ours/per-agent reading floor",
+      ratio(group, "ours", "per-agent reading floor"),
+    );
     add(group, "ours/physical limit", ratio(group, "ours", "physical limit"));
     add(group, "ours/floor (full step)", ratio(group, "ours", "floor"));
     oursTime(group);

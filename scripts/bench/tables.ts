@@ -207,10 +207,10 @@ const LISTED: readonly [RegExp, RegExp][] = [
   ],
   [
     /^(unchanged|one|every) .* \w+$/,
-    /^ours\/(memo floor|physical limit|floor \(full step\))$/,
+    /^(ours\/(memo floor|read floor|physical limit|floor \(full step\))|read floor\/memo floor)$/,
   ],
   [/, flattened$/, /^(best fast peer\/ours|ours\/memo floor)$/],
-  [/^agents /, /^ours\/per-agent ideal$/],
+  [/^agents /, /^ours\/per-agent (ideal|reading floor)$/],
   [
     /^(handler path|all-sync)/,
     /^(ours\/floor|render\(\)\/.*|audit on\/audit off)$/,
