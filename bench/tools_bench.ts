@@ -12,12 +12,16 @@
  *   step, and `JSON.parse alone`, the provider's own cost, so that the
  *   library's is the difference; `pre-parsed listings`, a different listing
  *   parsed before timing each step: the library's own cost alone;
+ * - `mcpTools listing`: the same tools listed by an MCP client
+ *   (`mcpTools`), whose kept listing holds deep-frozen copies of the
+ *   schemas, which the registry knows by identity;
  * - `100k-node schema`: one tool whose shared schema holds 100,000 nodes,
  *   in a fresh wrapper each step, and with a fresh root object around its
  *   shared subtrees, against the same tool as a stable array.
  *
  * Every candidate of a group is checked to give the same step (the JSON of
- * its tools and prompt) before anything is timed.
+ * its tools' names, descriptions and parameters, and of its prompt) before
+ * anything is timed.
  *
  * Run: deno run -A --lock=deno.lock scripts/bench/measure.ts bench/tools_bench.ts
  *
@@ -27,6 +31,7 @@
 import { readFileSync } from "node:fs";
 import { addBench } from "./_bench.ts";
 import { SystemPrompt, type ToolSchema } from "@dsh/system-prompt";
+import { type McpToolProvider, mcpTools } from "@dsh/system-prompt/mcp";
 
 const FIXTURE: ToolSchema[] = JSON.parse(
   readFileSync(
@@ -83,8 +88,20 @@ const POOL: ToolSchema[][] = Array.from(
 );
 let next = 0;
 const pooled: Provider = () => POOL[next++ % POOL.length]!;
+/** The tools as an MCP server lists them, through `mcpTools`. */
+const listed = () =>
+  mcpTools({
+    listTools: () =>
+      Promise.resolve({
+        tools: TOOLS.map(({ name, description, parameters }) => ({
+          name,
+          description,
+          inputSchema: parameters as { type: "object" },
+        })),
+      }),
+  }, { server: "mcp" });
 
-function registry(provider: Provider): SystemPrompt {
+function registry(provider: Provider | McpToolProvider): SystemPrompt {
   const prompt = new SystemPrompt();
   prompt.scope("harness").section({
     name: "persona",
@@ -108,8 +125,17 @@ async function checkSame(
   let first: string | undefined;
   for (const [name, step] of Object.entries(candidates)) {
     await step(); // a first step, then the steady one that is timed
-    const { tools, prompt, sections } = await step() as Record<string, unknown>;
-    const json = JSON.stringify({ tools, prompt, sections });
+    const { tools, prompt, sections } = await step() as {
+      tools: ToolSchema[];
+      [key: string]: unknown;
+    };
+    // Host fields (an MCP tool's `mcp`) are not sent.
+    const sent = tools.map(({ name, description, parameters }) => ({
+      name,
+      description,
+      parameters,
+    }));
+    const json = JSON.stringify({ tools: sent, prompt, sections });
     first ??= json;
     if (json !== first) throw new Error(`${group}: ${name} gives another step`);
   }
@@ -124,6 +150,7 @@ for (
     "fresh wrappers": of(registry(wrappers(TOOLS))),
     "parsed from JSON": of(registry(parsed)),
     "pre-parsed listings": of(registry(pooled)),
+    "mcpTools listing": of(registry(listed())),
   };
   await checkSame(group, candidates);
   for (const [name, fn] of Object.entries(candidates)) {

@@ -310,6 +310,114 @@ describe("mcpTools", () => {
     assert.deepEqual(a!.mcp.annotations, { readOnlyHint: true });
   });
 
+  it("keeps a deep-frozen copy of each input schema, the server's objects untouched", async () => {
+    const inputSchema = {
+      type: "object" as const,
+      properties: { q: { type: "string", enum: ["a", "b"] } },
+      required: ["q"],
+    };
+    const annotations = { readOnlyHint: true, title: "Search" };
+    const { client } = paged([{
+      tools: [{ name: "search", inputSchema, annotations }],
+    }]);
+    const [search] = await mcpTools(client)({});
+    assert.notEqual(search!.parameters, inputSchema);
+    assert.deepEqual(search!.parameters, inputSchema);
+    assert.equal(
+      JSON.stringify(search!.parameters),
+      JSON.stringify(inputSchema),
+    );
+    // Frozen at every depth, the tool itself too: what the registry knows
+    // by identity, without a walk of the schema each step.
+    const frozen = (value: unknown): boolean =>
+      typeof value !== "object" || value === null ||
+      (Object.isFrozen(value) && Object.values(value).every(frozen));
+    assert.ok(frozen(search));
+    assert.equal(Object.isFrozen(inputSchema), false);
+    assert.equal(Object.isFrozen(inputSchema.properties.q.enum), false);
+    assert.equal(Object.isFrozen(annotations), false);
+  });
+
+  it("copies any JSON data to the same JSON, and the registry sends what the server sent", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 })),
+        async (fields) => {
+          const inputSchema = { ...fields, type: "object" as const };
+          const { client } = paged([{ tools: [{ name: "a", inputSchema }] }]);
+          const docs = mcpTools(client);
+          const prompt = new SystemPrompt();
+          prompt.scope(docs.server).tools(docs);
+          const step = await prompt.render({}, { agent: "x" });
+          assert.equal(
+            JSON.stringify(step.tools[0]!.parameters),
+            JSON.stringify(inputSchema),
+          );
+          assert.equal(await prompt.render({}, { agent: "x" }), step);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("copies a __proto__ key as an own field, as JSON.parse makes it", async () => {
+    const inputSchema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string"}}}',
+    );
+    const { client } = paged([{ tools: [{ name: "a", inputSchema }] }]);
+    const [a] = await mcpTools(client)({});
+    const properties = a!.parameters.properties as Record<string, unknown>;
+    assert.equal(Object.getPrototypeOf(properties), Object.prototype);
+    assert.deepEqual(Object.keys(properties), ["__proto__"]);
+    assert.equal(JSON.stringify(a!.parameters), JSON.stringify(inputSchema));
+  });
+
+  it("gives a schema that is not plain JSON data as it came, for the registry to refuse with the path", async () => {
+    class Field {
+      type = "string";
+    }
+    let reads = 0;
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [
+        { type: "object", properties: { q: new Field() } },
+        /class instance at parameters\.properties\.q/,
+      ],
+      [{ type: "object", limit: Infinity }, /Infinity at parameters\.limit/],
+      [{ type: "object", items: [1, , 2] }, /parameters\.items\[1\]/],
+      [{
+        type: "object",
+        get properties() {
+          reads++;
+          return { q: { type: "string" } };
+        },
+      }, /^$/],
+    ];
+    for (const [inputSchema, refused] of cases) {
+      const { client } = paged([{
+        tools: [{ name: "a", inputSchema: inputSchema as { type: "object" } }],
+      }]);
+      const docs = mcpTools(client);
+      const [a] = await docs({});
+      assert.equal(a!.parameters, inputSchema);
+      const prompt = new SystemPrompt();
+      prompt.scope(docs.server).tools(docs);
+      if (refused.source === "^$") {
+        // A getter is read where the registry reads it, each step.
+        const before = reads;
+        await prompt.render({}, { agent: "x" });
+        await prompt.render({}, { agent: "x" });
+        assert.ok(reads >= before + 2);
+        continue;
+      }
+      await assert.rejects(prompt.assemble(), (error: unknown) => {
+        assert.ok(error instanceof PromptError);
+        assert.equal(error.code, "invalid-value");
+        assert.match(error.message, refused);
+        return true;
+      });
+    }
+  });
+
   it("through a registry: its failure is the provider's, owned by the scope, with the server's error as cause", async () => {
     const prompt = new SystemPrompt();
     const docs = mcpTools({

@@ -14,6 +14,7 @@ import type {
 import { messageOf } from "../core/_describe.ts";
 import { PromptError } from "../core/errors.ts";
 import { failure } from "../core/_messages.ts";
+import { frozenJson } from "./_frozen_json.ts";
 
 /**
  * The hints an MCP server gives about a tool (the protocol's
@@ -447,13 +448,17 @@ function toolSchema(tool: McpTool, server: string): McpToolSchema {
   if (typeof title === "string") mcp.title = title;
   if (typeof annotations === "object" && annotations !== null) {
     // A copy: a handler cannot change the kept listing through it.
-    mcp.annotations = Object.freeze({ ...annotations });
+    mcp.annotations = (frozenJson(annotations) ??
+      Object.freeze({ ...annotations })) as McpToolAnnotations;
   }
   Object.freeze(mcp);
   return Object.freeze({
     name,
     description: description ?? "",
-    parameters: inputSchema as JsonSchema,
+    // A frozen copy, made once per listing: the registry knows it by
+    // identity on every later step. What is not plain JSON data is given
+    // as it came, for the registry to refuse with the path at fault.
+    parameters: (frozenJson(inputSchema) ?? inputSchema) as JsonSchema,
     mcp,
   });
 }
