@@ -173,14 +173,23 @@ function handlerFailed(entry: FunctionEntry, cause: unknown): Error {
     cause instanceof TypeError && FROZEN_WRITE.test(cause.message)
   );
   const state = `it threw: ${messageOf(cause)}${frozen ? FROZEN_HINT : ""}`;
+  return fault(entry, { code: "handler-failed", problem: state, cause });
+}
+
+/** A handler's failure: running it, `where` the handler and its owner. */
+function fault(
+  entry: FunctionEntry,
+  how: {
+    code: "handler-failed" | "invalid-value";
+    problem: string;
+    cause?: unknown;
+  },
+): Error {
+  const { code, problem } = how;
   const where = handlerWhere(entry);
-  return failure({
-    code: "handler-failed",
-    action: "run",
-    where,
-    problem: state,
-    cause,
-  });
+  // A thrown `undefined` is a cause too.
+  const cause = "cause" in how ? { cause: how.cause } : {};
+  return failure({ code, action: "run", where, problem, ...cause });
 }
 
 /**
@@ -191,13 +200,9 @@ function thenable(entry: FunctionEntry, value: unknown): boolean {
   try {
     return isThenable(value);
   } catch (cause) {
-    const state = `reading what it returned threw: ${messageOf(cause)}`;
-    const where = handlerWhere(entry);
-    throw failure({
+    throw fault(entry, {
       code: "handler-failed",
-      action: "run",
-      where,
-      problem: state,
+      problem: `reading what it returned threw: ${messageOf(cause)}`,
       cause,
     });
   }
@@ -213,24 +218,16 @@ function accept(entry: FunctionEntry, result: unknown): PromptAssembly {
       typeof assembly.variables === "object" && assembly.variables !== null
     ) return assembly;
   } catch (cause) {
-    const state = `reading the assembly it returned threw: ${messageOf(cause)}`;
-    const where = handlerWhere(entry);
-    throw failure({
+    throw fault(entry, {
       code: "invalid-value",
-      action: "run",
-      where,
-      problem: state,
+      problem: `reading the assembly it returned threw: ${messageOf(cause)}`,
       cause,
     });
   }
-  const state = `it returned ${describeValue(result)}, not an assembly ` +
-    "(return undefined to keep the one it got)";
-  const where = handlerWhere(entry);
-  throw failure({
+  throw fault(entry, {
     code: "invalid-value",
-    action: "run",
-    where,
-    problem: state,
+    problem: `it returned ${describeValue(result)}, not an assembly ` +
+      "(return undefined to keep the one it got)",
   });
 }
 
