@@ -22,6 +22,11 @@
  * deno run --lock=deno.lock --allow-read --allow-env --allow-sys bench/wire_bench.ts
  * ```
  *
+ * The last figure sets the step where the session section changed
+ * against the same renders with no adapter: the adapter's own share
+ * (reading the step's blocks included), which the floor ratios hide in
+ * the noise of the render.
+ *
  * Each adapter runs in its own instance of this module (imported again
  * with `?adapter=…`), so its candidates' call sites see that adapter
  * only; the library's own code is shared, as in a host that uses several.
@@ -392,6 +397,20 @@ async function run(
     }
     return sink;
   };
+  // The same renders with no adapter: what the adapter adds to a step
+  // where a block changed (reading the step's blocks included).
+  const alone = {};
+  let aloneDir = 0;
+  const sessionRenderAlone: Candidate = async (n) => {
+    for (let i = 0; i < n; i++) {
+      const cwd = `/repo/${aloneDir++}`;
+      const step = await prompt.render({ cwd, clock: "09:00" }, {
+        agent: alone,
+      });
+      sink += step.prompt.length;
+    }
+    return sink;
+  };
 
   // Same output first: every path's request is the floor's (the changing
   // ones, for the step they were given).
@@ -426,6 +445,7 @@ async function run(
     renderAdapter,
     contextChanged,
     sessionChanged,
+    sessionRenderAlone,
   });
   const ratio = (a: string, b: string) =>
     times[a]!.map((t, i) => t / times[b]![i]!);
@@ -454,6 +474,11 @@ async function run(
       name: "session section changed: render + adapter / stringify",
       ratios: ratio("sessionChanged", "floor"),
       target: "≤ 1.0×",
+    },
+    {
+      name: "session section changed: render + adapter / render alone",
+      ratios: ratio("sessionChanged", "sessionRenderAlone"),
+      target: "(the adapter's share)",
     },
   ];
   console.log(

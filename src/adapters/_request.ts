@@ -360,15 +360,17 @@ export const userMessage = (
 ): { role: "user"; content: string } => ({ role: "user", content });
 
 /**
- * A block's wire object where it carries no mark: built once per block
- * and adapter (frozen, since requests share it), so a step that keeps a
- * block keeps its object.
+ * A block's wire object where it carries no mark: built once per frozen
+ * block and adapter (frozen, since requests share it), so a step that
+ * keeps a block keeps its object. A block that is not frozen (a hand-made
+ * step's) may change its text: built afresh.
  */
 export function unmarked<W extends object>(
   memory: WeakMap<StepBlock, W>,
   block: StepBlock,
   build: (block: StepBlock) => W,
 ): W {
+  if (!Object.isFrozen(block)) return Object.freeze(build(block));
   let wire = memory.get(block);
   if (wire === undefined) memory.set(block, wire = Object.freeze(build(block)));
   return wire;
