@@ -325,7 +325,7 @@ async function run(
   counterName: string,
   countTokens: (text: string) => number,
   tools: Tools,
-) {
+): Promise<number[]> {
   const adapter = wire.bind({ model: wire.model, countTokens });
   const { body, size } = wire;
   const prompt = registry(tools);
@@ -497,6 +497,7 @@ async function run(
   for (const [name, list] of Object.entries(times)) {
     console.log(`| ${name} | ${(median(list) / 1000).toFixed(1)} |`);
   }
+  return figures.map(({ ratios }) => median(ratios));
 }
 
 function assertSame(actual: string, expected: string) {
@@ -518,18 +519,38 @@ const ALL: Tools[] = [
 const mine = new URL(import.meta.url).searchParams.get("adapter");
 
 /** Runs this instance's adapter over the given tool providers. */
-export async function bench(modes: readonly Tools[]): Promise<void> {
+/** Runs this instance's adapter; the medians of the first tool provider. */
+export async function bench(modes: readonly Tools[]): Promise<number[][]> {
   const wire = WIRES[mine ?? ""];
   if (wire === undefined) throw new Error(`No adapter "${mine}"`);
   console.log(`\n## ${wire.label} (model ${wire.model})`);
+  const first: number[][] = [];
   for (const tools of modes) {
-    await run(wire, "estimateTokens (default)", estimateTokens, tools);
-    await run(wire, "trivial (length / 4)", trivial, tools);
+    const a = await run(
+      wire,
+      "estimateTokens (default)",
+      estimateTokens,
+      tools,
+    );
+    const b = await run(wire, "trivial (length / 4)", trivial, tools);
+    if (first.length === 0) first.push(a, b);
   }
   if (sink === -1) console.log(sink);
+  return first;
 }
 
+/** Figures' short names, in the order `run` gives them. */
+const SHORT = [
+  "assembly",
+  "new agent",
+  "unchanged",
+  "context changed",
+  "session changed",
+  "session: adapter's share",
+];
+
 if (mine === null) {
+  const summary: [string, number[][]][] = [];
   const names = env("WIRE_ADAPTERS")?.split(",").map((name) => name.trim()) ??
     Object.keys(WIRES);
   for (const name of names) {
@@ -545,6 +566,21 @@ if (mine === null) {
     const url = new URL(import.meta.url);
     url.searchParams.set("adapter", name);
     const instance: { bench: typeof bench } = await import(url.href);
-    await instance.bench(all ? ALL : ALL.slice(0, 1));
+    summary.push([name, await instance.bench(all ? ALL : ALL.slice(0, 1))]);
+  }
+  // Side by side: every adapter's medians, tools from fresh wrappers.
+  console.log("\n## Summary (tools: fresh wrappers; medians)\n");
+  console.log(`| adapter | countTokens | ${SHORT.join(" | ")} |`);
+  console.log(`| --- | --- |${" ---: |".repeat(SHORT.length)}`);
+  for (const [name, [estimated, trivial]] of summary) {
+    for (
+      const [counter, medians] of [["estimate", estimated], [
+        "trivial",
+        trivial,
+      ]] as const
+    ) {
+      const cells = medians!.map((m) => `${m.toFixed(2)}×`).join(" | ");
+      console.log(`| ${WIRES[name]!.label} | ${counter} | ${cells} |`);
+    }
   }
 }
