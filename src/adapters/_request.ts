@@ -89,12 +89,12 @@ export interface Shape<R extends Request> {
 }
 
 /** A tools list's wire fields, and what they were built for. */
-interface ToolFields<F> {
+interface ToolFields<R extends Request> {
   /** The marks on the tools, as `index:ttl` pairs. */
   readonly marks: string;
   readonly provider: string;
   readonly extra: unknown;
-  readonly fields: F;
+  readonly fields: Partial<Fields<R>>;
 }
 
 /** A request's fields with their plan, shared by steps with the same parts. */
@@ -129,10 +129,7 @@ export class Adapter<R extends Request> {
   /** An assembly's, by its prompt's text: bounded like the parse cache. */
   readonly #byText = new BoundedCache<Shared<Fields<R>>[]>();
   /** Each entries list's wire tools, by the marks on them. */
-  readonly #tools = new WeakMap<
-    readonly ToolEntry[],
-    ToolFields<Partial<Fields<R>>>[]
-  >();
+  readonly #tools = new WeakMap<readonly ToolEntry[], ToolFields<R>[]>();
 
   constructor(
     readonly profile: ProviderProfile,
