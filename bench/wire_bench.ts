@@ -1,12 +1,14 @@
 /**
- * The step to the wire: `render()` and an adapter (`toAnthropic`) against
- * `JSON.stringify` of the request they return (the floor: what sending it
- * costs at least), on the medium prompt of a coding agent (a persona, 20
- * plugin sections with variables, a session section, a context entry)
- * with 30 tools of real size (`tests/fixtures/coding_tools.json` three
- * times, about 31 kB of JSON) from a provider that returns fresh objects
- * around shared schemas every step; then the same objects every step, and
- * fresh objects around deep-frozen schemas (which the registry knows by
+ * The step to the wire: `render()` and each adapter (`toAnthropic`,
+ * `toOpenAIResponses`, `toOpenAIChat`, `toGemini`, `toBedrock`, `toAISDK`)
+ * against `JSON.stringify` of the request it returns, wrapped as a host
+ * sends it to that provider's SDK (the floor: what sending it costs at
+ * least), on the medium prompt of a coding agent (a persona, 20 plugin
+ * sections with variables, a session section, a context entry) with 30
+ * tools of real size (`tests/fixtures/coding_tools.json` three times,
+ * about 31 kB of JSON) from a provider that returns fresh objects around
+ * shared schemas every step; then the same objects every step, and fresh
+ * objects around deep-frozen schemas (which the registry knows by
  * identity, with no walk).
  *
  * Standalone (`deno run`): each candidate has its own loop and call site,
@@ -20,6 +22,21 @@
  * deno run --lock=deno.lock --allow-read --allow-env --allow-sys bench/wire_bench.ts
  * ```
  *
+ * The last figure sets the step where the session section changed
+ * against the same renders with no adapter: the adapter's own share
+ * (reading the step's blocks included), which the floor ratios hide in
+ * the noise of the render.
+ *
+ * Each adapter runs in its own instance of this module (imported again
+ * with `?adapter=…`), so its candidates' call sites see that adapter
+ * only; the library's own code is shared, as in a host that uses several.
+ * `WIRE_ADAPTERS` picks adapters (comma-separated: `anthropic`,
+ * `openai-responses`, `openai-chat`, `gemini`, `bedrock`, `ai-sdk`;
+ * default all, Anthropic first). To keep the run near a minute,
+ * `toAnthropic` runs all three tool providers and the others the first
+ * (fresh wrappers) only; `WIRE_TOOLS=all` runs all three for every
+ * adapter. `WIRE_ROUNDS` sets the rounds (default 7).
+ *
  * @module
  */
 
@@ -31,15 +48,25 @@ import {
   SystemPrompt,
   type ToolSchema,
 } from "@dsh/system-prompt";
-import { type AdapterOptions, toAnthropic } from "@dsh/system-prompt/adapters";
+import {
+  type AdapterOptions,
+  toAISDK,
+  toAnthropic,
+  toBedrock,
+  toGemini,
+  toOpenAIChat,
+  toOpenAIResponses,
+} from "@dsh/system-prompt/adapters";
 import { estimateTokens } from "@dsh/system-prompt/inspect";
 
 // Read only where granted: `deno bench bench/` imports this file without
 // env access.
-const granted =
-  Deno.permissions.querySync({ name: "env", variable: "WIRE_ROUNDS" })
-    .state === "granted";
-const ROUNDS = Number((granted ? Deno.env.get("WIRE_ROUNDS") : undefined) ?? 7);
+const env = (name: string) =>
+  Deno.permissions.querySync({ name: "env", variable: name }).state ===
+      "granted"
+    ? Deno.env.get(name)
+    : undefined;
+const ROUNDS = Number(env("WIRE_ROUNDS") ?? 7);
 const BATCH_MS = 50;
 
 interface Context {
@@ -125,17 +152,115 @@ function registry(tools: Tools): SystemPrompt<Context> {
 }
 
 const BASE: Context = { cwd: "/repo", clock: "09:00" };
-const MODEL = "claude-sonnet-4-5";
+const USER = "List the files.";
 
-/** A request as a host sends it: the adapter's fields and the conversation. */
-function body(request: ReturnType<typeof toAnthropic>) {
-  return {
-    model: MODEL,
-    max_tokens: 1024,
-    ...request,
-    messages: [{ role: "user", content: "List the files." }],
-  };
+/** An adapter as the bench drives it, and the body a host sends. */
+interface Wire {
+  /** The adapter's name in the figures. */
+  label: string;
+  model: string;
+  /** The adapter with its options bound (each module instance has one). */
+  bind(options: AdapterOptions): (source: Source) => object;
+  /** The request as a host sends it: the adapter's fields and the conversation. */
+  body(request: object): object;
+  /** A field's length, summed so the call is not optimised away. */
+  size(request: object): number;
+  /** The tools on the wire. */
+  tools(request: object): number;
 }
+type Source = Parameters<typeof toAnthropic>[0];
+type Of<F extends (...args: never[]) => unknown> = ReturnType<F>;
+
+const jsonSchema = (schema: object) => ({ jsonSchema: schema });
+
+const WIRES: Record<string, Wire> = {
+  anthropic: {
+    label: "toAnthropic",
+    model: "claude-sonnet-4-5",
+    bind: (options) => (source) => toAnthropic(source, options),
+    body: (request) => ({
+      model: "claude-sonnet-4-5",
+      max_tokens: 1024,
+      ...request,
+      messages: [{ role: "user", content: USER }],
+    }),
+    size: (request) => (request as Of<typeof toAnthropic>).system.length,
+    tools: (request) => (request as Of<typeof toAnthropic>).tools.length,
+  },
+  "openai-responses": {
+    label: "toOpenAIResponses",
+    model: "gpt-5",
+    bind: (options) => (source) => toOpenAIResponses(source, options),
+    body: (request) => ({
+      model: "gpt-5",
+      ...request,
+      input: [{ role: "user", content: USER }],
+    }),
+    size: (request) =>
+      (request as Of<typeof toOpenAIResponses>).instructions.length,
+    tools: (request) => (request as Of<typeof toOpenAIResponses>).tools.length,
+  },
+  "openai-chat": {
+    label: "toOpenAIChat",
+    model: "gpt-5",
+    bind: (options) => (source) => toOpenAIChat(source, options),
+    body: (request) => ({
+      model: "gpt-5",
+      ...request,
+      messages: [
+        ...(request as Of<typeof toOpenAIChat>).messages,
+        { role: "user", content: USER },
+      ],
+    }),
+    size: (request) => (request as Of<typeof toOpenAIChat>).messages.length,
+    tools: (request) => (request as Of<typeof toOpenAIChat>).tools?.length ?? 0,
+  },
+  gemini: {
+    label: "toGemini",
+    model: "gemini-2.5-flash",
+    bind: (options) => (source) => toGemini(source, options),
+    body: (request) => ({
+      model: "gemini-2.5-flash",
+      contents: [{ role: "user", parts: [{ text: USER }] }],
+      config: { ...request },
+    }),
+    size: (request) =>
+      (request as Of<typeof toGemini>).systemInstruction.parts.length,
+    tools: (request) =>
+      (request as Of<typeof toGemini>).tools[0]?.functionDeclarations
+        .length ?? 0,
+  },
+  bedrock: {
+    label: "toBedrock",
+    model: "anthropic.claude-sonnet-4-5-20250929-v1:0",
+    bind: (options) => (source) => toBedrock(source, options),
+    body: (request) => ({
+      modelId: "anthropic.claude-sonnet-4-5-20250929-v1:0",
+      ...request,
+      messages: [{ role: "user", content: [{ text: USER }] }],
+    }),
+    size: (request) => (request as Of<typeof toBedrock>).system.length,
+    tools: (request) =>
+      (request as Of<typeof toBedrock>).toolConfig?.tools.filter((tool) =>
+        "toolSpec" in tool
+      ).length ?? 0,
+  },
+  "ai-sdk": {
+    label: "toAISDK",
+    model: "claude-sonnet-4-5",
+    bind: (options) => {
+      const all = { ...options, jsonSchema };
+      return (source) => toAISDK(source, all);
+    },
+    body: (request) => ({
+      ...request,
+      messages: [{ role: "user", content: USER }],
+    }),
+    size: (request) => (request as Of<typeof toAISDK>).system.length,
+    tools: (request) =>
+      Object.keys((request as Of<typeof toAISDK>).tools).length,
+  },
+};
 
 type Candidate = (n: number) => Promise<number>;
 interface Figure {
@@ -196,18 +321,21 @@ const median = (values: number[]) => {
 let sink = 0;
 
 async function run(
+  wire: Wire,
   counterName: string,
   countTokens: (text: string) => number,
   tools: Tools,
-) {
-  const options: AdapterOptions = { model: MODEL, countTokens };
+): Promise<number[]> {
+  const adapter = wire.bind({ model: wire.model, countTokens });
+  const { body, size } = wire;
   const prompt = registry(tools);
   // Other agents already use the registry: its schemas are copied, its
   // texts parsed and counted.
   for (let i = 0; i < 4; i++) {
-    toAnthropic(await prompt.render(BASE, { agent: `other-${i}` }), options);
+    adapter(await prompt.render(BASE, { agent: `other-${i}` }));
   }
-  const floorRequest = body(toAnthropic(await prompt.assemble(BASE), options));
+  const floorFields = adapter(await prompt.assemble(BASE));
+  const floorRequest = body(floorFields);
   const floorJson = JSON.stringify(floorRequest);
 
   // Each candidate: its own loop, its own call sites.
@@ -217,8 +345,8 @@ async function run(
   };
   const assemblyPath: Candidate = async (n) => {
     for (let i = 0; i < n; i++) {
-      const request = toAnthropic(await prompt.assemble(BASE), options);
-      sink += request.system.length;
+      const request = adapter(await prompt.assemble(BASE));
+      sink += size(request);
     }
     return sink;
   };
@@ -226,7 +354,7 @@ async function run(
   const coldAgent: Candidate = async (n) => {
     for (let i = 0; i < n; i++) {
       const step = await prompt.render(BASE, { agent: { id: agentId++ } });
-      sink += toAnthropic(step, options).system.length;
+      sink += size(adapter(step));
     }
     return sink;
   };
@@ -241,7 +369,7 @@ async function run(
   const renderAdapter: Candidate = async (n) => {
     for (let i = 0; i < n; i++) {
       const step = await prompt.render(BASE, { agent: steady });
-      sink += toAnthropic(step, options).system.length;
+      sink += size(adapter(step));
     }
     return sink;
   };
@@ -253,7 +381,7 @@ async function run(
       const step = await prompt.render({ cwd: "/repo", clock }, {
         agent: clocked,
       });
-      sink += toAnthropic(step, options).system.length;
+      sink += size(adapter(step));
     }
     return sink;
   };
@@ -265,7 +393,21 @@ async function run(
       const step = await prompt.render({ cwd, clock: "09:00" }, {
         agent: moved,
       });
-      sink += toAnthropic(step, options).system.length;
+      sink += size(adapter(step));
+    }
+    return sink;
+  };
+  // The same renders with no adapter: what the adapter adds to a step
+  // where a block changed (reading the step's blocks included).
+  const alone = {};
+  let aloneDir = 0;
+  const sessionRenderAlone: Candidate = async (n) => {
+    for (let i = 0; i < n; i++) {
+      const cwd = `/repo/${aloneDir++}`;
+      const step = await prompt.render({ cwd, clock: "09:00" }, {
+        agent: alone,
+      });
+      sink += step.prompt.length;
     }
     return sink;
   };
@@ -273,9 +415,9 @@ async function run(
   // Same output first: every path's request is the floor's (the changing
   // ones, for the step they were given).
   const check = (step: RenderedStep, expected = floorJson) =>
-    assertSame(JSON.stringify(body(toAnthropic(step, options))), expected);
+    assertSame(JSON.stringify(body(adapter(step))), expected);
   assertSame(
-    JSON.stringify(body(toAnthropic(await prompt.assemble(BASE), options))),
+    JSON.stringify(body(adapter(await prompt.assemble(BASE)))),
     floorJson,
   );
   check(await prompt.render(BASE, { agent: { id: -1 } }));
@@ -287,11 +429,11 @@ async function run(
     }]
   ) {
     const expected = JSON.stringify(
-      body(toAnthropic(await registry(tools).assemble(context), options)),
+      body(adapter(await registry(tools).assemble(context))),
     );
     check(await prompt.render(context, { agent: {} }), expected);
   }
-  if (!isDeepStrictEqual(JSON.parse(floorJson).tools.length, 30)) {
+  if (!isDeepStrictEqual(wire.tools(floorFields), 30)) {
     throw new Error("30 tools");
   }
 
@@ -303,12 +445,13 @@ async function run(
     renderAdapter,
     contextChanged,
     sessionChanged,
+    sessionRenderAlone,
   });
   const ratio = (a: string, b: string) =>
     times[a]!.map((t, i) => t / times[b]![i]!);
   const figures: Figure[] = [
     {
-      name: "assemble() + toAnthropic(assembly) / stringify",
+      name: `assemble() + ${wire.label}(assembly) / stringify`,
       ratios: ratio("assemblyPath", "floor"),
       target: "≤ 2×",
     },
@@ -332,6 +475,11 @@ async function run(
       ratios: ratio("sessionChanged", "floor"),
       target: "≤ 1.0×",
     },
+    {
+      name: "session section changed: render + adapter / render alone",
+      ratios: ratio("sessionChanged", "sessionRenderAlone"),
+      target: "(the adapter's share)",
+    },
   ];
   console.log(
     `\n### tools: ${tools}; countTokens: ${counterName} (${ROUNDS} rounds, request ${floorJson.length} bytes)\n`,
@@ -349,6 +497,7 @@ async function run(
   for (const [name, list] of Object.entries(times)) {
     console.log(`| ${name} | ${(median(list) / 1000).toFixed(1)} |`);
   }
+  return figures.map(({ ratios }) => median(ratios));
 }
 
 function assertSame(actual: string, expected: string) {
@@ -365,8 +514,73 @@ const ALL: Tools[] = [
   "same objects",
   "fresh wrappers, frozen schemas",
 ];
-for (const tools of ALL) {
-  await run("estimateTokens (default)", estimateTokens, tools);
-  await run("trivial (length / 4)", trivial, tools);
+
+/** This instance's adapter: set by `?adapter=…`, none in the main one. */
+const mine = new URL(import.meta.url).searchParams.get("adapter");
+
+/** Runs this instance's adapter over the given tool providers. */
+/** Runs this instance's adapter; the medians of the first tool provider. */
+export async function bench(modes: readonly Tools[]): Promise<number[][]> {
+  const wire = WIRES[mine ?? ""];
+  if (wire === undefined) throw new Error(`No adapter "${mine}"`);
+  console.log(`\n## ${wire.label} (model ${wire.model})`);
+  const first: number[][] = [];
+  for (const tools of modes) {
+    const a = await run(
+      wire,
+      "estimateTokens (default)",
+      estimateTokens,
+      tools,
+    );
+    const b = await run(wire, "trivial (length / 4)", trivial, tools);
+    if (first.length === 0) first.push(a, b);
+  }
+  if (sink === -1) console.log(sink);
+  return first;
 }
-if (sink === -1) console.log(sink);
+
+/** Figures' short names, in the order `run` gives them. */
+const SHORT = [
+  "assembly",
+  "new agent",
+  "unchanged",
+  "context changed",
+  "session changed",
+  "session: adapter's share",
+];
+
+if (mine === null) {
+  const summary: [string, number[][]][] = [];
+  const names = env("WIRE_ADAPTERS")?.split(",").map((name) => name.trim()) ??
+    Object.keys(WIRES);
+  for (const name of names) {
+    if (!(name in WIRES)) {
+      throw new Error(
+        `WIRE_ADAPTERS: no adapter "${name}" (${
+          Object.keys(WIRES).join(", ")
+        })`,
+      );
+    }
+    const all = name === "anthropic" || env("WIRE_TOOLS") === "all";
+    // Its own module instance: its own call sites.
+    const url = new URL(import.meta.url);
+    url.searchParams.set("adapter", name);
+    const instance: { bench: typeof bench } = await import(url.href);
+    summary.push([name, await instance.bench(all ? ALL : ALL.slice(0, 1))]);
+  }
+  // Side by side: every adapter's medians, tools from fresh wrappers.
+  console.log("\n## Summary (tools: fresh wrappers; medians)\n");
+  console.log(`| adapter | countTokens | ${SHORT.join(" | ")} |`);
+  console.log(`| --- | --- |${" ---: |".repeat(SHORT.length)}`);
+  for (const [name, [estimated, trivial]] of summary) {
+    for (
+      const [counter, medians] of [["estimate", estimated], [
+        "trivial",
+        trivial,
+      ]] as const
+    ) {
+      const cells = medians!.map((m) => `${m.toFixed(2)}×`).join(" | ");
+      console.log(`| ${WIRES[name]!.label} | ${counter} | ${cells} |`);
+    }
+  }
+}

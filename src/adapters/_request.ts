@@ -51,23 +51,50 @@ export type Request = { plan: CachePlan; contextMessage?: unknown };
 /** A request's own fields. */
 export type Fields<R extends Request> = Omit<R, "plan" | "contextMessage">;
 
-/** What an adapter builds from a plan: the request's own fields. */
+/**
+ * What an adapter builds from a plan: the request's own fields, those of
+ * the system prompt and those of the tools (in that order on the wire),
+ * each built only when what it reads changed.
+ */
 export interface Shape<R extends Request> {
-  /** The request fields, built once per blocks, tools and options. */
-  build(
-    plan: CachePlan,
+  /**
+   * The system prompt's fields, built once per blocks array and options:
+   * `prompt` is the blocks' texts joined (the step's own prompt).
+   */
+  system(
+    prompt: string,
     blocks: readonly StepBlock[],
+    mark: Marker,
+    plan: CachePlan,
+  ): Partial<Fields<R>>;
+  /**
+   * The tools' fields, built once per entries list, with the same marks
+   * on the tools, provider and `extra` (a step where only a block changed
+   * keeps its tools list).
+   */
+  tools(
     tools: readonly ToolEntry[],
     mark: Marker,
+    plan: CachePlan,
     extra: unknown,
-  ): Fields<R>;
+  ): Partial<Fields<R>>;
   /** The runtime context as the provider's message. */
   message(context: string): NonNullable<R["contextMessage"]>;
   /**
    * Whether the request sends a deferred tool as deferred (out of the
-   * prompt) for this profile. @default {the profile's `deferLoading`}
+   * prompt) for this profile: a fact of the adapter's API, not of the
+   * profile's cache rules (`toOpenAIChat` sends in full with `OPENAI`).
    */
-  defers?(profile: ProviderProfile): boolean;
+  defers(profile: ProviderProfile): boolean;
+}
+
+/** A tools list's wire fields, and what they were built for. */
+interface ToolFields<R extends Request> {
+  /** The marks on the tools, as `index:ttl` pairs. */
+  readonly marks: string;
+  readonly provider: string;
+  readonly extra: unknown;
+  readonly fields: Partial<Fields<R>>;
 }
 
 /** A request's fields with their plan, shared by steps with the same parts. */
@@ -101,6 +128,8 @@ export class Adapter<R extends Request> {
   readonly #shared = new WeakMap<readonly StepBlock[], Shared<Fields<R>>[]>();
   /** An assembly's, by its prompt's text: bounded like the parse cache. */
   readonly #byText = new BoundedCache<Shared<Fields<R>>[]>();
+  /** Each entries list's wire tools, by the marks on them. */
+  readonly #tools = new WeakMap<readonly ToolEntry[], ToolFields<R>[]>();
 
   constructor(
     readonly profile: ProviderProfile,
@@ -124,7 +153,11 @@ export class Adapter<R extends Request> {
         sameSettings(known.settings, settings)
       );
       if (shared === undefined) {
-        shared = this.#build(blocks, source.tools, entries, settings, extra);
+        shared = this.#build(
+          { prompt, blocks, tools: source.tools, entries },
+          settings,
+          extra,
+        );
         this.#byText.set(prompt, kept(list?.slice(), shared));
       }
       return this.#result(shared, renderContext(source));
@@ -140,8 +173,8 @@ export class Adapter<R extends Request> {
     const fixed = fixedBlocks(blocks, prompt) && fixedTools(tools);
     if (!fixed) {
       const entries = tools.map(toolEntry);
-      const shared = this.#build(blocks, tools, entries, settings, extra);
-      return this.#result(shared, context);
+      const parts = { prompt, blocks, tools, entries };
+      return this.#result(this.#build(parts, settings, extra), context);
     }
     // The same tools array, or fresh copies of the same tools.
     let entries: readonly ToolEntry[] | undefined;
@@ -153,7 +186,7 @@ export class Adapter<R extends Request> {
     );
     if (shared === undefined) {
       entries ??= fixedEntries(tools);
-      shared = this.#build(blocks, tools, entries, settings, extra);
+      shared = this.#build({ prompt, blocks, tools, entries }, settings, extra);
       this.#shared.set(blocks, kept(list, shared));
     }
     const result = this.#result(shared, context);
@@ -170,23 +203,29 @@ export class Adapter<R extends Request> {
   }
 
   #build(
-    blocks: readonly StepBlock[],
-    tools: readonly ToolSchema[],
-    entries: readonly ToolEntry[],
+    parts: {
+      prompt: string;
+      blocks: readonly StepBlock[];
+      tools: readonly ToolSchema[];
+      entries: readonly ToolEntry[];
+    },
     settings: Settings,
     extra: unknown,
   ): Shared<Fields<R>> {
-    const profile = settings.profile;
-    const defers = this.shape.defers?.(profile) ??
-      profile.deferLoading === true;
+    const { prompt, blocks, tools, entries } = parts;
+    const defers = this.shape.defers(settings.profile);
     const plan = planFrom(blocks, { tools: entries, settings, defers });
     // The chosen breakpoints by place: a block's index, or -1 - a tool's.
     const ttls = new Map<number, "5m" | "1h">();
+    let marks = "";
     for (const choice of plan.choices) {
       if (!choice.chosen || choice.ttl === undefined) continue;
       const { after, tool } = choice;
       if (typeof after === "number") ttls.set(after, choice.ttl);
-      else if (tool !== undefined) ttls.set(-1 - tool, choice.ttl);
+      else if (tool !== undefined) {
+        ttls.set(-1 - tool, choice.ttl);
+        marks += `${tool}:${choice.ttl},`;
+      }
     }
     const mark: Marker = (after, type) => {
       const ttl = ttls.get(typeof after === "number" ? after : -1 - after.tool);
@@ -194,9 +233,32 @@ export class Adapter<R extends Request> {
       // Frozen: the remembered request shares it with every caller.
       return Object.freeze(ttl === "1h" ? { type, ttl } : { type });
     };
-    const fields = this.shape.build(plan, blocks, entries, mark, extra);
-    const frozen = Object.freeze(fields);
-    return { blocks, tools, entries, settings, extra, plan, fields: frozen };
+    const system = this.shape.system(prompt, blocks, mark, plan);
+    const wire = this.#toolFields(entries, { marks, mark, plan, extra });
+    const fields = Object.freeze({ ...system, ...wire }) as Fields<R>;
+    return { blocks, tools, entries, settings, extra, plan, fields };
+  }
+
+  /**
+   * The tools' fields: built once per entries list (one per tools array
+   * of the registry's copies) with the same marks, provider and `extra`.
+   */
+  #toolFields(
+    entries: readonly ToolEntry[],
+    how: { marks: string; mark: Marker; plan: CachePlan; extra: unknown },
+  ): Partial<Fields<R>> {
+    const { marks, mark, plan, extra } = how;
+    const provider = plan.provider;
+    const list = this.#tools.get(entries);
+    const known = list?.find((one) =>
+      one.marks === marks && one.provider === provider && one.extra === extra
+    );
+    if (known !== undefined) return known.fields;
+    const fields = this.shape.tools(entries, mark, plan, extra);
+    const one = { marks, provider, extra, fields };
+    if (list === undefined) this.#tools.set(entries, [one]);
+    else kept(list, one);
+    return fields;
   }
 
   /**
@@ -293,3 +355,20 @@ const badBlocks = (state: string) =>
 export const userMessage = (
   content: string,
 ): { role: "user"; content: string } => ({ role: "user", content });
+
+/**
+ * A block's wire object where it carries no mark: built once per frozen
+ * block and adapter (frozen, since requests share it), so a step that
+ * keeps a block keeps its object. A block that is not frozen (a hand-made
+ * step's) may change its text: built afresh.
+ */
+export function unmarked<W extends object>(
+  memory: WeakMap<StepBlock, W>,
+  block: StepBlock,
+  build: (block: StepBlock) => W,
+): W {
+  if (!Object.isFrozen(block)) return Object.freeze(build(block));
+  let wire = memory.get(block);
+  if (wire === undefined) memory.set(block, wire = Object.freeze(build(block)));
+  return wire;
+}

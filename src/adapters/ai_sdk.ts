@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { PromptAssembly, RenderedStep } from "../../mod.ts";
-import { Adapter, type Marker, userMessage } from "./_request.ts";
+import type { PromptAssembly, RenderedStep, StepBlock } from "../../mod.ts";
+import { Adapter, type Marker, unmarked, userMessage } from "./_request.ts";
 import { type ToolEntry, wireOf } from "./_counts.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { describeValue } from "../core/_describe.ts";
@@ -93,11 +93,25 @@ function cacheOptions(
   return { providerOptions: Object.freeze(providerOptions) };
 }
 
+const systemMessage = (block: StepBlock): AISDKSystemMessage => ({
+  role: "system",
+  content: block.text,
+});
+const SYSTEM_MESSAGES = new WeakMap<StepBlock, AISDKSystemMessage>();
+
 const AI_SDK = new Adapter<AISDKRequest<unknown>>(ANTHROPIC, {
   // Only the Anthropic provider documents deferred tools
   // (`providerOptions.anthropic.deferLoading`).
   defers: (profile) => profile.provider === "anthropic",
-  build(plan, blocks, tools, mark, extra) {
+  system: (_prompt, blocks, mark, plan) => ({
+    system: Object.freeze(blocks.map((block, i) => {
+      const marked = cacheOptions(mark, plan.provider, i);
+      return "providerOptions" in marked
+        ? Object.freeze({ ...systemMessage(block), ...marked })
+        : unmarked(SYSTEM_MESSAGES, block, systemMessage);
+    })) as AISDKSystemMessage[],
+  }),
+  tools(tools, mark, plan, extra) {
     const jsonSchema = extra as (schema: object) => unknown;
     const toolOf = (tool: ToolEntry): AISDKTool<unknown> => ({
       description: tool.description,
@@ -123,16 +137,7 @@ const AI_SDK = new Adapter<AISDKRequest<unknown>>(ANTHROPIC, {
         configurable: true,
       });
     });
-    return {
-      system: Object.freeze(blocks.map((block, i) =>
-        Object.freeze({
-          role: "system" as const,
-          content: block.text,
-          ...cacheOptions(mark, plan.provider, i),
-        })
-      )) as AISDKSystemMessage[],
-      tools: Object.freeze(set),
-    };
+    return { tools: Object.freeze(set) };
   },
   message: userMessage,
 });

@@ -4,8 +4,8 @@
  * @module
  */
 
-import type { PromptAssembly, RenderedStep } from "../../mod.ts";
-import { Adapter, userMessage } from "./_request.ts";
+import type { PromptAssembly, RenderedStep, StepBlock } from "../../mod.ts";
+import { Adapter, unmarked, userMessage } from "./_request.ts";
 import { type ToolEntry, wireOf } from "./_counts.ts";
 import type { JsonObject } from "./json.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
@@ -70,33 +70,32 @@ const toolOf = (tool: ToolEntry): AnthropicTool => {
   return wire;
 };
 
+const textBlock = (block: StepBlock): AnthropicTextBlock => ({
+  type: "text",
+  text: block.text,
+});
+const TEXT_BLOCKS = new WeakMap<StepBlock, AnthropicTextBlock>();
+
 const ANTHROPIC_REQUESTS = new Adapter<AnthropicRequest>(ANTHROPIC, {
   defers: () => true,
-  build(_plan, blocks, tools, mark) {
-    const control = (after: number | { tool: number }) => {
-      const cache_control = mark(after, "ephemeral");
-      return cache_control === undefined ? {} : { cache_control };
-    };
-    return {
-      system: Object.freeze(
-        blocks.map((block, i) =>
-          Object.freeze({
-            type: "text" as const,
-            text: block.text,
-            ...control(i),
-          })
-        ),
-      ) as AnthropicTextBlock[],
-      tools: Object.freeze(tools.map((tool, i) => {
-        const wire = wireOf(tool, toolOf, toolOf);
-        // After the tools, or after the static ones before a session tool.
-        const marked = control({ tool: i });
-        return "cache_control" in marked
-          ? Object.freeze({ ...wire, ...marked })
-          : wire;
-      })) as AnthropicTool[],
-    };
-  },
+  system: (_prompt, blocks, mark) => ({
+    system: Object.freeze(blocks.map((block, i) => {
+      const cache_control = mark(i, "ephemeral");
+      return cache_control === undefined
+        ? unmarked(TEXT_BLOCKS, block, textBlock)
+        : Object.freeze({ ...textBlock(block), cache_control });
+    })) as AnthropicTextBlock[],
+  }),
+  tools: (tools, mark) => ({
+    tools: Object.freeze(tools.map((tool, i) => {
+      const wire = wireOf(tool, toolOf, toolOf);
+      // After the tools, or after the static ones before a session tool.
+      const cache_control = mark({ tool: i }, "ephemeral");
+      return cache_control === undefined
+        ? wire
+        : Object.freeze({ ...wire, cache_control });
+    })) as AnthropicTool[],
+  }),
   message: userMessage,
 });
 

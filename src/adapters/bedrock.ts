@@ -5,9 +5,9 @@
  * @module
  */
 
-import type { PromptAssembly, RenderedStep } from "../../mod.ts";
+import type { PromptAssembly, RenderedStep, StepBlock } from "../../mod.ts";
 import type { JsonObject } from "./json.ts";
-import { Adapter } from "./_request.ts";
+import { Adapter, type Marker, unmarked } from "./_request.ts";
 import { type ToolEntry, wireOf } from "./_counts.ts";
 import type { AdapterOptions, CachePlan } from "./plan.ts";
 import { BEDROCK } from "./profiles.ts";
@@ -54,34 +54,39 @@ const toolSpec = (tool: ToolEntry): BedrockTool => ({
   }),
 });
 
+const textBlock = (block: StepBlock) => ({ text: block.text });
+const TEXT_BLOCKS = new WeakMap<StepBlock, { text: string }>();
+
+/** The checkpoint after a block or a tool, if the plan put one there. */
+const point = (
+  mark: Marker,
+  after: number | { tool: number },
+): BedrockCachePoint[] => {
+  const cachePoint = mark(after, "default");
+  return cachePoint === undefined ? [] : [Object.freeze({ cachePoint })];
+};
+
 const BEDROCK_REQUESTS = new Adapter<BedrockRequest>(BEDROCK, {
   defers: () => false,
-  build: (_plan, blocks, tools, mark) => {
-    const point = (after: number | { tool: number }): BedrockCachePoint[] => {
-      const cachePoint = mark(after, "default");
-      return cachePoint === undefined ? [] : [Object.freeze({ cachePoint })];
-    };
-    const request: Omit<BedrockRequest, "plan"> = {
-      system: Object.freeze(
-        blocks.flatMap((
-          block,
-          i,
-        ) => [Object.freeze({ text: block.text }), ...point(i)]),
-      ) as BedrockSystemBlock[],
-    };
-    if (tools.length > 0) {
-      // Converse has no deferred tools: each is sent in full (the plan
-      // notes it). A checkpoint follows the tool the plan marked.
-      const specs = tools.flatMap((tool, i) => [
-        wireOf(tool, toolSpec, toolSpec),
-        ...point({ tool: i }),
-      ]);
-      request.toolConfig = Object.freeze({
-        tools: Object.freeze(specs) as never,
-      });
-    }
-    return request;
-  },
+  system: (_prompt, blocks, mark) => ({
+    system: Object.freeze(
+      blocks.flatMap((block, i) => [
+        unmarked(TEXT_BLOCKS, block, textBlock),
+        ...point(mark, i),
+      ]),
+    ) as BedrockSystemBlock[],
+  }),
+  // Converse has no deferred tools: each is sent in full (the plan notes
+  // it). A checkpoint follows the tool the plan marked. None: no field.
+  tools: (tools, mark) =>
+    tools.length === 0 ? {} : {
+      toolConfig: Object.freeze({
+        tools: Object.freeze(tools.flatMap((tool, i) => [
+          wireOf(tool, toolSpec, toolSpec),
+          ...point(mark, { tool: i }),
+        ])) as NonNullable<BedrockRequest["toolConfig"]>["tools"],
+      }),
+    },
   message: (context) => ({ role: "user", content: [{ text: context }] }),
 });
 

@@ -52,16 +52,17 @@ const declaration = (tool: ToolEntry): GeminiFunctionDeclaration => ({
 const GEMINI_REQUESTS = new Adapter<GeminiRequest>(GEMINI, {
   // Gemini has no deferred tools: each is sent in full (the plan notes it).
   defers: () => false,
-  build: (_plan, blocks, tools) => {
-    const text = blocks.map((block) => block.text).join("");
+  // The step's prompt is the blocks joined: no join again.
+  system: (text) => ({
+    systemInstruction: Object.freeze({
+      parts: Object.freeze(text === "" ? [] : [Object.freeze({ text })]),
+    }) as GeminiRequest["systemInstruction"],
+  }),
+  tools: (tools) => {
     const functionDeclarations = Object.freeze(
       tools.map((tool) => wireOf(tool, declaration, declaration)),
     ) as GeminiFunctionDeclaration[];
-    const parts = Object.freeze(text === "" ? [] : [Object.freeze({ text })]);
     return {
-      systemInstruction: Object.freeze({
-        parts,
-      }) as GeminiRequest["systemInstruction"],
       tools: Object.freeze(
         functionDeclarations.length === 0
           ? []

@@ -58,8 +58,9 @@ const responsesTool = (tool: ToolEntry): OpenAIFunctionTool => ({
 
 const RESPONSES = new Adapter<OpenAIResponsesRequest>(OPENAI, {
   defers: () => true,
-  build: (_plan, blocks, tools) => ({
-    instructions: blocks.map((block) => block.text).join(""),
+  // The step's prompt is the blocks joined: no join again.
+  system: (prompt) => ({ instructions: prompt }),
+  tools: (tools) => ({
     tools: Object.freeze(
       tools.map((tool) => wireOf(tool, responsesTool, responsesTool)),
     ) as OpenAIFunctionTool[],
@@ -162,20 +163,20 @@ const chatTool = (tool: ToolEntry): OpenAIChatTool => ({
 const CHAT = new Adapter<OpenAIChatRequest>(OPENAI, {
   // Chat Completions has no deferred tools: each is sent in full.
   defers: () => false,
-  build: (_plan, blocks, tools) => {
-    const content = blocks.map((block) => block.text).join("");
-    const system = Object.freeze({ role: "system" as const, content });
-    const request: Fields<OpenAIChatRequest> = {
-      messages: Object.freeze(content === "" ? [] : [system]) as never,
-    };
-    // Chat Completions refuses an empty `tools`: none is no field.
-    if (tools.length > 0) {
-      request.tools = Object.freeze(
+  system: (content) => ({
+    messages: Object.freeze(
+      content === ""
+        ? []
+        : [Object.freeze({ role: "system" as const, content })],
+    ) as OpenAIChatRequest["messages"],
+  }),
+  // Chat Completions refuses an empty `tools`: none is no field.
+  tools: (tools): Fields<Pick<OpenAIChatRequest, "tools" | "plan">> =>
+    tools.length === 0 ? {} : {
+      tools: Object.freeze(
         tools.map((tool) => wireOf(tool, chatTool, chatTool)),
-      ) as OpenAIChatTool[];
-    }
-    return request;
-  },
+      ) as OpenAIChatTool[],
+    },
   message: userMessage,
 });
 

@@ -65,7 +65,8 @@ export interface ProviderProfile {
    * Whether the provider's API takes deferred tools (`defer_loading`: out
    * of the prompt until the model's tool search loads them); where it does
    * not, a tool with `deferLoading` is sent in full. OpenAI's Responses API
-   * takes them, its Chat Completions API does not.
+   * takes them, its Chat Completions API does not. `planCache` reads it;
+   * each adapter follows its own API's rule instead.
    * @default {false}
    */
   deferLoading?: boolean;
