@@ -165,7 +165,12 @@ class Loop {
     const request = toAnthropic(step, { model: MODEL });
     const hit = this.change === "unchanged" || this.change === "context" ||
       i === 0;
-    return { step, request, usage: usageOf(request, hit), at: this.#at += 5000 };
+    return {
+      step,
+      request,
+      usage: usageOf(request, hit),
+      at: this.#at += 5000,
+    };
   }
   async batch(n: number): Promise<Sent[]> {
     const out: Sent[] = [];
@@ -336,9 +341,11 @@ async function run(tools: Tools) {
       } | ${(median(times[name]!) / 1000).toFixed(1)} |`,
     );
   }
-  console.log(`| (floor: stringify) | 1.00× | | ${
-    (median(times.floor!) / 1000).toFixed(1)
-  } |`);
+  console.log(
+    `| (floor: stringify) | 1.00× | | ${
+      (median(times.floor!) / 1000).toFixed(1)
+    } |`,
+  );
 }
 
 for (const tools of ["same objects", "fresh wrappers"] as const) {

@@ -13,17 +13,16 @@ import type {
 } from "./cache_report.ts";
 import type { PrefixPart, StepPrefix } from "./_ledger_parts.ts";
 import {
+  type Before,
   closest,
   latest,
   lifeOf,
+  MINUTE,
   readableOf,
   type Recorded,
-  usesOf,
 } from "./_ledger_uses.ts";
 
 export type { Recorded };
-
-const MINUTE = 60_000;
 
 export interface Finding {
   readable: number;
@@ -44,13 +43,13 @@ export interface Finding {
 function snap(
   x: StepPrefix,
   read: number,
-  before: readonly Recorded[],
+  before: Before,
 ): number {
   const ends = x.automatic
     ? x.parts.map((p) => p.end)
     : x.parts.filter((part, j) =>
       x.breakpoints.some((bp) => bp.index === j) ||
-      usesOf(part.prefix, before).length > 0
+      before.usesOf(part.prefix).length > 0
     ).map((part) => part.end);
   let best = 0;
   let distance = Math.abs(Math.log((read + 1) / 1));
@@ -100,15 +99,11 @@ function firstChange(
 /** Why `x` read what it read, judged against the steps sent before it. */
 export function findCause(
   x: Recorded,
-  before: readonly Recorded[],
+  before: Before,
   options: { automatic: Lifetime; lookback: number; modelMinimum: number },
 ): Finding {
   const p = x.prefix;
-  const prev = before.filter((r) => r.agent === x.agent)
-    .reduce<Recorded | undefined>(
-      (a, r) => (a && a.at > r.at ? a : r),
-      undefined,
-    );
+  const prev = before.prev;
   const at = snap(p, x.usage.read, before);
   // The change is told against the agent's previous step; where the
   // provider read past it (another agent cached the changed prefix),
@@ -154,7 +149,7 @@ export function findCause(
   }
   // Why the rest of the prefix, past what was read, was not in the cache.
   const end = p.automatic ? lastWithin(p) : lastBp!.index;
-  const uses = usesOf(p.parts[end]!.prefix, before);
+  const uses = before.usesOf(p.parts[end]!.prefix);
   const last = latest(uses.filter((u) => u.model === x.model));
   if (last?.cached) {
     const life = lifeOf(p, last.ttl, options.automatic);

@@ -19,10 +19,19 @@ import type {
   ToolSchema,
 } from "../../mod.ts";
 import { failure } from "../core/_messages.ts";
+import { estimateTokens } from "../inspect/estimate_tokens.ts";
 import { stepBlocks } from "./_blocks.ts";
 import { toolLayer, toolOwner, toolStability } from "../core/tools.ts";
 import { IN_PROMPT } from "./_tool_places.ts";
-import type { CachePlan } from "./plan.ts";
+import type { CachePlan, SystemBlock } from "./plan.ts";
+import {
+  fixedPlan,
+  fixedTool,
+  memoFor,
+  type Placed,
+  type PrefixMemo,
+  toolHash,
+} from "./_ledger_memo.ts";
 import { ANTHROPIC, BEDROCK, GEMINI, OPENAI } from "./profiles.ts";
 
 /** One tool or system part of the prefix. */
@@ -95,16 +104,22 @@ export function planOf(request: unknown): CachePlan {
   return plan as CachePlan;
 }
 
-/** The step's prefix in the provider's order. */
+/**
+ * The step's prefix in the provider's order. What did not change since
+ * `memo` last saw it is not made again: a frozen plan's whole prefix while
+ * the step's tools are the same frozen copies, a block's parts by its
+ * text, a registry tool's hash by its schema.
+ */
 export function stepPrefix(
   step: PromptAssembly | RenderedStep,
   how: {
     plan: CachePlan;
-    count: (text: string) => number;
-    hashOf?: (text: string) => string;
+    /** The counter's memory; by default, `count`'s. */
+    memo?: PrefixMemo;
+    count?: (text: string) => number;
   },
 ): StepPrefix {
-  const { plan, count, hashOf = hash } = how;
+  const { plan, memo = memoFor(how.count ?? estimateTokens) } = how;
   const tools = Array.isArray(step?.tools) ? step.tools : [];
   if (tools.length !== plan.toolTokens.length) {
     throw failure({
@@ -114,7 +129,13 @@ export function stepPrefix(
         `the step has ${tools.length} tools, its request ${plan.toolTokens.length}; pass the step the request was made from`,
     });
   }
-  const system = systemParts(step, plan, count, hashOf);
+  const known = memo.prefixes.get(plan);
+  if (known !== undefined && sameTools(known.tools, tools)) {
+    checkPrompt(step, known.total);
+    return known.prefix;
+  }
+  const hashOf = (text: string) => memo.hash(text, hash);
+  const system = systemParts(step, plan, memo, hashOf);
   const order = ORDERS[plan.provider] ?? ANTHROPIC.order;
   const parts: PrefixPart[] = [];
   const lastOfBlock = new Map<"tools" | number, number>();
@@ -124,7 +145,7 @@ export function stepPrefix(
   let prefix = "";
   let end = 0;
   let blocks = 0;
-  const push = (part: Omit<PrefixPart, "prefix" | "end" | "blocks">) => {
+  const push = (part: Placed) => {
     prefix = hash(prefix + "\u0000" + part.hash);
     end += part.tokens;
     parts.push({ ...part, prefix, end, blocks });
@@ -140,7 +161,7 @@ export function stepPrefix(
           ...defined({ owner: toolOwner(tool), layer: toolLayer(tool) }),
           stability: toolStability(tool) ?? "static",
           tokens: plan.toolTokens[i]!,
-          hash: hashOf(toolText(tool)),
+          hash: toolHash(tool, () => hashOf(toolText(tool))),
         });
         toolPart.set(i, parts.length - 1);
       });
@@ -171,7 +192,7 @@ export function stepPrefix(
     }
   }
   if (automatic && expected < plan.minTokens) expected = 0;
-  return {
+  const result: StepPrefix = {
     provider: plan.provider,
     parts,
     breakpoints,
@@ -179,17 +200,80 @@ export function stepPrefix(
     minTokens: plan.minTokens,
     automatic,
   };
+  // Remembered only where nothing it was made from can change: a frozen
+  // plan with spans (not the step's blocks) and frozen registry tools.
+  if (spanned(plan) && fixedPlan(plan) && tools.every(fixedTool)) {
+    memo.prefixes.set(plan, {
+      tools: tools.slice(),
+      total: promptLength(plan.blocks),
+      prefix: result,
+    });
+  }
+  return result;
 }
 
-/** Each plan block's parts, with tokens that sum to the block's. */
+function sameTools(
+  a: readonly ToolSchema[],
+  b: readonly ToolSchema[],
+): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const spanned = (plan: CachePlan) =>
+  plan.blocks.every((b) => Array.isArray(b.spans) && Array.isArray(b.parts));
+
+const promptLength = (list: readonly { text: string }[]) =>
+  list.reduce((sum, b) => sum + b.text.length, 0);
+
+/** A rendered step's prompt must be the plan's. */
+function checkPrompt(step: PromptAssembly | RenderedStep, total: number) {
+  const prompt = (step as Partial<RenderedStep>).prompt;
+  if (typeof prompt === "string" && prompt.length !== total) {
+    throw notTheRequests();
+  }
+}
+
+const notTheRequests = () =>
+  failure({
+    code: "invalid-value",
+    action: "record a step",
+    problem:
+      "the step's prompt is not the request's; pass the step the request was made from",
+  });
+
+/**
+ * Each plan block's parts, with tokens that sum to the block's: block by
+ * block (each remembered by its text) where every block's spans cover it
+ * with non-empty parts, else walked across blocks.
+ */
 function systemParts(
   step: PromptAssembly | RenderedStep,
   plan: CachePlan,
-  count: (text: string) => number,
+  memo: PrefixMemo,
   hashOf: (text: string) => string,
-): (Omit<PrefixPart, "prefix" | "end" | "blocks">)[][] {
+): (readonly Placed[])[] {
+  if (spanned(plan) && plan.blocks.every(coveredBySpans)) {
+    checkPrompt(step, promptLength(plan.blocks));
+    return plan.blocks.map((block) =>
+      memo.blockParts(block, () =>
+        shareTokens(
+          block,
+          block.spans.map((span, i) => ({
+            name: block.parts[i] ?? "",
+            ...defined({ owner: span.owner, layer: span.layer }),
+            stability: block.stability,
+            text: block.text.slice(span.start, span.end),
+          })),
+          memo,
+          hashOf,
+        ))
+    );
+  }
   const pieces = partsOfStep(step, plan);
-  const result: (Omit<PrefixPart, "prefix" | "end" | "blocks">)[][] = [];
+  const result: (readonly Placed[])[] = [];
   let cursor = 0;
   let offset = 0;
   for (const block of plan.blocks) {
@@ -203,29 +287,49 @@ function systemParts(
       offset += take.length;
       if (offset >= piece.text.length) [cursor, offset] = [cursor + 1, 0];
     }
-    // A block of one part needs no count: the plan counted it.
-    const counts = inBlock.length === 1
-      ? [1]
-      : inBlock.map((part) => Math.max(1, count(part.text)));
-    const sum = counts.reduce((a, b) => a + b, 0);
-    let seen = 0;
-    let given = 0;
-    result.push(inBlock.map((part, i) => {
-      seen += counts[i]!;
-      const upTo = Math.round(block.tokens * seen / sum);
-      const tokens = upTo - given;
-      given = upTo;
-      return {
-        kind: "section" as const,
-        name: part.name,
-        ...defined({ owner: part.owner, layer: part.layer }),
-        stability: part.stability,
-        tokens,
-        hash: hashOf(part.text),
-      };
-    }));
+    result.push(shareTokens(block, inBlock, memo, hashOf));
   }
   return result;
+}
+
+/** Whether a block's spans are non-empty and cover its text, in order. */
+function coveredBySpans(block: SystemBlock): boolean {
+  let at = 0;
+  for (const span of block.spans) {
+    if (span.start !== at || !(span.end > at)) return false;
+    at = span.end;
+  }
+  return at === block.text.length && at > 0;
+}
+
+/** A block's parts with their share of its tokens. */
+function shareTokens(
+  block: SystemBlock,
+  inBlock: readonly SystemPart[],
+  memo: PrefixMemo,
+  hashOf: (text: string) => string,
+): Placed[] {
+  // A block of one part needs no count: the plan counted it.
+  const counts = inBlock.length === 1
+    ? [1]
+    : inBlock.map((part) => Math.max(1, memo.count(part.text)));
+  const sum = counts.reduce((a, b) => a + b, 0);
+  let seen = 0;
+  let given = 0;
+  return inBlock.map((part, i) => {
+    seen += counts[i]!;
+    const upTo = Math.round(block.tokens * seen / sum);
+    const tokens = upTo - given;
+    given = upTo;
+    return {
+      kind: "section" as const,
+      name: part.name,
+      ...defined({ owner: part.owner, layer: part.layer }),
+      stability: part.stability,
+      tokens,
+      hash: hashOf(part.text),
+    };
+  });
 }
 
 /**
@@ -237,10 +341,9 @@ function partsOfStep(
   step: PromptAssembly | RenderedStep,
   plan: CachePlan,
 ): SystemPart[] {
-  const spanned = plan.blocks.every((b) =>
-    Array.isArray(b.spans) && Array.isArray(b.parts)
-  );
-  const blocks: readonly StepBlock[] = spanned ? plan.blocks : stepBlocks(step);
+  const blocks: readonly StepBlock[] = spanned(plan)
+    ? plan.blocks
+    : stepBlocks(step);
   const parts = blocks.flatMap((block) =>
     block.spans.map((span, i) => ({
       name: block.parts[i] ?? "",
@@ -249,21 +352,9 @@ function partsOfStep(
       text: block.text.slice(span.start, span.end),
     }))
   );
-  const length = (list: readonly { text: string }[]) =>
-    list.reduce((sum, b) => sum + b.text.length, 0);
-  const prompt = (step as Partial<RenderedStep>).prompt;
-  const total = length(plan.blocks);
-  if (
-    length(parts) !== total ||
-    (typeof prompt === "string" && prompt.length !== total)
-  ) {
-    throw failure({
-      code: "invalid-value",
-      action: "record a step",
-      problem:
-        "the step's prompt is not the request's; pass the step the request was made from",
-    });
-  }
+  const total = promptLength(plan.blocks);
+  if (promptLength(parts) !== total) throw notTheRequests();
+  checkPrompt(step, total);
   return parts;
 }
 

@@ -8,6 +8,7 @@
 
 import type { PromptAssembly, RenderedStep } from "../../mod.ts";
 import type { CacheReport } from "./cache_report.ts";
+import { memoFor } from "./_ledger_memo.ts";
 import { planOf, stepPrefix } from "./_ledger_parts.ts";
 import type { CachePlan } from "./plan.ts";
 import { planCache } from "./plan_cache.ts";
@@ -135,7 +136,7 @@ export function stepAttributes(
     out["gen_ai.usage.cache_read.input_tokens"] = report.read;
     out["gen_ai.usage.cache_creation.input_tokens"] = report.written;
   }
-  const { parts } = stepPrefix(step, { plan, count: estimateTokens });
+  const { parts } = stepPrefix(step, { plan, memo: memoFor(estimateTokens) });
   out[`${NS}.part.kind`] = parts.map((p) => p.kind);
   out[`${NS}.part.name`] = parts.map((p) => p.name);
   out[`${NS}.part.owner`] = parts.map((p) => p.owner ?? "");
