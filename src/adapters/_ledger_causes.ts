@@ -49,7 +49,7 @@ function snap(
     ? x.parts.map((p) => p.end)
     : x.parts.filter((part, j) =>
       x.breakpoints.some((bp) => bp.index === j) ||
-      before.usesOf(part.prefix).length > 0
+      before.used(part.prefix)
     ).map((part) => part.end);
   let best = 0;
   let distance = Math.abs(Math.log((read + 1) / 1));
@@ -73,14 +73,14 @@ function firstChange(
     const [a, b] = [prev[i], next[i]];
     if (a !== undefined && b !== undefined && a.prefix === b.prefix) continue;
     const before = i === 0 ? 0 : next[i - 1]?.end ?? prev[i - 1]!.end;
-    const names = (list: readonly PrefixPart[]) =>
-      new Set(list.map((p) => p.kind + ":" + p.name));
+    const has = (list: readonly PrefixPart[], x: PrefixPart) =>
+      list.some((p) => p.kind === x.kind && p.name === x.name);
     let part: PrefixPart;
     let change: PrefixChange["change"];
     if (b === undefined) [part, change] = [a!, "removed"];
-    else if (a === undefined || !names(prev).has(b.kind + ":" + b.name)) {
+    else if (a === undefined || !has(prev, b)) {
       [part, change] = [b, "added"];
-    } else if (!names(next).has(a.kind + ":" + a.name)) {
+    } else if (!has(next, a)) {
       [part, change] = [a, "removed"];
     } else [part, change] = [b, "changed"];
     const found: PrefixChange = {

@@ -140,13 +140,13 @@ export function stepPrefix(
   const parts: PrefixPart[] = [];
   const lastOfBlock = new Map<"tools" | number, number>();
   // Each tool's part; a tool the request defers is not in the prompt.
-  const toolPart = new Map<number, number>();
+  const partOfTool = new Map<number, number>();
   const inPrompt = IN_PROMPT.get(plan);
   let prefix = "";
   let end = 0;
   let blocks = 0;
   const push = (part: Placed) => {
-    prefix = hash(prefix + "\u0000" + part.hash);
+    prefix = hash(prefix, part.hash);
     end += part.tokens;
     parts.push({ ...part, prefix, end, blocks });
   };
@@ -155,15 +155,8 @@ export function stepPrefix(
       tools.forEach((tool, i) => {
         if (inPrompt?.[i] === false) return;
         blocks++;
-        push({
-          kind: "tool",
-          name: String(tool.name),
-          ...defined({ owner: toolOwner(tool), layer: toolLayer(tool) }),
-          stability: toolStability(tool) ?? "static",
-          tokens: plan.toolTokens[i]!,
-          hash: toolHash(tool, () => hashOf(toolText(tool))),
-        });
-        toolPart.set(i, parts.length - 1);
+        push(toolPart(tool, plan.toolTokens[i]!, hashOf));
+        partOfTool.set(i, parts.length - 1);
       });
       if (tools.length > 0) lastOfBlock.set("tools", parts.length - 1);
     } else if (what === "system") {
@@ -182,7 +175,7 @@ export function stepPrefix(
       ? lastOfBlock.get(choice.after)
       : choice.tool === undefined
       ? lastOfBlock.get("tools")
-      : toolPart.get(choice.tool);
+      : partOfTool.get(choice.tool);
     if (index === undefined) continue;
     if (choice.chosen) {
       breakpoints.push({ index, ttl: choice.ttl ?? "5m" });
@@ -210,6 +203,30 @@ export function stepPrefix(
     });
   }
   return result;
+}
+
+/** Each frozen registry tool's part, for its tokens. */
+const TOOL_PARTS = new WeakMap<ToolSchema, Placed>();
+
+/** A tool's part: made once per frozen tool (and token count). */
+function toolPart(
+  tool: ToolSchema,
+  tokens: number,
+  hashOf: (text: string) => string,
+): Placed {
+  const fixed = fixedTool(tool);
+  const known = fixed ? TOOL_PARTS.get(tool) : undefined;
+  if (known?.tokens === tokens) return known;
+  const part: Placed = Object.freeze({
+    kind: "tool",
+    name: String(tool.name),
+    ...defined({ owner: toolOwner(tool), layer: toolLayer(tool) }),
+    stability: toolStability(tool) ?? "static",
+    tokens,
+    hash: toolHash(tool, () => hashOf(toolText(tool))),
+  });
+  if (fixed) TOOL_PARTS.set(tool, part);
+  return part;
 }
 
 function sameTools(
@@ -377,15 +394,22 @@ function toolText(tool: ToolSchema): string {
 
 /**
  * A 53-bit content hash (cyrb53) as 14 hex digits: fast and synchronous,
- * for telling parts apart; not a cryptographic hash.
+ * for telling parts apart; not a cryptographic hash. With `after`, the
+ * hash of `text + "\u0000" + after`.
  */
-export function hash(text: string): string {
+export function hash(text: string, after?: string): string {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  const mix = (c: number) => {
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);
+  };
+  for (let i = 0; i < text.length; i++) mix(text.charCodeAt(i));
+  // A chain's link: the hash of `text + "\u0000" + after`, not joined
+  // (a joined string is read slowly until it is flattened).
+  if (after !== undefined) {
+    mix(0);
+    for (let i = 0; i < after.length; i++) mix(after.charCodeAt(i));
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^
     Math.imul(h2 ^ (h2 >>> 13), 3266489909);

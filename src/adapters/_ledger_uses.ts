@@ -56,6 +56,8 @@ export interface Before {
    * then by `at`).
    */
   usesOf(hash: string): Use[];
+  /** Whether any of them used the prefix `hash`. */
+  used(hash: string): boolean;
   /** The agent's own latest step before `x`. */
   readonly prev: Recorded | undefined;
   /** Every one, by agent then by `at`. */
@@ -124,6 +126,10 @@ export class Records {
         const uses: Use[] = [];
         for (const e of entries) if (e.use.at < at) uses.push(e.use);
         return uses;
+      },
+      used(hash) {
+        for (const e of index?.get(hash) ?? []) if (e.use.at < at) return true;
+        return false;
       },
       prev,
       list: () =>
