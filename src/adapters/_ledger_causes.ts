@@ -11,7 +11,7 @@ import type {
   MissCause,
   PrefixChange,
 } from "./cache_report.ts";
-import type { PrefixPart, StepPrefix } from "./_ledger_parts.ts";
+import type { PrefixPart, StepPrefix } from "./_ledger_prefix.ts";
 import {
   type Before,
   closest,

@@ -13,10 +13,9 @@ import { isRegistrySchema } from "../core/_provenance.ts";
 import { failure } from "../core/_messages.ts";
 import { BoundedCache } from "../render/_bounded_cache.ts";
 import type { CachePlan, SystemBlock } from "./plan.ts";
-import type { PrefixPart, StepPrefix } from "./_ledger_parts.ts";
+import type { Placed, PrefixPart, StepPrefix } from "./_ledger_prefix.ts";
 
-/** A part before its place in the prefix is known. */
-export type Placed = Omit<PrefixPart, "prefix" | "end" | "blocks">;
+export type { Placed };
 
 /** A block's parts, and what they were made from, to tell a block's text reused by another block. */
 interface BlockParts {
@@ -42,6 +41,11 @@ export class PrefixMemo {
   #counts = new BoundedCache<number>();
   #hashes = new BoundedCache<string>();
   #blocks = new BoundedCache<BlockParts>();
+  /** The parts of the prefix made last, and what they were made of. */
+  chain: { placed: readonly Placed[]; parts: readonly PrefixPart[] } = {
+    placed: [],
+    parts: [],
+  };
   /** Each frozen plan's prefix: a plan is made once per request. */
   readonly prefixes: WeakMap<CachePlan, KnownPrefix> = new WeakMap();
 

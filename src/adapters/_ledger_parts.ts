@@ -11,73 +11,37 @@
  */
 
 import { defined } from "../core/_defined.ts";
-import type {
-  PromptAssembly,
-  RenderedStep,
-  Stability,
-  StepBlock,
-  ToolSchema,
-} from "../../mod.ts";
+import type { PromptAssembly, RenderedStep, ToolSchema } from "../../mod.ts";
 import { failure } from "../core/_messages.ts";
 import { estimateTokens } from "../inspect/estimate_tokens.ts";
-import { stepBlocks } from "./_blocks.ts";
+import {
+  checkPrompt,
+  promptLength,
+  spanned,
+  systemParts,
+} from "./_ledger_system.ts";
+import type {
+  Placed,
+  PrefixBreakpoint,
+  PrefixPart,
+  StepPrefix,
+} from "./_ledger_prefix.ts";
 import { toolLayer, toolOwner, toolStability } from "../core/tools.ts";
 import { IN_PROMPT } from "./_tool_places.ts";
-import type { CachePlan, SystemBlock } from "./plan.ts";
+import type { CachePlan } from "./plan.ts";
 import {
   fixedPlan,
   fixedTool,
   memoFor,
-  type Placed,
   type PrefixMemo,
   toolHash,
 } from "./_ledger_memo.ts";
 import { ANTHROPIC, BEDROCK, GEMINI, OPENAI } from "./profiles.ts";
-
-/** One tool or system part of the prefix. */
-export interface PrefixPart {
-  kind: "tool" | "section";
-  /** A tool's or section's name; a list item's path (`"skills/git"`). */
-  name: string;
-  owner?: string;
-  layer?: string;
-  stability: Stability;
-  tokens: number;
-  /** Hash of its content. */
-  hash: string;
-  /** Hash of the prefix through it. */
-  prefix: string;
-  /** Tokens of the prefix through it. */
-  end: number;
-  /** Content blocks of the request through it (tools and system blocks). */
-  blocks: number;
-}
-
-/** A breakpoint: after part `index`. */
-export interface PrefixBreakpoint {
-  index: number;
-  ttl: "5m" | "1h";
-}
-
-/** A step's prefix. */
-export interface StepPrefix {
-  provider: string;
-  parts: PrefixPart[];
-  breakpoints: PrefixBreakpoint[];
-  /** Tokens the plan expects later steps to read: 0 where it caches nothing. */
-  expected: number;
-  minTokens: number;
-  /** Whether the provider caches by itself (no breakpoints). */
-  automatic: boolean;
-}
-
-interface SystemPart {
-  name: string;
-  owner?: string;
-  layer?: string;
-  stability: Stability;
-  text: string;
-}
+export type {
+  PrefixBreakpoint,
+  PrefixPart,
+  StepPrefix,
+} from "./_ledger_prefix.ts";
 
 const ORDERS: Readonly<Record<string, readonly string[]>> = {
   anthropic: ANTHROPIC.order,
@@ -135,7 +99,7 @@ export function stepPrefix(
     return known.prefix;
   }
   const hashOf = (text: string) => memo.hash(text, hash);
-  const system = systemParts(step, plan, memo, hashOf);
+  const system = systemParts(step, { plan, memo, hashOf });
   const order = ORDERS[plan.provider] ?? ANTHROPIC.order;
   const parts: PrefixPart[] = [];
   const lastOfBlock = new Map<"tools" | number, number>();
@@ -145,7 +109,21 @@ export function stepPrefix(
   let prefix = "";
   let end = 0;
   let blocks = 0;
+  // The parts the last prefix made began as this one does are its own:
+  // the same parts in the same blocks, so the same hashes through them.
+  const last = memo.chain;
+  const placed: Placed[] = [];
+  let same = true;
   const push = (part: Placed) => {
+    const i = placed.length;
+    placed.push(part);
+    const was = same && last.placed[i] === part ? last.parts[i]! : undefined;
+    if (was !== undefined && was.blocks === blocks) {
+      parts.push(was);
+      [prefix, end] = [was.prefix, was.end];
+      return;
+    }
+    same = false;
     prefix = hash(prefix, part.hash);
     end += part.tokens;
     parts.push({ ...part, prefix, end, blocks });
@@ -185,6 +163,7 @@ export function stepPrefix(
     }
   }
   if (automatic && expected < plan.minTokens) expected = 0;
+  memo.chain = { placed, parts };
   const result: StepPrefix = {
     provider: plan.provider,
     parts,
@@ -238,143 +217,6 @@ function sameTools(
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
-
-const spanned = (plan: CachePlan) =>
-  plan.blocks.every((b) => Array.isArray(b.spans) && Array.isArray(b.parts));
-
-const promptLength = (list: readonly { text: string }[]) =>
-  list.reduce((sum, b) => sum + b.text.length, 0);
-
-/** A rendered step's prompt must be the plan's. */
-function checkPrompt(step: PromptAssembly | RenderedStep, total: number) {
-  const prompt = (step as Partial<RenderedStep>).prompt;
-  if (typeof prompt === "string" && prompt.length !== total) {
-    throw notTheRequests();
-  }
-}
-
-const notTheRequests = () =>
-  failure({
-    code: "invalid-value",
-    action: "record a step",
-    problem:
-      "the step's prompt is not the request's; pass the step the request was made from",
-  });
-
-/**
- * Each plan block's parts, with tokens that sum to the block's: block by
- * block (each remembered by its text) where every block's spans cover it
- * with non-empty parts, else walked across blocks.
- */
-function systemParts(
-  step: PromptAssembly | RenderedStep,
-  plan: CachePlan,
-  memo: PrefixMemo,
-  hashOf: (text: string) => string,
-): (readonly Placed[])[] {
-  if (spanned(plan) && plan.blocks.every(coveredBySpans)) {
-    checkPrompt(step, promptLength(plan.blocks));
-    return plan.blocks.map((block) =>
-      memo.blockParts(block, () =>
-        shareTokens(
-          block,
-          block.spans.map((span, i) => ({
-            name: block.parts[i] ?? "",
-            ...defined({ owner: span.owner, layer: span.layer }),
-            stability: block.stability,
-            text: block.text.slice(span.start, span.end),
-          })),
-          memo,
-          hashOf,
-        ))
-    );
-  }
-  const pieces = partsOfStep(step, plan);
-  const result: (readonly Placed[])[] = [];
-  let cursor = 0;
-  let offset = 0;
-  for (const block of plan.blocks) {
-    const inBlock: SystemPart[] = [];
-    let need = block.text.length;
-    while (need > 0 && cursor < pieces.length) {
-      const piece = pieces[cursor]!;
-      const take = piece.text.slice(offset, offset + need);
-      inBlock.push({ ...piece, text: take });
-      need -= take.length;
-      offset += take.length;
-      if (offset >= piece.text.length) [cursor, offset] = [cursor + 1, 0];
-    }
-    result.push(shareTokens(block, inBlock, memo, hashOf));
-  }
-  return result;
-}
-
-/** Whether a block's spans are non-empty and cover its text, in order. */
-function coveredBySpans(block: SystemBlock): boolean {
-  let at = 0;
-  for (const span of block.spans) {
-    if (span.start !== at || !(span.end > at)) return false;
-    at = span.end;
-  }
-  return at === block.text.length && at > 0;
-}
-
-/** A block's parts with their share of its tokens. */
-function shareTokens(
-  block: SystemBlock,
-  inBlock: readonly SystemPart[],
-  memo: PrefixMemo,
-  hashOf: (text: string) => string,
-): Placed[] {
-  // A block of one part needs no count: the plan counted it.
-  const counts = inBlock.length === 1
-    ? [1]
-    : inBlock.map((part) => Math.max(1, memo.count(part.text)));
-  const sum = counts.reduce((a, b) => a + b, 0);
-  let seen = 0;
-  let given = 0;
-  return inBlock.map((part, i) => {
-    seen += counts[i]!;
-    const upTo = Math.round(block.tokens * seen / sum);
-    const tokens = upTo - given;
-    given = upTo;
-    return {
-      kind: "section" as const,
-      name: part.name,
-      ...defined({ owner: part.owner, layer: part.layer }),
-      stability: part.stability,
-      tokens,
-      hash: hashOf(part.text),
-    };
-  });
-}
-
-/**
- * The step's system parts in order, with owners and layers: from the plan's
- * blocks, or (for a plan without spans) the step's own blocks; their texts
- * join to the prompt.
- */
-function partsOfStep(
-  step: PromptAssembly | RenderedStep,
-  plan: CachePlan,
-): SystemPart[] {
-  const blocks: readonly StepBlock[] = spanned(plan)
-    ? plan.blocks
-    : stepBlocks(step);
-  const parts = blocks.flatMap((block) =>
-    block.spans.map((span, i) => ({
-      name: block.parts[i] ?? "",
-      ...defined({ owner: span.owner, layer: span.layer }),
-      stability: block.stability,
-      text: block.text.slice(span.start, span.end),
-    }))
-  );
-  const total = promptLength(plan.blocks);
-  if (promptLength(parts) !== total) throw notTheRequests();
-  checkPrompt(step, total);
-  return parts;
-}
-
 /** What of a tool the provider sees: name, description, parameters. */
 function toolText(tool: ToolSchema): string {
   try {

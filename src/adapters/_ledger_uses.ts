@@ -8,7 +8,7 @@
 
 import type { CacheLifetime as Lifetime } from "./cache_report.ts";
 import type { CacheUsage } from "./usage.ts";
-import type { PrefixPart, StepPrefix } from "./_ledger_parts.ts";
+import type { PrefixPart, StepPrefix } from "./_ledger_prefix.ts";
 
 /** One recorded step, as the ledger keeps it. */
 export interface Recorded {
