@@ -126,7 +126,17 @@ export function stepPrefix(
     same = false;
     prefix = hash(prefix, part.hash);
     end += part.tokens;
-    parts.push({ ...part, prefix, end, blocks });
+    // Built field by field: a spread of parts of several shapes is slow.
+    const made: PrefixPart = { kind: part.kind, name: part.name } as PrefixPart;
+    if (part.owner !== undefined) made.owner = part.owner;
+    if (part.layer !== undefined) made.layer = part.layer;
+    made.stability = part.stability;
+    made.tokens = part.tokens;
+    made.hash = part.hash;
+    made.prefix = prefix;
+    made.end = end;
+    made.blocks = blocks;
+    parts.push(made);
   };
   for (const what of order) {
     if (what === "tools") {

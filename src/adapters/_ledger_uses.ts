@@ -58,6 +58,8 @@ export interface Before {
   usesOf(hash: string): Use[];
   /** Whether any of them used the prefix `hash`. */
   used(hash: string): boolean;
+  /** The latest of their uses of the prefix `hash` for `model` (the first of equals). */
+  latestFor(hash: string, model: string | undefined): Use | undefined;
   /** The agent's own latest step before `x`. */
   readonly prev: Recorded | undefined;
   /** Every one, by agent then by `at`. */
@@ -126,6 +128,15 @@ export class Records {
         const uses: Use[] = [];
         for (const e of entries) if (e.use.at < at) uses.push(e.use);
         return uses;
+      },
+      latestFor(hash, model) {
+        let best: Use | undefined;
+        for (const { use } of index?.get(hash) ?? []) {
+          if (use.at < at && use.model === model) {
+            if (best === undefined || use.at > best.at) best = use;
+          }
+        }
+        return best;
       },
       used(hash) {
         for (const e of index?.get(hash) ?? []) if (e.use.at < at) return true;
@@ -224,9 +235,7 @@ export function readableOf(
       if (!reach) continue;
     }
     // The latest use of the prefix sets its TTL.
-    const use = latest(
-      before.usesOf(part.prefix).filter((u) => u.model === x.model),
-    );
+    const use = before.latestFor(part.prefix, x.model);
     if (use === undefined || !use.cached) continue;
     const life = lifeOf(x.prefix, use.ttl, automatic);
     if (x.at - use.at <= life.min) best = Math.max(best, part.end);
@@ -257,9 +266,7 @@ export function closest(
       parts[shared]!.prefix === mine[shared]!.prefix
     ) shared++;
     for (const end of ends) {
-      const use = latest(
-        before.usesOf(parts[end]!.prefix).filter((u) => u.model === x.model),
-      );
+      const use = before.latestFor(parts[end]!.prefix, x.model);
       if (use === undefined || !use.cached) continue;
       if (x.at - use.at > lifeOf(x.prefix, use.ttl, automatic).min) continue;
       const common = Math.min(shared, end + 1);
