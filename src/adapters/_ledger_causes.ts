@@ -45,6 +45,7 @@ function snap(
   read: number,
   before: Before,
 ): number {
+  if (read >= x.expected) return x.expected;
   const ends = x.automatic
     ? x.parts.map((p) => p.end)
     : x.parts.filter((part, j) =>
@@ -68,6 +69,8 @@ function firstChange(
   prev: readonly PrefixPart[],
   next: readonly PrefixPart[],
 ): PrefixChange | undefined {
+  // A prefix remembered unchanged is the same list.
+  if (prev === next) return undefined;
   const n = Math.max(prev.length, next.length);
   for (let i = 0; i < n; i++) {
     const [a, b] = [prev[i], next[i]];
