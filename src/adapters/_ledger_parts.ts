@@ -252,23 +252,35 @@ function toolText(tool: ToolSchema): string {
 export function hash(text: string, after?: string): string {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
-  const mix = (c: number) => {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);
-  };
-  for (let i = 0; i < text.length; i++) mix(text.charCodeAt(i));
+  }
   // A chain's link: the hash of `text + "\u0000" + after`, not joined
   // (a joined string is read slowly until it is flattened).
   if (after !== undefined) {
-    mix(0);
-    for (let i = 0; i < after.length; i++) mix(after.charCodeAt(i));
+    h1 = Math.imul(h1, 2654435761);
+    h2 = Math.imul(h2, 1597334677);
+    for (let i = 0; i < after.length; i++) {
+      const c = after.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^
     Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^
     Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(
-    14,
-    "0",
-  );
+  // The 53-bit number (21 bits of h2 over 32 of h1) in 14 hex digits, a
+  // byte at a time: a double's toString(16) is slow.
+  const high = 2097151 & h2;
+  return HEX[high >>> 16]! + HEX[(high >>> 8) & 255]! + HEX[high & 255]! +
+    HEX[h1 >>> 24]! + HEX[(h1 >>> 16) & 255]! + HEX[(h1 >>> 8) & 255]! +
+    HEX[h1 & 255]!;
 }
+
+const HEX: readonly string[] = Array.from(
+  { length: 256 },
+  (_, i) => i.toString(16).padStart(2, "0"),
+);
