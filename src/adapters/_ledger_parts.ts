@@ -184,7 +184,10 @@ export function stepPrefix(
   };
   // Remembered only where nothing it was made from can change: a frozen
   // plan with spans (not the step's blocks) and frozen registry tools.
-  if (spanned(plan) && fixedPlan(plan) && tools.every(fixedTool)) {
+  if (
+    spanned(plan) && fixedPlan(plan) &&
+    tools.every((t) => TOOL_PARTS.has(t) || fixedTool(t))
+  ) {
     memo.prefixes.set(plan, {
       tools: tools.slice(),
       total: promptLength(plan.blocks),
@@ -203,9 +206,10 @@ function toolPart(
   tokens: number,
   hashOf: (text: string) => string,
 ): Placed {
-  const fixed = fixedTool(tool);
-  const known = fixed ? TOOL_PARTS.get(tool) : undefined;
+  // Only a fixed tool's part is remembered: one found is fixed.
+  const known = TOOL_PARTS.get(tool);
   if (known?.tokens === tokens) return known;
+  const fixed = fixedTool(tool);
   const part: Placed = Object.freeze({
     kind: "tool",
     name: String(tool.name),
