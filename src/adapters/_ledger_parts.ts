@@ -106,7 +106,7 @@ export function stepPrefix(
   // Each tool's part; a tool the request defers is not in the prompt.
   const partOfTool = new Map<number, number>();
   const inPrompt = IN_PROMPT.get(plan);
-  let prefix = "";
+  let prefix = 0;
   let end = 0;
   let blocks = 0;
   // The parts the last prefix made began as this one does are its own:
@@ -124,7 +124,7 @@ export function stepPrefix(
       return;
     }
     same = false;
-    prefix = hash(prefix, part.hash);
+    prefix = link(prefix, part.hash);
     end += part.tokens;
     // Built field by field: a spread of parts of several shapes is slow.
     const made: PrefixPart = { kind: part.kind, name: part.name } as PrefixPart;
@@ -250,27 +250,15 @@ function toolText(tool: ToolSchema): string {
 
 /**
  * A 53-bit content hash (cyrb53) as 14 hex digits: fast and synchronous,
- * for telling parts apart; not a cryptographic hash. With `after`, the
- * hash of `text + "\u0000" + after`.
+ * for telling parts apart; not a cryptographic hash.
  */
-export function hash(text: string, after?: string): string {
+export function hash(text: string): string {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  // A chain's link: the hash of `text + "\u0000" + after`, not joined
-  // (a joined string is read slowly until it is flattened).
-  if (after !== undefined) {
-    h1 = Math.imul(h1, 2654435761);
-    h2 = Math.imul(h2, 1597334677);
-    for (let i = 0; i < after.length; i++) {
-      const c = after.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 2654435761);
-      h2 = Math.imul(h2 ^ c, 1597334677);
-    }
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^
     Math.imul(h2 ^ (h2 >>> 13), 3266489909);
@@ -302,3 +290,26 @@ const HEX: readonly number[] = Array.from(
   { length: 16 },
   (_, i) => i.toString(16).charCodeAt(0),
 );
+
+/**
+ * The hash of a prefix through a part: cyrb53 of the prefix's hash before
+ * it (four 16-bit pieces) and the part's hash, as the 53-bit number.
+ */
+function link(before: number, part: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  const high = Math.floor(before / 4294967296);
+  const low = before >>> 0;
+  for (let i = -4; i < part.length; i++) {
+    const c = i < 0
+      ? ((i < -2 ? high : low) >>> (i & 1 ? 16 : 0)) & 0xffff
+      : part.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^
+    Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^
+    Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}

@@ -19,8 +19,8 @@ export interface PrefixPart {
   tokens: number;
   /** Hash of its content. */
   hash: string;
-  /** Hash of the prefix through it. */
-  prefix: string;
+  /** Hash of the prefix through it: a 53-bit number, quick as a key. */
+  prefix: number;
   /** Tokens of the prefix through it. */
   end: number;
   /** Content blocks of the request through it (tools and system blocks). */

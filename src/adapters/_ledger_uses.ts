@@ -55,11 +55,11 @@ export interface Before {
    * (automatic caching) any prefix of theirs; in record order (by agent,
    * then by `at`).
    */
-  usesOf(hash: string): Use[];
+  usesOf(hash: number): Use[];
   /** Whether any of them used the prefix `hash`. */
-  used(hash: string): boolean;
+  used(hash: number): boolean;
   /** The latest of their uses of the prefix `hash` for `model` (the first of equals). */
-  latestFor(hash: string, model: string | undefined): Use | undefined;
+  latestFor(hash: number, model: string | undefined): Use | undefined;
   /** The agent's own latest step before `x`. */
   readonly prev: Recorded | undefined;
   /** Every one, by agent then by `at`. */
@@ -82,7 +82,7 @@ interface Indexed {
 export class Records {
   readonly #history: number;
   #agents = new Map<string, { rank: number; kept: Recorded[] }>();
-  #index = new Map<string, Map<string, Indexed[]>>();
+  #index = new Map<string, Map<number, Indexed[]>>();
   #seq = new WeakMap<Recorded, number>();
   #next = 0;
 
@@ -183,21 +183,21 @@ function later(a: Indexed, b: Indexed): boolean {
 }
 
 /** A step's uses, worked out once: the step does not change. */
-const usesByStep = new WeakMap<Recorded, [string, Use][]>();
+const usesByStep = new WeakMap<Recorded, [number, Use][]>();
 
-function stepUses(r: Recorded): [string, Use][] {
+function stepUses(r: Recorded): [number, Use][] {
   let uses = usesByStep.get(r);
   if (uses !== undefined) return uses;
   const { parts, breakpoints, automatic } = r.prefix;
   const base = r.model === undefined ? {} : { model: r.model };
   uses = automatic
-    ? parts.map((part): [string, Use] => [part.prefix, {
+    ? parts.map((part): [number, Use] => [part.prefix, {
       at: r.at,
       ...base,
       ttl: "5m",
       cached: cachedAny(r),
     }])
-    : breakpoints.map((bp): [string, Use] => {
+    : breakpoints.map((bp): [number, Use] => {
       const part = parts[bp.index]!;
       const cached = cachedAny(r) && part.end >= r.prefix.minTokens;
       return [part.prefix, { at: r.at, ...base, ttl: bp.ttl, cached }];
