@@ -54,7 +54,7 @@ async function run(args: string[]): Promise<string> {
 
 // Standalone scripts with their own rounds and table (`deno run` them):
 // they register no `Deno.bench`, so measure.ts has nothing to time.
-const STANDALONE = new Set(["wire_bench.ts"]);
+const STANDALONE = new Set(["wire_bench.ts", "ledger_bench.ts"]);
 
 /** The bench files, `bench/*_bench.ts`, in name order. */
 async function benchFiles(): Promise<string[]> {

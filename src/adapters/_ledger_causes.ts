@@ -11,19 +11,18 @@ import type {
   MissCause,
   PrefixChange,
 } from "./cache_report.ts";
-import type { PrefixPart, StepPrefix } from "./_ledger_parts.ts";
+import type { PrefixPart, StepPrefix } from "./_ledger_prefix.ts";
 import {
+  type Before,
   closest,
   latest,
   lifeOf,
+  MINUTE,
   readableOf,
   type Recorded,
-  usesOf,
 } from "./_ledger_uses.ts";
 
 export type { Recorded };
-
-const MINUTE = 60_000;
 
 export interface Finding {
   readable: number;
@@ -44,13 +43,14 @@ export interface Finding {
 function snap(
   x: StepPrefix,
   read: number,
-  before: readonly Recorded[],
+  before: Before,
 ): number {
+  if (read >= x.expected) return x.expected;
   const ends = x.automatic
     ? x.parts.map((p) => p.end)
     : x.parts.filter((part, j) =>
       x.breakpoints.some((bp) => bp.index === j) ||
-      usesOf(part.prefix, before).length > 0
+      before.used(part.prefix)
     ).map((part) => part.end);
   let best = 0;
   let distance = Math.abs(Math.log((read + 1) / 1));
@@ -69,19 +69,21 @@ function firstChange(
   prev: readonly PrefixPart[],
   next: readonly PrefixPart[],
 ): PrefixChange | undefined {
+  // A prefix remembered unchanged is the same list.
+  if (prev === next) return undefined;
   const n = Math.max(prev.length, next.length);
   for (let i = 0; i < n; i++) {
     const [a, b] = [prev[i], next[i]];
     if (a !== undefined && b !== undefined && a.prefix === b.prefix) continue;
     const before = i === 0 ? 0 : next[i - 1]?.end ?? prev[i - 1]!.end;
-    const names = (list: readonly PrefixPart[]) =>
-      new Set(list.map((p) => p.kind + ":" + p.name));
+    const has = (list: readonly PrefixPart[], x: PrefixPart) =>
+      list.some((p) => p.kind === x.kind && p.name === x.name);
     let part: PrefixPart;
     let change: PrefixChange["change"];
     if (b === undefined) [part, change] = [a!, "removed"];
-    else if (a === undefined || !names(prev).has(b.kind + ":" + b.name)) {
+    else if (a === undefined || !has(prev, b)) {
       [part, change] = [b, "added"];
-    } else if (!names(next).has(a.kind + ":" + a.name)) {
+    } else if (!has(next, a)) {
       [part, change] = [a, "removed"];
     } else [part, change] = [b, "changed"];
     const found: PrefixChange = {
@@ -100,15 +102,11 @@ function firstChange(
 /** Why `x` read what it read, judged against the steps sent before it. */
 export function findCause(
   x: Recorded,
-  before: readonly Recorded[],
+  before: Before,
   options: { automatic: Lifetime; lookback: number; modelMinimum: number },
 ): Finding {
   const p = x.prefix;
-  const prev = before.filter((r) => r.agent === x.agent)
-    .reduce<Recorded | undefined>(
-      (a, r) => (a && a.at > r.at ? a : r),
-      undefined,
-    );
+  const prev = before.prev;
   const at = snap(p, x.usage.read, before);
   // The change is told against the agent's previous step; where the
   // provider read past it (another agent cached the changed prefix),
@@ -154,7 +152,7 @@ export function findCause(
   }
   // Why the rest of the prefix, past what was read, was not in the cache.
   const end = p.automatic ? lastWithin(p) : lastBp!.index;
-  const uses = usesOf(p.parts[end]!.prefix, before);
+  const uses = before.usesOf(p.parts[end]!.prefix);
   const last = latest(uses.filter((u) => u.model === x.model));
   if (last?.cached) {
     const life = lifeOf(p, last.ttl, options.automatic);

@@ -11,64 +11,37 @@
  */
 
 import { defined } from "../core/_defined.ts";
-import type {
-  PromptAssembly,
-  RenderedStep,
-  Stability,
-  StepBlock,
-  ToolSchema,
-} from "../../mod.ts";
+import type { PromptAssembly, RenderedStep, ToolSchema } from "../../mod.ts";
 import { failure } from "../core/_messages.ts";
-import { stepBlocks } from "./_blocks.ts";
+import { estimateTokens } from "../inspect/estimate_tokens.ts";
+import {
+  checkPrompt,
+  promptLength,
+  spanned,
+  systemParts,
+} from "./_ledger_system.ts";
+import type {
+  Placed,
+  PrefixBreakpoint,
+  PrefixPart,
+  StepPrefix,
+} from "./_ledger_prefix.ts";
 import { toolLayer, toolOwner, toolStability } from "../core/tools.ts";
 import { IN_PROMPT } from "./_tool_places.ts";
 import type { CachePlan } from "./plan.ts";
+import {
+  fixedPlan,
+  fixedTool,
+  memoFor,
+  type PrefixMemo,
+  toolHash,
+} from "./_ledger_memo.ts";
 import { ANTHROPIC, BEDROCK, GEMINI, OPENAI } from "./profiles.ts";
-
-/** One tool or system part of the prefix. */
-export interface PrefixPart {
-  kind: "tool" | "section";
-  /** A tool's or section's name; a list item's path (`"skills/git"`). */
-  name: string;
-  owner?: string;
-  layer?: string;
-  stability: Stability;
-  tokens: number;
-  /** Hash of its content. */
-  hash: string;
-  /** Hash of the prefix through it. */
-  prefix: string;
-  /** Tokens of the prefix through it. */
-  end: number;
-  /** Content blocks of the request through it (tools and system blocks). */
-  blocks: number;
-}
-
-/** A breakpoint: after part `index`. */
-export interface PrefixBreakpoint {
-  index: number;
-  ttl: "5m" | "1h";
-}
-
-/** A step's prefix. */
-export interface StepPrefix {
-  provider: string;
-  parts: PrefixPart[];
-  breakpoints: PrefixBreakpoint[];
-  /** Tokens the plan expects later steps to read: 0 where it caches nothing. */
-  expected: number;
-  minTokens: number;
-  /** Whether the provider caches by itself (no breakpoints). */
-  automatic: boolean;
-}
-
-interface SystemPart {
-  name: string;
-  owner?: string;
-  layer?: string;
-  stability: Stability;
-  text: string;
-}
+export type {
+  PrefixBreakpoint,
+  PrefixPart,
+  StepPrefix,
+} from "./_ledger_prefix.ts";
 
 const ORDERS: Readonly<Record<string, readonly string[]>> = {
   anthropic: ANTHROPIC.order,
@@ -95,16 +68,22 @@ export function planOf(request: unknown): CachePlan {
   return plan as CachePlan;
 }
 
-/** The step's prefix in the provider's order. */
+/**
+ * The step's prefix in the provider's order. What did not change since
+ * `memo` last saw it is not made again: a frozen plan's whole prefix while
+ * the step's tools are the same frozen copies, a block's parts by its
+ * text, a registry tool's hash by its schema.
+ */
 export function stepPrefix(
   step: PromptAssembly | RenderedStep,
   how: {
     plan: CachePlan;
-    count: (text: string) => number;
-    hashOf?: (text: string) => string;
+    /** The counter's memory; by default, `count`'s. */
+    memo?: PrefixMemo;
+    count?: (text: string) => number;
   },
 ): StepPrefix {
-  const { plan, count, hashOf = hash } = how;
+  const { plan, memo = memoFor(how.count ?? estimateTokens) } = how;
   const tools = Array.isArray(step?.tools) ? step.tools : [];
   if (tools.length !== plan.toolTokens.length) {
     throw failure({
@@ -114,35 +93,58 @@ export function stepPrefix(
         `the step has ${tools.length} tools, its request ${plan.toolTokens.length}; pass the step the request was made from`,
     });
   }
-  const system = systemParts(step, plan, count, hashOf);
+  const known = memo.prefixes.get(plan);
+  if (known !== undefined && sameTools(known.tools, tools)) {
+    checkPrompt(step, known.total);
+    return known.prefix;
+  }
+  const hashOf = (text: string) => memo.hash(text, hash);
+  const system = systemParts(step, { plan, memo, hashOf });
   const order = ORDERS[plan.provider] ?? ANTHROPIC.order;
   const parts: PrefixPart[] = [];
   const lastOfBlock = new Map<"tools" | number, number>();
   // Each tool's part; a tool the request defers is not in the prompt.
-  const toolPart = new Map<number, number>();
+  const partOfTool = new Map<number, number>();
   const inPrompt = IN_PROMPT.get(plan);
-  let prefix = "";
+  let prefix = 0;
   let end = 0;
   let blocks = 0;
-  const push = (part: Omit<PrefixPart, "prefix" | "end" | "blocks">) => {
-    prefix = hash(prefix + "\u0000" + part.hash);
+  // The parts the last prefix made began as this one does are its own:
+  // the same parts in the same blocks, so the same hashes through them.
+  const last = memo.chain;
+  const placed: Placed[] = [];
+  let same = true;
+  const push = (part: Placed) => {
+    const i = placed.length;
+    placed.push(part);
+    const was = same && last.placed[i] === part ? last.parts[i]! : undefined;
+    if (was !== undefined && was.blocks === blocks) {
+      parts.push(was);
+      [prefix, end] = [was.prefix, was.end];
+      return;
+    }
+    same = false;
+    prefix = link(prefix, part.hash);
     end += part.tokens;
-    parts.push({ ...part, prefix, end, blocks });
+    // Built field by field: a spread of parts of several shapes is slow.
+    const made: PrefixPart = { kind: part.kind, name: part.name } as PrefixPart;
+    if (part.owner !== undefined) made.owner = part.owner;
+    if (part.layer !== undefined) made.layer = part.layer;
+    made.stability = part.stability;
+    made.tokens = part.tokens;
+    made.hash = part.hash;
+    made.prefix = prefix;
+    made.end = end;
+    made.blocks = blocks;
+    parts.push(made);
   };
   for (const what of order) {
     if (what === "tools") {
       tools.forEach((tool, i) => {
         if (inPrompt?.[i] === false) return;
         blocks++;
-        push({
-          kind: "tool",
-          name: String(tool.name),
-          ...defined({ owner: toolOwner(tool), layer: toolLayer(tool) }),
-          stability: toolStability(tool) ?? "static",
-          tokens: plan.toolTokens[i]!,
-          hash: hashOf(toolText(tool)),
-        });
-        toolPart.set(i, parts.length - 1);
+        push(toolPart(tool, plan.toolTokens[i]!, hashOf));
+        partOfTool.set(i, parts.length - 1);
       });
       if (tools.length > 0) lastOfBlock.set("tools", parts.length - 1);
     } else if (what === "system") {
@@ -161,7 +163,7 @@ export function stepPrefix(
       ? lastOfBlock.get(choice.after)
       : choice.tool === undefined
       ? lastOfBlock.get("tools")
-      : toolPart.get(choice.tool);
+      : partOfTool.get(choice.tool);
     if (index === undefined) continue;
     if (choice.chosen) {
       breakpoints.push({ index, ttl: choice.ttl ?? "5m" });
@@ -171,7 +173,8 @@ export function stepPrefix(
     }
   }
   if (automatic && expected < plan.minTokens) expected = 0;
-  return {
+  memo.chain = { placed, parts };
+  const result: StepPrefix = {
     provider: plan.provider,
     parts,
     breakpoints,
@@ -179,94 +182,55 @@ export function stepPrefix(
     minTokens: plan.minTokens,
     automatic,
   };
-}
-
-/** Each plan block's parts, with tokens that sum to the block's. */
-function systemParts(
-  step: PromptAssembly | RenderedStep,
-  plan: CachePlan,
-  count: (text: string) => number,
-  hashOf: (text: string) => string,
-): (Omit<PrefixPart, "prefix" | "end" | "blocks">)[][] {
-  const pieces = partsOfStep(step, plan);
-  const result: (Omit<PrefixPart, "prefix" | "end" | "blocks">)[][] = [];
-  let cursor = 0;
-  let offset = 0;
-  for (const block of plan.blocks) {
-    const inBlock: SystemPart[] = [];
-    let need = block.text.length;
-    while (need > 0 && cursor < pieces.length) {
-      const piece = pieces[cursor]!;
-      const take = piece.text.slice(offset, offset + need);
-      inBlock.push({ ...piece, text: take });
-      need -= take.length;
-      offset += take.length;
-      if (offset >= piece.text.length) [cursor, offset] = [cursor + 1, 0];
-    }
-    // A block of one part needs no count: the plan counted it.
-    const counts = inBlock.length === 1
-      ? [1]
-      : inBlock.map((part) => Math.max(1, count(part.text)));
-    const sum = counts.reduce((a, b) => a + b, 0);
-    let seen = 0;
-    let given = 0;
-    result.push(inBlock.map((part, i) => {
-      seen += counts[i]!;
-      const upTo = Math.round(block.tokens * seen / sum);
-      const tokens = upTo - given;
-      given = upTo;
-      return {
-        kind: "section" as const,
-        name: part.name,
-        ...defined({ owner: part.owner, layer: part.layer }),
-        stability: part.stability,
-        tokens,
-        hash: hashOf(part.text),
-      };
-    }));
+  // Remembered only where nothing it was made from can change: a frozen
+  // plan with spans (not the step's blocks) and frozen registry tools.
+  if (
+    spanned(plan) && fixedPlan(plan) &&
+    tools.every((t) => TOOL_PARTS.has(t) || fixedTool(t))
+  ) {
+    memo.prefixes.set(plan, {
+      tools: tools.slice(),
+      total: promptLength(plan.blocks),
+      prefix: result,
+    });
   }
   return result;
 }
 
-/**
- * The step's system parts in order, with owners and layers: from the plan's
- * blocks, or (for a plan without spans) the step's own blocks; their texts
- * join to the prompt.
- */
-function partsOfStep(
-  step: PromptAssembly | RenderedStep,
-  plan: CachePlan,
-): SystemPart[] {
-  const spanned = plan.blocks.every((b) =>
-    Array.isArray(b.spans) && Array.isArray(b.parts)
-  );
-  const blocks: readonly StepBlock[] = spanned ? plan.blocks : stepBlocks(step);
-  const parts = blocks.flatMap((block) =>
-    block.spans.map((span, i) => ({
-      name: block.parts[i] ?? "",
-      ...defined({ owner: span.owner, layer: span.layer }),
-      stability: block.stability,
-      text: block.text.slice(span.start, span.end),
-    }))
-  );
-  const length = (list: readonly { text: string }[]) =>
-    list.reduce((sum, b) => sum + b.text.length, 0);
-  const prompt = (step as Partial<RenderedStep>).prompt;
-  const total = length(plan.blocks);
-  if (
-    length(parts) !== total ||
-    (typeof prompt === "string" && prompt.length !== total)
-  ) {
-    throw failure({
-      code: "invalid-value",
-      action: "record a step",
-      problem:
-        "the step's prompt is not the request's; pass the step the request was made from",
-    });
-  }
-  return parts;
+/** Each frozen registry tool's part, for its tokens. */
+const TOOL_PARTS = new WeakMap<ToolSchema, Placed>();
+
+/** A tool's part: made once per frozen tool (and token count). */
+function toolPart(
+  tool: ToolSchema,
+  tokens: number,
+  hashOf: (text: string) => string,
+): Placed {
+  // Only a fixed tool's part is remembered: one found is fixed.
+  const known = TOOL_PARTS.get(tool);
+  if (known?.tokens === tokens) return known;
+  const fixed = fixedTool(tool);
+  const part: Placed = Object.freeze({
+    kind: "tool",
+    name: String(tool.name),
+    ...defined({ owner: toolOwner(tool), layer: toolLayer(tool) }),
+    stability: toolStability(tool) ?? "static",
+    tokens,
+    hash: toolHash(tool, () => hashOf(toolText(tool))),
+  });
+  if (fixed) TOOL_PARTS.set(tool, part);
+  return part;
 }
 
+function sameTools(
+  a: readonly ToolSchema[],
+  b: readonly ToolSchema[],
+): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 /** What of a tool the provider sees: name, description, parameters. */
 function toolText(tool: ToolSchema): string {
   try {
@@ -300,8 +264,52 @@ export function hash(text: string): string {
     Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^
     Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(
-    14,
-    "0",
+  // The 53-bit number (21 bits of h2 over 32 of h1) in 14 hex digits, made
+  // as one flat string (joined pieces would be a rope, slow as a Map key).
+  const high = 2097151 & h2;
+  return String.fromCharCode(
+    HEX[high >>> 20]!,
+    HEX[(high >>> 16) & 15]!,
+    HEX[(high >>> 12) & 15]!,
+    HEX[(high >>> 8) & 15]!,
+    HEX[(high >>> 4) & 15]!,
+    HEX[high & 15]!,
+    HEX[h1 >>> 28]!,
+    HEX[(h1 >>> 24) & 15]!,
+    HEX[(h1 >>> 20) & 15]!,
+    HEX[(h1 >>> 16) & 15]!,
+    HEX[(h1 >>> 12) & 15]!,
+    HEX[(h1 >>> 8) & 15]!,
+    HEX[(h1 >>> 4) & 15]!,
+    HEX[h1 & 15]!,
   );
+}
+
+/** The character codes of the hex digits. */
+const HEX: readonly number[] = Array.from(
+  { length: 16 },
+  (_, i) => i.toString(16).charCodeAt(0),
+);
+
+/**
+ * The hash of a prefix through a part: cyrb53 of the prefix's hash before
+ * it (four 16-bit pieces) and the part's hash, as the 53-bit number.
+ */
+function link(before: number, part: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  const high = Math.floor(before / 4294967296);
+  const low = before >>> 0;
+  for (let i = -4; i < part.length; i++) {
+    const c = i < 0
+      ? ((i < -2 ? high : low) >>> (i & 1 ? 16 : 0)) & 0xffff
+      : part.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^
+    Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^
+    Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }

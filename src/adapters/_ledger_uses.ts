@@ -8,7 +8,7 @@
 
 import type { CacheLifetime as Lifetime } from "./cache_report.ts";
 import type { CacheUsage } from "./usage.ts";
-import type { PrefixPart, StepPrefix } from "./_ledger_parts.ts";
+import type { PrefixPart, StepPrefix } from "./_ledger_prefix.ts";
 
 /** One recorded step, as the ledger keeps it. */
 export interface Recorded {
@@ -19,7 +19,8 @@ export interface Recorded {
   usage: CacheUsage;
 }
 
-const MINUTE = 60_000;
+/** A minute in ms. */
+export const MINUTE = 60_000;
 const TTL_MS = { "5m": 5 * MINUTE, "1h": 60 * MINUTE } as const;
 
 /**
@@ -47,53 +48,162 @@ export interface Use {
   cached: boolean;
 }
 
-/** Each earlier step list's uses by prefix hash, built once per list. */
-const indexes = new WeakMap<readonly Recorded[], Map<string, Use[]>>();
+/** The steps recorded before a step `x` and sent before it, by `at`. */
+export interface Before {
+  /**
+   * The uses of the prefix `hash`: through one of their breakpoints, or
+   * (automatic caching) any prefix of theirs; in record order (by agent,
+   * then by `at`).
+   */
+  usesOf(hash: number): Use[];
+  /** Whether any of them used the prefix `hash`. */
+  used(hash: number): boolean;
+  /** The latest of their uses of the prefix `hash` for `model` (the first of equals). */
+  latestFor(hash: number, model: string | undefined): Use | undefined;
+  /** The agent's own latest step before `x`. */
+  readonly prev: Recorded | undefined;
+  /** Every one, by agent then by `at`. */
+  list(): readonly Recorded[];
+}
+
+/** A use in the index, with where its step sits in record order. */
+interface Indexed {
+  use: Use;
+  rank: number;
+  seq: number;
+  k: number;
+}
 
 /**
- * The uses of the prefix `hash` by the steps `before`: through one of
- * their breakpoints, or (automatic caching) any prefix of theirs.
+ * The steps the ledger keeps (the last `history` per agent, by `at`) and
+ * the uses of each prefix among them, per provider: kept up to date as
+ * steps come and go, not rebuilt per step.
  */
-export function usesOf(hash: string, before: readonly Recorded[]): Use[] {
-  let index = indexes.get(before);
-  if (index === undefined) indexes.set(before, index = indexOf(before));
-  return index.get(hash) ?? [];
+export class Records {
+  readonly #history: number;
+  #agents = new Map<string, { rank: number; kept: Recorded[] }>();
+  #index = new Map<string, Map<number, Indexed[]>>();
+  #seq = new WeakMap<Recorded, number>();
+  #next = 0;
+
+  constructor(history: number) {
+    this.#history = history;
+  }
+
+  /** Keeps `r`, dropping the agent's earliest step past `history`. */
+  add(r: Recorded): void {
+    let agent = this.#agents.get(r.agent);
+    if (agent === undefined) {
+      agent = { rank: this.#agents.size, kept: [] };
+      this.#agents.set(r.agent, agent);
+    }
+    const { kept } = agent;
+    this.#seq.set(r, this.#next++);
+    // By send time, a late record of an old step before the later ones.
+    let i = kept.length;
+    while (i > 0 && kept[i - 1]!.at > r.at) i--;
+    kept.splice(i, 0, r);
+    const dropped = kept.length > this.#history ? kept.shift() : undefined;
+    if (dropped === r) return;
+    if (dropped !== undefined) this.#unindex(dropped);
+    this.#indexOf(r.prefix.provider, agent.rank, r);
+  }
+
+  /** The kept steps of `x.prefix.provider` sent before `x`. */
+  before(x: Recorded): Before {
+    const { at, agent } = x;
+    const provider = x.prefix.provider;
+    const index = this.#index.get(provider);
+    const mine = this.#agents.get(agent)?.kept ?? [];
+    let prev: Recorded | undefined;
+    for (let i = mine.length - 1; i >= 0 && prev === undefined; i--) {
+      const r = mine[i]!;
+      if (r.at < at && r.prefix.provider === provider) prev = r;
+    }
+    let list: Recorded[] | undefined;
+    return {
+      usesOf(hash) {
+        const entries = index?.get(hash);
+        if (entries === undefined) return [];
+        const uses: Use[] = [];
+        for (const e of entries) if (e.use.at < at) uses.push(e.use);
+        return uses;
+      },
+      latestFor(hash, model) {
+        let best: Use | undefined;
+        for (const { use } of index?.get(hash) ?? []) {
+          if (use.at < at && use.model === model) {
+            if (best === undefined || use.at > best.at) best = use;
+          }
+        }
+        return best;
+      },
+      used(hash) {
+        for (const e of index?.get(hash) ?? []) if (e.use.at < at) return true;
+        return false;
+      },
+      prev,
+      list: () =>
+        list ??= [...this.#agents.values()].flatMap(({ kept }) =>
+          kept.filter((r) => r.at < at && r.prefix.provider === provider)
+        ),
+    };
+  }
+
+  #indexOf(provider: string, rank: number, r: Recorded): void {
+    let index = this.#index.get(provider);
+    if (index === undefined) this.#index.set(provider, index = new Map());
+    const seq = this.#seq.get(r)!;
+    stepUses(r).forEach(([hash, use], k) => {
+      const entry: Indexed = { use, rank, seq, k };
+      let list = index.get(hash);
+      if (list === undefined) index.set(hash, list = []);
+      let i = list.length;
+      while (i > 0 && later(list[i - 1]!, entry)) i--;
+      list.splice(i, 0, entry);
+    });
+  }
+
+  #unindex(r: Recorded): void {
+    const index = this.#index.get(r.prefix.provider)!;
+    for (const [hash, use] of stepUses(r)) {
+      const list = index.get(hash)!;
+      list.splice(list.findIndex((e) => e.use === use), 1);
+      if (list.length === 0) index.delete(hash);
+    }
+  }
+}
+
+/** Whether `a` comes after `b` in record order: agent, send time, record. */
+function later(a: Indexed, b: Indexed): boolean {
+  if (a.rank !== b.rank) return a.rank > b.rank;
+  if (a.use.at !== b.use.at) return a.use.at > b.use.at;
+  if (a.seq !== b.seq) return a.seq > b.seq;
+  return a.k > b.k;
 }
 
 /** A step's uses, worked out once: the step does not change. */
-const usesByStep = new WeakMap<Recorded, [string, Use][]>();
+const usesByStep = new WeakMap<Recorded, [number, Use][]>();
 
-function stepUses(r: Recorded): [string, Use][] {
+function stepUses(r: Recorded): [number, Use][] {
   let uses = usesByStep.get(r);
   if (uses !== undefined) return uses;
   const { parts, breakpoints, automatic } = r.prefix;
   const base = r.model === undefined ? {} : { model: r.model };
   uses = automatic
-    ? parts.map((part): [string, Use] => [part.prefix, {
+    ? parts.map((part): [number, Use] => [part.prefix, {
       at: r.at,
       ...base,
       ttl: "5m",
       cached: cachedAny(r),
     }])
-    : breakpoints.map((bp): [string, Use] => {
+    : breakpoints.map((bp): [number, Use] => {
       const part = parts[bp.index]!;
       const cached = cachedAny(r) && part.end >= r.prefix.minTokens;
       return [part.prefix, { at: r.at, ...base, ttl: bp.ttl, cached }];
     });
   usesByStep.set(r, uses);
   return uses;
-}
-
-function indexOf(before: readonly Recorded[]): Map<string, Use[]> {
-  const index = new Map<string, Use[]>();
-  for (const r of before) {
-    for (const [hash, use] of stepUses(r)) {
-      const list = index.get(hash);
-      if (list === undefined) index.set(hash, [use]);
-      else list.push(use);
-    }
-  }
-  return index;
 }
 
 export const latest = (uses: Use[]): Use | undefined =>
@@ -106,7 +216,7 @@ export const latest = (uses: Use[]): Use | undefined =>
 export function readableOf(
   x: Recorded,
   records: {
-    before: readonly Recorded[];
+    before: Before;
     automatic: Lifetime;
     lookback: number;
   },
@@ -125,9 +235,7 @@ export function readableOf(
       if (!reach) continue;
     }
     // The latest use of the prefix sets its TTL.
-    const use = latest(
-      usesOf(part.prefix, before).filter((u) => u.model === x.model),
-    );
+    const use = before.latestFor(part.prefix, x.model);
     if (use === undefined || !use.cached) continue;
     const life = lifeOf(x.prefix, use.ttl, automatic);
     if (x.at - use.at <= life.min) best = Math.max(best, part.end);
@@ -141,12 +249,12 @@ export function readableOf(
  */
 export function closest(
   x: Recorded,
-  before: readonly Recorded[],
+  before: Before,
   automatic: Lifetime,
 ): readonly PrefixPart[] | undefined {
   let best: { common: number; at: number; parts: PrefixPart[] } | undefined;
   const mine = x.prefix.parts;
-  for (const r of before) {
+  for (const r of before.list()) {
     if (r.model !== x.model) continue;
     const { parts, breakpoints } = r.prefix;
     const ends = r.prefix.automatic
@@ -158,9 +266,7 @@ export function closest(
       parts[shared]!.prefix === mine[shared]!.prefix
     ) shared++;
     for (const end of ends) {
-      const use = latest(
-        usesOf(parts[end]!.prefix, before).filter((u) => u.model === x.model),
-      );
+      const use = before.latestFor(parts[end]!.prefix, x.model);
       if (use === undefined || !use.cached) continue;
       if (x.at - use.at > lifeOf(x.prefix, use.ttl, automatic).min) continue;
       const common = Math.min(shared, end + 1);

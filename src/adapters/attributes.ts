@@ -8,6 +8,7 @@
 
 import type { PromptAssembly, RenderedStep } from "../../mod.ts";
 import type { CacheReport } from "./cache_report.ts";
+import { fixedPlan, fixedTool, memoFor } from "./_ledger_memo.ts";
 import { planOf, stepPrefix } from "./_ledger_parts.ts";
 import type { CachePlan } from "./plan.ts";
 import { planCache } from "./plan_cache.ts";
@@ -63,6 +64,24 @@ const PROVIDER_NAMES: Readonly<Record<string, string>> = {
   gemini: "gcp.gemini",
 };
 
+/** The JSON of a frozen plan's blocks and of a frozen step's tools: fixed. */
+const INSTRUCTIONS = new WeakMap<object, string>();
+const DEFINITIONS = new WeakMap<object, string>();
+
+function remembered(
+  memory: WeakMap<object, string>,
+  key: object,
+  fixed: boolean,
+  make: () => string,
+): string {
+  let json = fixed ? memory.get(key) : undefined;
+  if (json === undefined) {
+    json = make();
+    if (fixed) memory.set(key, json);
+  }
+  return json;
+}
+
 /** The namespace of the library's own attributes. */
 const NS = "dsh.system_prompt";
 
@@ -117,17 +136,29 @@ export function stepAttributes(
   }
   const model = report?.model ?? options.model;
   if (model !== undefined) out["gen_ai.request.model"] = model;
-  const texts = plan.blocks.map((block) => block.text);
-  out["gen_ai.system_instructions"] = JSON.stringify(
-    texts.map((content) => ({ type: "text", content })),
+  out["gen_ai.system_instructions"] = remembered(
+    INSTRUCTIONS,
+    plan,
+    fixedPlan(plan),
+    () =>
+      JSON.stringify(
+        plan.blocks.map((block) => ({ type: "text", content: block.text })),
+      ),
   );
-  out["gen_ai.tool.definitions"] = JSON.stringify(
-    step.tools.map((tool) => ({
-      type: "function",
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.parameters,
-    })),
+  const tools = step.tools;
+  out["gen_ai.tool.definitions"] = remembered(
+    DEFINITIONS,
+    tools,
+    Object.isFrozen(tools) && tools.every(fixedTool),
+    () =>
+      JSON.stringify(
+        tools.map((tool) => ({
+          type: "function",
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.parameters,
+        })),
+      ),
   );
   if (report !== undefined) {
     out["gen_ai.usage.input_tokens"] = report.read + report.written +
@@ -135,7 +166,7 @@ export function stepAttributes(
     out["gen_ai.usage.cache_read.input_tokens"] = report.read;
     out["gen_ai.usage.cache_creation.input_tokens"] = report.written;
   }
-  const { parts } = stepPrefix(step, { plan, count: estimateTokens });
+  const { parts } = stepPrefix(step, { plan, memo: memoFor(estimateTokens) });
   out[`${NS}.part.kind`] = parts.map((p) => p.kind);
   out[`${NS}.part.name`] = parts.map((p) => p.name);
   out[`${NS}.part.owner`] = parts.map((p) => p.owner ?? "");

@@ -17,7 +17,9 @@ import type {
   SessionRow,
 } from "./cache_report.ts";
 import { findCause, type Recorded } from "./_ledger_causes.ts";
-import { hash, planOf, stepPrefix } from "./_ledger_parts.ts";
+import { memoFor, type PrefixMemo } from "./_ledger_memo.ts";
+import { planOf, stepPrefix } from "./_ledger_parts.ts";
+import { MINUTE, Records } from "./_ledger_uses.ts";
 import { priceFor, type PriceRow } from "./pricing.ts";
 import { minimumFor } from "./_minimum.ts";
 import { ANTHROPIC, BEDROCK, GEMINI, OPENAI } from "./profiles.ts";
@@ -99,7 +101,7 @@ const PROFILES = {
   gemini: GEMINI,
 } as const;
 const LIFETIMES: Readonly<Record<string, Lifetime>> = {
-  openai: { min: 5 * 60_000, max: 60 * 60_000 },
+  openai: { min: 5 * MINUTE, max: 60 * MINUTE },
   gemini: { min: 0, max: Infinity },
 };
 
@@ -137,7 +139,8 @@ export class CacheLedger {
   #options: Required<Omit<CacheLedgerOptions, "lifetimes">> & {
     lifetimes: Readonly<Record<string, Lifetime>>;
   };
-  #agents = new Map<string, Recorded[]>();
+  #records!: Records;
+  #memo!: PrefixMemo;
   #seen = new WeakMap<object, CacheReport>();
   #rows: SessionRow[] = [];
   #dropped = 0;
@@ -145,26 +148,6 @@ export class CacheLedger {
   #tokens = { expected: 0, read: 0, written: 0, uncached: 0 };
   #owners: Record<string, MissTotals> = {};
   #causes: LedgerSummary["causes"] = {};
-  #counted = new Map<string, number>();
-  #hashed = new Map<string, string>();
-  /** Content hashes, remembering up to 512 texts. */
-  #hash = (text: string): string => {
-    let h = this.#hashed.get(text);
-    if (h === undefined) {
-      if (this.#hashed.size >= 512) this.#hashed.clear();
-      this.#hashed.set(text, h = hash(text));
-    }
-    return h;
-  };
-  /** The counter, remembering up to 512 texts: parts repeat step after step. */
-  #count = (text: string): number => {
-    let n = this.#counted.get(text);
-    if (n === undefined) {
-      if (this.#counted.size >= 512) this.#counted.clear();
-      this.#counted.set(text, n = this.#options.countTokens(text));
-    }
-    return n;
-  };
 
   /**
    * An empty ledger.
@@ -215,6 +198,8 @@ export class CacheLedger {
       countTokens,
       lifetimes: { ...LIFETIMES, ...lifetimes },
     };
+    this.#records = new Records(history);
+    this.#memo = memoFor(countTokens);
   }
 
   /**
@@ -274,16 +259,11 @@ export class CacheLedger {
       requestShape(request, plan.provider),
       options.providerMetadata,
     );
-    const prefix = stepPrefix(step, {
-      plan,
-      count: this.#count,
-      hashOf: this.#hash,
-    });
+    const prefix = stepPrefix(step, { plan, memo: this.#memo });
     const recorded: Recorded = { agent, at, prefix, usage: read };
     if (model !== undefined) recorded.model = model;
 
-    const before = [...this.#agents.values()].flat()
-      .filter((r) => r.at < at && r.prefix.provider === plan.provider);
+    const before = this.#records.before(recorded);
     const profile = PROFILES[plan.provider as keyof typeof PROFILES];
     const modelMinimum = model !== undefined && profile !== undefined
       ? minimumFor(profile, model).minTokens
@@ -318,7 +298,7 @@ export class CacheLedger {
         1e6;
     }
 
-    this.#keep(recorded);
+    this.#records.add(recorded);
     this.#tally(report);
     if (typeof usage === "object" && usage !== null) {
       this.#seen.set(usage, report);
@@ -343,15 +323,6 @@ export class CacheLedger {
       rows: this.#rows.map((row) => ({ ...row })),
       dropped: this.#dropped,
     };
-  }
-
-  #keep(recorded: Recorded): void {
-    let kept = this.#agents.get(recorded.agent);
-    if (kept === undefined) this.#agents.set(recorded.agent, kept = []);
-    kept.push(recorded);
-    // Keep the latest by send time: a late record of an old step goes first.
-    kept.sort((a, b) => a.at - b.at);
-    if (kept.length > this.#options.history) kept.shift();
   }
 
   #tally(report: CacheReport): void {

@@ -210,16 +210,19 @@ export function priceFor(
 ): ModelPrice | undefined {
   let rates: PriceRow | undefined;
   let priced: PriceRow | undefined;
-  for (const row of [...rows, ...PRICING]) {
-    if (row.provider !== provider) continue;
-    if (row.model !== "" && !(model?.includes(row.model) ?? false)) continue;
-    if (rates === undefined || row.model.length > rates.model.length) {
-      rates = row;
+  // The host's rows, then the table's: walked, not copied (once a step).
+  for (const list of [rows, PRICING]) {
+    for (const row of list) {
+      if (row.provider !== provider) continue;
+      if (row.model !== "" && !(model?.includes(row.model) ?? false)) continue;
+      if (rates === undefined || row.model.length > rates.model.length) {
+        rates = row;
+      }
+      if (
+        row.input !== undefined &&
+        (priced === undefined || row.model.length > priced.model.length)
+      ) priced = row;
     }
-    if (
-      row.input !== undefined &&
-      (priced === undefined || row.model.length > priced.model.length)
-    ) priced = row;
   }
   if (rates === undefined) return undefined;
   const price: ModelPrice = {
