@@ -29,7 +29,7 @@ import { messageOf } from "./_describe.ts";
  * | `unknown-variable` | `renderPrompt()` | a reference to a name that is not a variable (with a suggestion within edit distance 2) |
  * | `missing-value` | `renderPrompt()` | a reference to a variable whose value is `undefined` |
  * | `malformed-reference` | `renderPrompt()` | a complete group that is not a reference |
- * | `invalid-option` | `new SystemPrompt()`, `layer()`, `cacheBlocks()`, `planCache()` and the adapters, the message helpers, `inspectorPage()`, `mcpTools()` | an option of the right type outside its range; a bad `toolOrder` or `toolPins`; a live layer with another parent; a `countTokens` that throws (`cause`) or returns anything but a non-negative finite number; a message TTL longer than the plan's; an MCP server without a name |
+ * | `invalid-option` | `new SystemPrompt()`, `layer()`, `cacheBlocks()`, `planCache()` and the adapters, the message helpers, `inspectorPage()`, `mcpTools()`, `CacheLedger.record()` | an option of the right type outside its range; a bad `toolOrder` or `toolPins`; a live layer with another parent; a `countTokens` that throws (`cause`) or returns anything but a non-negative finite number; a message TTL longer than the plan's; an MCP server without a name |
  * | `invalid-context` | `context()`, `renderContext()` | as `invalid-section`, for a runtime-context entry |
  * | `duplicate-context` | `context()` | a live context entry has the name, or a section list of the name exists (names the holder) |
  * | `orphan-item` | `assemble()`, `render()` | an item's list is not a live list (with a suggestion) |
