@@ -372,6 +372,42 @@ describe("mcpTools", () => {
     assert.equal(JSON.stringify(a!.parameters), JSON.stringify(inputSchema));
   });
 
+  it("copies what a Proxy's get trap answers, as JSON.stringify and the registry read it", async () => {
+    // The trap answers otherwise than the target's own fields; a copy read
+    // through descriptors would keep the target's, not what was sent.
+    const lying = new Proxy({ type: "object", title: "target" }, {
+      get: (target, key, receiver) =>
+        key === "title" ? "trap" : Reflect.get(target, key, receiver),
+    });
+    const throwing = new Proxy({ type: "object", title: "target" }, {
+      get: (target, key, receiver) => {
+        if (key === "title") throw new Error("no title");
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const listed = async (inputSchema: object) => {
+      const { client } = paged([{
+        tools: [{ name: "a", inputSchema: inputSchema as { type: "object" } }],
+      }]);
+      const docs = mcpTools(client);
+      const prompt = new SystemPrompt();
+      prompt.scope(docs.server).tools(docs);
+      return (await prompt.render({}, { agent: "x" })).tools[0]!.parameters;
+    };
+    assert.equal(
+      JSON.stringify(await listed(lying)),
+      JSON.stringify(lying),
+    );
+    // A get trap that throws: given as it came, refused with the path.
+    await assert.rejects(
+      listed(throwing),
+      rejectsWith(
+        "invalid-value",
+        /threw at parameters\.title when read: no title/,
+      ),
+    );
+  });
+
   it("gives a schema that is not plain JSON data as it came, for the registry to refuse with the path", async () => {
     class Field {
       type = "string";

@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { SystemPrompt, type ToolSchema } from "../mod.ts";
+import { canonical } from "./support/canonical_json.ts";
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {
@@ -18,24 +19,6 @@ function registry(provider: () => readonly unknown[]): SystemPrompt {
   const prompt = new SystemPrompt();
   prompt.scope("fs").tools(provider as () => readonly ToolSchema[]);
   return prompt;
-}
-
-/**
- * JSON with every object's keys sorted: the registry keeps a tool's last
- * key order on purpose, so only the data is compared.
- */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_, v: unknown) => {
-    if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
-    const sorted = Object.create(null) as Record<string, unknown>;
-    for (const k of Object.keys(v).sort()) {
-      Object.defineProperty(sorted, k, {
-        value: (v as Record<string, unknown>)[k],
-        enumerable: true,
-      });
-    }
-    return sorted;
-  });
 }
 
 /** The step's tools as JSON, or the error's message. */

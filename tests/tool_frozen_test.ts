@@ -70,6 +70,26 @@ describe("deep-frozen tools", () => {
     assert.equal(parameters.reads(), before);
   });
 
+  it("knows by identity an equal deep-frozen schema that replaced the first (a listing again)", async () => {
+    // An MCP server listed again after a change notification, with the
+    // same tools: new deep-frozen objects, equal to the first. After one
+    // walk that finds them equal, they are known by identity too.
+    const first = deepFreeze(schema());
+    const again = counted(deepFreeze(schema()));
+    let parameters: ToolSchema["parameters"] = first;
+    const prompt = registry(() => [
+      Object.freeze({ name: "read", description: "Reads.", parameters }),
+    ]);
+    const step = await prompt.render({}, { agent: "a" });
+    parameters = again.value;
+    assert.equal(await prompt.render({}, { agent: "a" }), step);
+    const before = again.reads();
+    for (let i = 0; i < 3; i++) {
+      assert.equal(await prompt.render({}, { agent: "a" }), step);
+    }
+    assert.equal(again.reads(), before);
+  });
+
   it("sees a frozen tool's getter that answers otherwise on the next step", async () => {
     let description = "Reads.";
     const tool = Object.freeze(Object.defineProperties({}, {

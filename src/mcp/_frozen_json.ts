@@ -54,10 +54,15 @@ export function frozenJson(value: unknown): unknown {
   }
 }
 
-/** An own data property's value; a getter, or none (a hole), gives up. */
+/**
+ * An own data property's value, read as `JSON.stringify` and the registry
+ * read it (a Proxy's `get` trap may answer otherwise than its target's
+ * descriptor); a getter, or none (a hole), gives up.
+ */
 function field(value: object, key: string): unknown {
   const found = Object.getOwnPropertyDescriptor(value, key);
   if (found === undefined || !("value" in found)) throw NOT_JSON;
-  if (found.value === undefined) throw NOT_JSON;
-  return found.value;
+  const read = (value as Record<string, unknown>)[key];
+  if (read === undefined) throw NOT_JSON;
+  return read;
 }

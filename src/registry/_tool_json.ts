@@ -48,7 +48,8 @@ class Shape {
    * its prototype is the compare walk's dearest read (a builtin call per
    * object, about a third of the walk); the same object again keeps its
    * answer.
-   * Only `Object.setPrototypeOf` on that very object could change it, and
+   * Only `Object.setPrototypeOf` on that very object (or its Proxy's
+   * `getPrototypeOf` trap) could change it, and
    * that is the one edit the walk does not see (its fields are still
    * compared, and JSON carries no prototype).
    */

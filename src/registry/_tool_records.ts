@@ -38,7 +38,7 @@ export interface ToolRecord extends ToolProvenance {
    * tool object itself, or its `parameters` (a fresh wrapper around a
    * frozen schema). The same object again is the same tool, without a walk.
    */
-  readonly frozen?: { readonly tool?: object; readonly parameters?: object };
+  frozen?: { readonly tool?: object; readonly parameters?: object };
 }
 
 /** The fields every tool has, copied by the registry itself. */
@@ -84,17 +84,23 @@ export function unchanged(known: ToolRecord, value: unknown): boolean {
       return false;
     }
     const parameters = tool.parameters;
-    if (
-      (frozen === undefined || parameters !== frozen.parameters) &&
-      !sameJson(parameters, copy.parameters)
-    ) return false;
+    const walked = frozen === undefined || parameters !== frozen.parameters;
+    if (walked && !sameJson(parameters, copy.parameters)) return false;
     const host = known.host;
     for (let i = 0; i < host.length; i++) {
       const { key, value: kept, deep } = host[i]!;
       const field = tool[key];
       if (deep ? !sameJson(field, kept) : field !== kept) return false;
     }
-    return known.keys === countKeys(tool);
+    if (known.keys !== countKeys(tool)) return false;
+    // A deep-frozen tool replaced by an equal one, deep frozen too (an MCP
+    // server's listing again): known by the new one from now on, not
+    // walked each step. Only for a record known by a frozen source, so
+    // that a tool never frozen pays nothing more.
+    if (walked && frozen !== undefined && Object.isFrozen(parameters)) {
+      known.frozen = frozenSources(value, parameters).frozen ?? frozen;
+    }
+    return true;
   } catch {
     return false;
   }
