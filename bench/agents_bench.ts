@@ -58,10 +58,15 @@ for (const { count, scenario } of runs) {
   const perAgent: Record<string, AnyStep[]> = {
     ours: contexts.map(() => oursStep(prompt, {})),
     "per-agent ideal": contexts.map(() => memoFloorStep(scenario)),
-    "per-agent reading floor": contexts.map(() => readFloorStep(scenario)),
     "physical limit": contexts.map(() => physicalLimitStep(scenario)),
     floor: contexts.map(() => floor),
   };
+  // No floor where identity is exact: ours reads nothing there.
+  if (!scenario.frozenSchemas) {
+    perAgent["per-agent reading floor"] = contexts.map(() =>
+      readFloorStep(scenario)
+    );
+  }
   for (let round = 0; round < 3; round++) {
     for (let a = 0; a < count; a++) {
       const expected = await perAgent.ours![a]!(contexts[a]!);
