@@ -25,8 +25,8 @@
  * @module
  */
 
+import { cpuMs, measure, median, type Timer } from "./_rounds.ts";
 import { readFileSync } from "node:fs";
-import process from "node:process";
 import { isDeepStrictEqual } from "node:util";
 import {
   type RenderedStep,
@@ -46,7 +46,6 @@ const granted =
 const ROUNDS = Number(
   (granted ? Deno.env.get("LEDGER_ROUNDS") : undefined) ?? 7,
 );
-const BATCH_MS = 50;
 const MODEL = "claude-sonnet-4-5";
 
 interface Context {
@@ -194,51 +193,13 @@ interface Candidate {
   run(prepared: unknown, n: number): number;
 }
 
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
-
-async function timeOnce(c: Candidate, n: number): Promise<number> {
+const timeOnce: Timer<Candidate> = async (c, n) => {
   const prepared = await c.prepare(n);
   // The steps' garbage is the renderer's: collected before `record` is timed.
   (globalThis as { gc?: () => void }).gc?.();
   const start = cpuMs();
   c.run(prepared, n);
   return cpuMs() - start;
-}
-
-async function calibrate(c: Candidate): Promise<number> {
-  let n = 1;
-  for (;;) {
-    const ms = await timeOnce(c, n);
-    if (ms >= BATCH_MS) return n;
-    n = Math.ceil(
-      n * Math.min(10, Math.max(2, (BATCH_MS * 1.2) / Math.max(ms, 0.01))),
-    );
-  }
-}
-
-async function measure(candidates: Record<string, Candidate>) {
-  const names = Object.keys(candidates);
-  const sizes: Record<string, number> = {};
-  for (const name of names) sizes[name] = await calibrate(candidates[name]!);
-  const times: Record<string, number[]> = Object.fromEntries(
-    names.map((n) => [n, []]),
-  );
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? names : names.slice().reverse();
-    for (const name of order) {
-      const n = sizes[name]!;
-      times[name]!.push((await timeOnce(candidates[name]!, n)) * 1e6 / n);
-    }
-  }
-  return times;
-}
-
-const median = (values: number[]) => {
-  const sorted = values.slice().sort((a, b) => a - b);
-  return sorted[sorted.length >> 1]!;
 };
 
 let sink = 0;
@@ -326,7 +287,7 @@ async function run(tools: Tools) {
       },
     };
   }
-  const times = await measure(candidates);
+  const times = await measure(candidates, { rounds: ROUNDS, time: timeOnce });
   console.log(
     `\n### tools: ${tools} (${ROUNDS} rounds, request ${
       JSON.stringify(floorBody).length

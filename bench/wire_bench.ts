@@ -40,8 +40,8 @@
  * @module
  */
 
+import { cpuMs, measure, median, type Timer } from "./_rounds.ts";
 import { readFileSync } from "node:fs";
-import process from "node:process";
 import { isDeepStrictEqual } from "node:util";
 import {
   type RenderedStep,
@@ -67,7 +67,6 @@ const env = (name: string) =>
     ? Deno.env.get(name)
     : undefined;
 const ROUNDS = Number(env("WIRE_ROUNDS") ?? 7);
-const BATCH_MS = 50;
 
 interface Context {
   cwd: string;
@@ -270,52 +269,11 @@ interface Figure {
   target: string;
 }
 
-/** Iterations that last about `BATCH_MS`. */
-async function calibrate(run: Candidate): Promise<number> {
-  let n = 1;
-  for (;;) {
-    const start = cpuMs();
-    await run(n);
-    const ms = cpuMs() - start;
-    if (ms >= BATCH_MS) return n;
-    n = Math.ceil(
-      n * Math.min(10, Math.max(2, (BATCH_MS * 1.2) / Math.max(ms, 0.01))),
-    );
-  }
-}
-
-/**
- * The process's CPU time in ms (user and system): the machine is shared,
- * and wall time would count the time other processes held the core.
- */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
-
-/** Nanoseconds per iteration of each candidate, per round, interleaved. */
-async function measure(candidates: Record<string, Candidate>) {
-  const names = Object.keys(candidates);
-  const sizes: Record<string, number> = {};
-  for (const name of names) sizes[name] = await calibrate(candidates[name]!);
-  const times: Record<string, number[]> = Object.fromEntries(
-    names.map((n) => [n, []]),
-  );
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? names : names.slice().reverse();
-    for (const name of order) {
-      const n = sizes[name]!;
-      const start = cpuMs();
-      await candidates[name]!(n);
-      times[name]!.push(((cpuMs() - start) * 1e6) / n);
-    }
-  }
-  return times;
-}
-
-const median = (values: number[]) => {
-  const sorted = values.slice().sort((a, b) => a - b);
-  return sorted[sorted.length >> 1]!;
+/** A candidate's batch of `n` iterations, timed in CPU ms. */
+const timed: Timer<Candidate> = async (run, n) => {
+  const start = cpuMs();
+  await run(n);
+  return cpuMs() - start;
 };
 
 let sink = 0;
@@ -446,7 +404,7 @@ async function run(
     contextChanged,
     sessionChanged,
     sessionRenderAlone,
-  });
+  }, { rounds: ROUNDS, time: timed });
   const ratio = (a: string, b: string) =>
     times[a]!.map((t, i) => t / times[b]![i]!);
   const figures: Figure[] = [
