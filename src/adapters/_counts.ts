@@ -24,8 +24,15 @@ const COUNTS = new WeakMap<Counter, BoundedCache<number>>();
 /** A block's count by the counter that counted it last: no hashing. */
 const BLOCK_COUNTS = new WeakMap<StepBlock, { count: Counter; n: number }>();
 
-/** `count(text)`, checked: a count is a non-negative finite number. */
-export function counted(count: Counter, text: string): number {
+/**
+ * `count(text)`, checked: a count is a non-negative finite number. `action`
+ * is what a failure says was being done.
+ */
+export function counted(
+  count: Counter,
+  text: string,
+  { action = "plan cache breakpoints" }: { action?: string } = {},
+): number {
   let memory = COUNTS.get(count);
   if (memory === undefined) COUNTS.set(count, memory = new BoundedCache());
   const known = memory.get(text);
@@ -36,7 +43,7 @@ export function counted(count: Counter, text: string): number {
   } catch (cause) {
     throw failure({
       code: "invalid-option",
-      action: "plan cache breakpoints",
+      action,
       problem: `countTokens threw on a text of ${text.length} characters`,
       cause,
     });
@@ -45,7 +52,7 @@ export function counted(count: Counter, text: string): number {
     const shown = typeof n === "number" ? `${n}` : typeof n;
     throw failure({
       code: "invalid-option",
-      action: "plan cache breakpoints",
+      action,
       problem:
         `countTokens returned ${shown} for a text of ${text.length} characters, not a non-negative finite number`,
     });

@@ -10,9 +10,9 @@
 
 import type { ToolSchema } from "../../mod.ts";
 import { isRegistrySchema } from "../core/_provenance.ts";
-import { failure } from "../core/_messages.ts";
 import { BoundedCache } from "../render/_bounded_cache.ts";
 import type { CachePlan, SystemBlock } from "./plan.ts";
+import { counted } from "./_counts.ts";
 import type { Placed, PrefixPart, StepPrefix } from "./_ledger_prefix.ts";
 
 export type { Placed };
@@ -38,7 +38,6 @@ interface KnownPrefix {
  */
 export class PrefixMemo {
   readonly #count: (text: string) => number;
-  #counts = new BoundedCache<number>();
   #hashes = new BoundedCache<string>();
   #blocks = new BoundedCache<BlockParts>();
   /** The parts of the prefix made last, and what they were made of. */
@@ -53,32 +52,12 @@ export class PrefixMemo {
     this.#count = count;
   }
 
-  /** `count(text)`, checked: a non-negative finite number. */
+  /**
+   * `count(text)`, checked, in the adapters' memory of the counter: a text
+   * a request counted is not counted again for its record.
+   */
   count(text: string): number {
-    const known = this.#counts.get(text);
-    if (known !== undefined) return known;
-    let n: unknown;
-    try {
-      n = this.#count(text);
-    } catch (cause) {
-      throw failure({
-        code: "invalid-option",
-        action: "record a step",
-        problem: `countTokens threw on a text of ${text.length} characters`,
-        cause,
-      });
-    }
-    if (typeof n !== "number" || !Number.isFinite(n) || n < 0) {
-      throw failure({
-        code: "invalid-option",
-        action: "record a step",
-        problem: `countTokens returned ${
-          typeof n === "number" ? n : typeof n
-        } for a text of ${text.length} characters, not a non-negative finite number`,
-      });
-    }
-    this.#counts.set(text, n);
-    return n;
+    return counted(this.#count, text, { action: "record a step" });
   }
 
   /** `hash(text)`, remembered. */
